@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * Backend attributes: which backends this library knows and which of them are built in.
+ */
+#ifndef LIBXNVME_BE_H
+#define LIBXNVME_BE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "libxnvme_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Name and availability of one backend */
+struct xnvme_be_attr {
+	const char *name;
+	uint8_t enabled;
+	uint8_t _rsvd[15];
+};
+XNVME_STATIC_ASSERT(sizeof(struct xnvme_be_attr) == 24, "Incorrect size")
+
+/** List of backend attributes; `capacity` counts unused entries, `count` used ones */
+struct xnvme_be_attr_list {
+	uint32_t capacity;
+	int count;
+	struct xnvme_be_attr item[];
+};
+XNVME_STATIC_ASSERT(sizeof(struct xnvme_be_attr_list) == 8, "Incorrect size")
+
+/**
+ * Allocates the list of every registered backend, in registry order; free it with
+ * xnvme_buf_virt_free(). @return 0 or -ENOMEM
+ */
+int
+xnvme_be_attr_list_bundled(struct xnvme_be_attr_list **list);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBXNVME_BE_H */

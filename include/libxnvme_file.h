@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * File API: files are devices speaking a byte-addressed command set (CSI 0x1F) whose READ,
+ * WRITE and FLUSH opcodes take a byte offset in nvm.slba and return the byte count in cpl.result.
+ */
+#ifndef LIBXNVME_FILE_H
+#define LIBXNVME_FILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include "libxnvme_cmd.h"
+#include "libxnvme_opts.h"
+#include "libxnvme_spec_fs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct xnvme_dev;
+
+/** Same as xnvme_dev_open(); NULL with errno set on failure */
+struct xnvme_dev *
+xnvme_file_open(const char *pathname, struct xnvme_opts *opts);
+
+int
+xnvme_file_close(struct xnvme_dev *fh);
+
+/** Reads up to count bytes at offset; bytes read land in ctx->cpl.result (short at EOF) */
+int
+xnvme_file_pread(struct xnvme_cmd_ctx *ctx, void *buf, size_t count, off_t offset);
+
+int
+xnvme_file_pwrite(struct xnvme_cmd_ctx *ctx, void *buf, size_t count, off_t offset);
+
+/** fsync; 0 or negative errno */
+int
+xnvme_file_sync(struct xnvme_dev *fh);
+
+struct xnvme_cmd_ctx
+xnvme_file_get_cmd_ctx(struct xnvme_dev *fh);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBXNVME_FILE_H */

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * Build configuration: which backends, mechanisms and third-party components are built in.
+ */
+#ifndef LIBXNVME_LIBCONF_H
+#define LIBXNVME_LIBCONF_H
+
+#include <stdio.h>
+#include "libxnvme.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** NULL-terminated list of "conf: <NAME>" and "3p: <name>;<version>" strings */
+extern const char *xnvme_libconf[];
+
+int
+xnvme_libconf_fpr(FILE *stream, enum xnvme_pr opts);
+
+int
+xnvme_libconf_pr(enum xnvme_pr opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBXNVME_LIBCONF_H */

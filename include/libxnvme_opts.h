@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * Options for opening a device: backend and mechanism names, OS open flags, io_uring hints and
+ * user-space-driver settings. NULL names and nsid 0 mean "choose automatically".
+ */
+#ifndef LIBXNVME_OPTS_H
+#define LIBXNVME_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "libxnvme_util.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Controller command-set selection for user-space drivers; `value` applies when `given` */
+struct xnvme_opts_css {
+	uint32_t value;
+	uint32_t given;
+};
+XNVME_STATIC_ASSERT(sizeof(struct xnvme_opts_css) == 8, "Incorrect size")
+
+/** Device-open options; returned by value from xnvme_opts_default() */
+struct xnvme_opts {
+	const char *be;    ///< backend name
+	const char *dev;   ///< ignored on input; the device mechanism after open
+	const char *mem;   ///< buffer allocator mechanism
+	const char *sync;  ///< synchronous command mechanism
+	const char *async; ///< queue (asynchronous) mechanism
+	const char *admin; ///< admin command mechanism
+
+	uint32_t nsid; ///< namespace for user-space drivers; 0 = automatic
+
+	uint8_t rdonly;
+	uint8_t wronly;
+	uint8_t rdwr;
+	uint8_t create;
+	uint8_t truncate;
+	uint8_t direct;
+
+	uint32_t create_mode; ///< permission bits used when creating a file
+
+	uint8_t poll_io;          ///< io_uring completion polling (IOPOLL)
+	uint8_t poll_sq;          ///< io_uring kernel submission polling (SQPOLL)
+	uint8_t register_files;   ///< io_uring: register the file descriptor
+	uint8_t register_buffers; ///< io_uring: register buffers
+
+	struct xnvme_opts_css css;
+
+	uint32_t use_cmb_sqs;
+	uint32_t shm_id;
+	uint32_t main_core;
+	const char *core_mask;
+	const char *adrfam;
+	const char *subnqn;
+	const char *hostnqn;
+
+	uint32_t admin_timeout;   ///< microseconds
+	uint32_t command_timeout; ///< microseconds
+	uint32_t spdk_fabrics;    ///< output: non-zero when connected over fabrics
+	uint32_t keep_alive_timeout_ms;
+};
+XNVME_STATIC_ASSERT(sizeof(struct xnvme_opts) == 136, "Incorrect size")
+XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, nsid) == 48, "Incorrect offset")
+XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, create_mode) == 60, "Incorrect offset")
+XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, css) == 68, "Incorrect offset")
+XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, core_mask) == 88, "Incorrect offset")
+XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, keep_alive_timeout_ms) == 132, "Incorrect offset")
+
+/** Writes the defaults (rdwr, nsid, timeouts, create_mode) and leaves every other field as is */
+void xnvme_opts_set_defaults(struct xnvme_opts *opts);
+
+/** Zero-filled options with the defaults applied */
+struct xnvme_opts xnvme_opts_default(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBXNVME_OPTS_H */

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * Async mechanism "thrpool": each queue owns a few worker threads that run submitted commands
+ * through the device's sync mechanism. Workers take commands from a submission ring (mutex +
+ * condvar) and push finished ones onto a completion ring (its own mutex); poke moves ready
+ * completions out under that lock and runs the callbacks on the caller's thread, outside it.
+ *
+ * Both rings hold at most `capacity` contexts (the core bounds outstanding commands), so they
+ * are sized to the next power of two and never overflow.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include "xnvme_be.h"
+
+#define THRPOOL_NTHREADS_DEFAULT 4
+#define THRPOOL_NTHREADS_MAX 1023
+#define THRPOOL_ENV_NTHREADS "XNVME_BE_CBI_ASYNC_THRPOOL_NTHREADS"
+
+struct thrpool_entry {
+	void *buf;         ///< dbuf, or the iovec array when `vectored`
+	size_t buf_cnt;    ///< dvec_cnt
+	size_t buf_nbytes; ///< dbuf_nbytes or dvec_nbytes
+	void *mbuf;
+	size_t mbuf_nbytes;
+	bool vectored;
+};
+
+struct thrpool_state {
+	struct xnvme_queue *queue;
+	uint32_t mask;
+
+	pthread_mutex_t sq_lock;
+	pthread_cond_t sq_cond;
+	uint32_t sq_head;
+	uint32_t sq_tail;
+	bool stop;
+	struct xnvme_cmd_ctx **sq;
+
+	pthread_mutex_t cq_lock;
+	uint32_t cq_head; ///< written by poke only
+	uint32_t cq_tail; ///< written by workers under cq_lock, read by poke without it
+	struct xnvme_cmd_ctx **cq;
+
+	struct xnvme_cmd_ctx **reap; ///< poke's scratch: completions moved out of the lock
+	struct thrpool_entry *entries; ///< indexed by xnvme_queue_ctx_idx()
+
+	int nthreads;
+	pthread_t *threads;
+};
+
+static int
+thrpool_check_support(struct xnvme_dev *dev)
+{
+	(void)dev;
+	return 0;
+}
+
+static int
+thrpool_nthreads(uint32_t capacity)
+{
+	const char *env = getenv(THRPOOL_ENV_NTHREADS);
+	long nthreads = THRPOOL_NTHREADS_DEFAULT;
+
+	if (env && *env) {
+		char *end;
+		long val = strtol(env, &end, 10);
+
+		/* out-of-range or malformed values fall back to the default, as the original */
+		if (!*end && val >= 1 && val <= THRPOOL_NTHREADS_MAX) {
+			nthreads = val;
+		}
+	}
+	/* more workers than commands that can be outstanding would only ever sleep */
+	if ((uint32_t)nthreads > capacity) {
+		nthreads = capacity;
+	}
+	return (int)nthreads;
+}
+
+static void
+thrpool_exec(struct thrpool_state *state, struct xnvme_cmd_ctx *ctx)
+{
+	const struct xnvme_be_sync *sync = state->queue->dev->sync;
+	struct thrpool_entry *entry = &state->entries[xnvme_queue_ctx_idx(state->queue, ctx)];
+	int err;
+
+	if (entry->vectored) {
+		err = sync->cmd_iov(ctx, entry->buf, entry->buf_cnt, entry->buf_nbytes, entry->mbuf,
+				    entry->mbuf_nbytes);
+	} else {
+		err = sync->cmd_io(ctx, entry->buf, entry->buf_nbytes, entry->mbuf,
+				   entry->mbuf_nbytes);
+	}
+	if (err < 0 && !xnvme_cmd_ctx_cpl_status(ctx)) {
+		xnvme_cpl_set_errno(ctx, err);
+	}
+}
+
+static void *
+thrpool_worker(void *arg)
+{
+	struct thrpool_state *state = arg;
+
+	for (;;) {
+		struct xnvme_cmd_ctx *ctx;
+
+		pthread_mutex_lock(&state->sq_lock);
+		while (!state->stop && state->sq_head == state->sq_tail) {
+			pthread_cond_wait(&state->sq_cond, &state->sq_lock);
+		}
+		if (state->stop) {
+			pthread_mutex_unlock(&state->sq_lock);
+			break;
+		}
+		ctx = state->sq[state->sq_head++ & state->mask];
+		pthread_mutex_unlock(&state->sq_lock);
+
+		thrpool_exec(state, ctx);
+
+		pthread_mutex_lock(&state->cq_lock);
+		state->cq[state->cq_tail & state->mask] = ctx;
+		__atomic_store_n(&state->cq_tail, state->cq_tail + 1, __ATOMIC_RELEASE);
+		pthread_mutex_unlock(&state->cq_lock);
+	}
+	return NULL;
+}
+
+/* Stops and joins the workers; commands still in the submission ring are abandoned */
+static void
+thrpool_stop(struct thrpool_state *state)
+{
+	pthread_mutex_lock(&state->sq_lock);
+	state->stop = true;
+	pthread_cond_broadcast(&state->sq_cond);
+	pthread_mutex_unlock(&state->sq_lock);
+
+	for (int i = 0; i < state->nthreads; ++i) {
+		pthread_join(state->threads[i], NULL);
+	}
+	state->nthreads = 0;
+}
+
+static void
+thrpool_free(struct thrpool_state *state)
+{
+	pthread_cond_destroy(&state->sq_cond);
+	pthread_mutex_destroy(&state->sq_lock);
+	pthread_mutex_destroy(&state->cq_lock);
+	free(state->threads);
+	free(state->entries);
+	free(state->reap);
+	free(state->cq);
+	free(state->sq);
+	free(state);
+}
+
+static int
+thrpool_term(struct xnvme_queue *queue)
+{
+	struct thrpool_state *state = queue->state;
+
+	if (state) {
+		thrpool_stop(state);
+		thrpool_free(state);
+	}
+	queue->state = NULL;
+	return 0;
+}
+
+static int
+thrpool_init(struct xnvme_queue *queue, int opts)
+{
+	struct thrpool_state *state;
+	sigset_t all, old;
+	uint32_t size = 1;
+	int nthreads, err = 0;
+
+	(void)opts;
+
+	while (size < queue->capacity) {
+		size <<= 1;
+	}
+	nthreads = thrpool_nthreads(queue->capacity);
+
+	state = calloc(1, sizeof(*state));
+	if (!state) {
+		return -ENOMEM;
+	}
+	state->queue = queue;
+	state->mask = size - 1;
+	pthread_mutex_init(&state->sq_lock, NULL);
+	pthread_cond_init(&state->sq_cond, NULL);
+	pthread_mutex_init(&state->cq_lock, NULL);
+
+	state->sq = calloc(size, sizeof(*state->sq));
+	state->cq = calloc(size, sizeof(*state->cq));
+	state->reap = calloc(size, sizeof(*state->reap));
+	state->entries = calloc((size_t)queue->capacity + 1, sizeof(*state->entries));
+	state->threads = calloc((size_t)nthreads, sizeof(*state->threads));
+	if (!state->sq || !state->cq || !state->reap || !state->entries || !state->threads) {
+		thrpool_free(state);
+		return -ENOMEM;
+	}
+
+	/* Workers must not take the process's signals (e.g. fio's SIGINT handler) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	for (int i = 0; i < nthreads; ++i) {
+		err = -pthread_create(&state->threads[i], NULL, thrpool_worker, state);
+		if (err) {
+			break;
+		}
+		state->nthreads++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+
+	if (err) {
+		thrpool_stop(state);
+		thrpool_free(state);
+		return err;
+	}
+	queue->state = state;
+	return 0;
+}
+
+static int
+thrpool_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct thrpool_state *state = queue->state;
+	uint32_t n;
+
+	/* Busy-polling clients call this in a loop: skip the lock while nothing is ready */
+	n = __atomic_load_n(&state->cq_tail, __ATOMIC_ACQUIRE) - state->cq_head;
+	if (!n) {
+		return 0;
+	}
+
+	pthread_mutex_lock(&state->cq_lock);
+	n = state->cq_tail - state->cq_head;
+	if (max && max < n) {
+		n = max;
+	}
+	for (uint32_t i = 0; i < n; ++i) {
+		state->reap[i] = state->cq[state->cq_head++ & state->mask];
+	}
+	pthread_mutex_unlock(&state->cq_lock);
+
+	/* Callbacks may submit (sq) and put contexts back; neither touches `reap` */
+	for (uint32_t i = 0; i < n; ++i) {
+		xnvme_queue_complete(queue, state->reap[i]);
+	}
+	return (int)n;
+}
+
+static int
+thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbytes,
+	       void *mbuf, size_t mbuf_nbytes, bool vectored)
+{
+	struct xnvme_queue *queue = ctx->async.queue;
+	struct thrpool_state *state = queue->state;
+	uint32_t idx = xnvme_queue_ctx_idx(queue, ctx);
+	struct thrpool_entry *entry;
+
+	if (idx > queue->capacity) {
+		return -EINVAL; /* not a context of this queue's pool */
+	}
+	/* Written before the context is published under sq_lock; the worker reads it after */
+	entry = &state->entries[idx];
+	entry->buf = buf;
+	entry->buf_cnt = buf_cnt;
+	entry->buf_nbytes = buf_nbytes;
+	entry->mbuf = mbuf;
+	entry->mbuf_nbytes = mbuf_nbytes;
+	entry->vectored = vectored;
+
+	pthread_mutex_lock(&state->sq_lock);
+	if (state->sq_tail - state->sq_head > state->mask) {
+		pthread_mutex_unlock(&state->sq_lock);
+		return -EBUSY;
+	}
+	state->sq[state->sq_tail++ & state->mask] = ctx;
+	pthread_cond_signal(&state->sq_cond);
+	pthread_mutex_unlock(&state->sq_lock);
+	return 0;
+}
+
+static int
+thrpool_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+	       size_t mbuf_nbytes)
+{
+	return thrpool_submit(ctx, dbuf, 0, dbuf_nbytes, mbuf, mbuf_nbytes, false);
+}
+
+/* As with "emu", the caller keeps the iovec array alive until the command completes */
+static int
+thrpool_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
+		size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes)
+{
+	return thrpool_submit(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes, true);
+}
+
+static int
+thrpool_get_completion_fd(struct xnvme_queue *queue)
+{
+	(void)queue;
+	return -ENOSYS;
+}
+
+const struct xnvme_be_async xnvme_be_async_thrpool = {
+	.name = "thrpool",
+	.check_support = thrpool_check_support,
+	.init = thrpool_init,
+	.term = thrpool_term,
+	.poke = thrpool_poke,
+	.cmd_io = thrpool_cmd_io,
+	.cmd_iov = thrpool_cmd_iov,
+	.get_completion_fd = thrpool_get_completion_fd,
+};

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * Async mechanism "posix": POSIX AIO (aio_read/aio_write/aio_fsync, no notification); poke
+ * checks the outstanding requests with aio_error without blocking. READ/WRITE of the NVM and
+ * file command sets and both FLUSH opcodes; other opcodes complete with Invalid Command Opcode.
+ * Partial transfers are continued with a new request, as psync continues them with a loop.
+ *
+ * Vectored submissions with more than one iovec are refused with -ENOTSUP: POSIX AIO has no
+ * vectored requests, and splitting one command into several would need per-command state the
+ * pool does not have.
+ */
+#include <aio.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "be_linux.h"
+
+enum paio_phase {
+	PAIO_PH_READY = 1, ///< cpl is final; complete at the next poke
+	PAIO_PH_INFLIGHT,  ///< the aiocb belongs to the AIO implementation
+	PAIO_PH_RESTART,   ///< (re)submission was refused with EAGAIN; retried by poke
+};
+
+enum paio_op {
+	PAIO_OP_READ = 1,
+	PAIO_OP_WRITE,
+	PAIO_OP_FSYNC,
+};
+
+struct paio_entry {
+	struct aiocb cb;
+	char *buf;
+	size_t nbytes;
+	size_t done;
+	off_t off;
+	enum paio_op op;
+	enum paio_phase phase;
+};
+
+struct paio_state {
+	int fd;
+	bool direct;
+	uint32_t nlive;
+	uint32_t *live;                ///< pool indices of pending commands, in submission order
+	struct xnvme_cmd_ctx **reap;   ///< poke's scratch
+	struct paio_entry *entries;     ///< indexed by xnvme_queue_ctx_idx()
+};
+
+static int
+paio_check_support(struct xnvme_dev *dev)
+{
+	if (!xnvme_be_linux_state(dev)) {
+		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
+					    "serves regular files and block devices only");
+	}
+	return 0;
+}
+
+static void
+paio_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
+{
+	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
+}
+
+/* Hands the remainder of `e` to the AIO implementation; 0 or a positive errno */
+static int
+paio_start(struct paio_state *state, struct paio_entry *e)
+{
+	int ret;
+
+	memset(&e->cb, 0, sizeof(e->cb));
+	e->cb.aio_fildes = state->fd;
+	e->cb.aio_buf = e->buf + e->done;
+	e->cb.aio_nbytes = e->nbytes - e->done;
+	e->cb.aio_offset = e->off + (off_t)e->done;
+	e->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
+
+	switch (e->op) {
+	case PAIO_OP_READ:
+		ret = aio_read(&e->cb);
+		break;
+	case PAIO_OP_WRITE:
+		ret = aio_write(&e->cb);
+		break;
+	default:
+		ret = aio_fsync(O_SYNC, &e->cb);
+		break;
+	}
+	if (ret) {
+		return errno;
+	}
+	e->phase = PAIO_PH_INFLIGHT;
+	return 0;
+}
+
+/* Starts or retries `e`; false when it is done (cpl final) */
+static bool
+paio_kick(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_entry *e)
+{
+	int err = paio_start(state, e);
+
+	if (!err) {
+		return true;
+	}
+	if (err == EAGAIN) {
+		e->phase = PAIO_PH_RESTART;
+		return true;
+	}
+	xnvme_cpl_set_errno(ctx, err);
+	e->phase = PAIO_PH_READY;
+	return false;
+}
+
+/* Collects a finished request; true when more of the transfer remains in flight */
+static bool
+paio_finish(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_entry *e, int err)
+{
+	ssize_t ret = aio_return(&e->cb);
+
+	e->phase = PAIO_PH_READY;
+	if (err) {
+		/* an O_DIRECT read continued past an unaligned end of file: that is EOF */
+		if (err == EINVAL && state->direct && e->op == PAIO_OP_READ && e->done) {
+			ctx->cpl.result = e->done;
+			return false;
+		}
+		xnvme_cpl_set_errno(ctx, err);
+		return false;
+	}
+	if (e->op == PAIO_OP_FSYNC) {
+		return false;
+	}
+	e->done += (size_t)ret;
+	if (ret > 0 && e->done < e->nbytes) {
+		return paio_kick(state, ctx, e);
+	}
+	ctx->cpl.result = e->done; /* short at end of file is a success */
+	return false;
+}
+
+static int
+paio_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct paio_state *state = queue->state;
+	uint32_t n = 0, keep = 0, nlive = state->nlive;
+
+	for (uint32_t i = 0; i < nlive; ++i) {
+		uint32_t idx = state->live[i];
+		struct paio_entry *e = &state->entries[idx];
+		struct xnvme_cmd_ctx *ctx = &queue->pool[idx];
+		bool pending;
+
+		if (max && n >= max) {
+			state->live[keep++] = idx;
+			continue;
+		}
+		switch (e->phase) {
+		case PAIO_PH_INFLIGHT: {
+			int err = aio_error(&e->cb);
+
+			pending = err == EINPROGRESS || paio_finish(state, ctx, e, err);
+			break;
+		}
+		case PAIO_PH_RESTART:
+			pending = paio_kick(state, ctx, e);
+			break;
+		default:
+			pending = false;
+			break;
+		}
+		if (pending) {
+			state->live[keep++] = idx;
+		} else {
+			state->reap[n++] = ctx;
+		}
+	}
+	state->nlive = keep;
+
+	/* After the list is consistent: callbacks may submit, which appends to it */
+	for (uint32_t i = 0; i < n; ++i) {
+		xnvme_queue_complete(queue, state->reap[i]);
+	}
+	return (int)n;
+}
+
+static int
+paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
+{
+	struct xnvme_queue *queue = ctx->async.queue;
+	struct paio_state *state = queue->state;
+	uint32_t idx = xnvme_queue_ctx_idx(queue, ctx);
+	uint64_t slba = ctx->cmd.nvm.slba, ssw, nbytes;
+	struct paio_entry *e;
+	int err;
+
+	if (idx > queue->capacity) {
+		return -EINVAL; /* not a context of this queue's pool */
+	}
+	if (state->nlive > queue->capacity) {
+		return -EBUSY;
+	}
+	e = &state->entries[idx];
+	e->buf = dbuf;
+	e->nbytes = dbuf_nbytes;
+	e->done = 0;
+	e->off = (off_t)slba;
+	e->phase = PAIO_PH_READY;
+
+	switch (ctx->cmd.common.opcode) {
+	case XNVME_SPEC_FS_OPC_READ:
+	case XNVME_SPEC_FS_OPC_WRITE:
+		e->op = ctx->cmd.common.opcode == XNVME_SPEC_FS_OPC_READ ? PAIO_OP_READ
+									: PAIO_OP_WRITE;
+		if (slba > INT64_MAX) {
+			paio_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+		}
+		break;
+
+	case XNVME_SPEC_NVM_OPC_READ:
+	case XNVME_SPEC_NVM_OPC_WRITE:
+		e->op = ctx->cmd.common.opcode == XNVME_SPEC_NVM_OPC_READ ? PAIO_OP_READ
+									 : PAIO_OP_WRITE;
+		err = xnvme_dev_ensure_geo(ctx->dev);
+		if (err) {
+			xnvme_cpl_set_errno(ctx, err);
+			break;
+		}
+		ssw = ctx->dev->geo.ssw;
+		nbytes = ((uint64_t)ctx->cmd.nvm.nlb + 1) << ssw;
+		if (nbytes > dbuf_nbytes || slba > ((uint64_t)INT64_MAX >> ssw)) {
+			paio_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+			break;
+		}
+		e->off = (off_t)(slba << ssw);
+		e->nbytes = (size_t)nbytes;
+		break;
+
+	case XNVME_SPEC_NVM_OPC_FLUSH:
+	case XNVME_SPEC_FS_OPC_FLUSH:
+		e->op = PAIO_OP_FSYNC;
+		e->nbytes = 0;
+		break;
+
+	default:
+		paio_status(ctx, 0x1); /* Invalid Command Opcode */
+		break;
+	}
+
+	/* Failed decoding or nothing to move: complete at the next poke with cpl as it is */
+	if (!xnvme_cmd_ctx_cpl_status(ctx) && (e->op == PAIO_OP_FSYNC || e->nbytes)) {
+		paio_kick(state, ctx, e);
+	}
+	state->live[state->nlive++] = idx;
+	return 0;
+}
+
+static int
+paio_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+	   size_t mbuf_nbytes)
+{
+	(void)mbuf; /* no metadata on files and these block devices */
+	(void)mbuf_nbytes;
+	return paio_submit(ctx, dbuf, dbuf_nbytes);
+}
+
+static int
+paio_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+	    void *mbuf, size_t mbuf_nbytes)
+{
+	(void)dvec_nbytes;
+	(void)mbuf;
+	(void)mbuf_nbytes;
+
+	if (dvec_cnt > 1) {
+		return -ENOTSUP;
+	}
+	return paio_submit(ctx, dvec_cnt ? dvec[0].iov_base : NULL, dvec_cnt ? dvec[0].iov_len : 0);
+}
+
+/* Waits out requests the AIO implementation still owns, so their aiocbs can be freed */
+static void
+paio_abandon(struct paio_state *state)
+{
+	for (uint32_t i = 0; i < state->nlive; ++i) {
+		struct paio_entry *e = &state->entries[state->live[i]];
+		const struct aiocb *list[1] = {&e->cb};
+
+		if (e->phase != PAIO_PH_INFLIGHT) {
+			continue;
+		}
+		/* only this request: other queues may have requests on the same fd */
+		aio_cancel(state->fd, &e->cb);
+		while (aio_error(&e->cb) == EINPROGRESS) {
+			aio_suspend(list, 1, NULL);
+		}
+		aio_return(&e->cb);
+	}
+	state->nlive = 0;
+}
+
+static int
+paio_term(struct xnvme_queue *queue)
+{
+	struct paio_state *state = queue->state;
+
+	if (state) {
+		paio_abandon(state);
+		free(state->entries);
+		free(state->reap);
+		free(state->live);
+		free(state);
+	}
+	queue->state = NULL;
+	return 0;
+}
+
+static int
+paio_init(struct xnvme_queue *queue, int opts)
+{
+	const struct xnvme_be_linux_state *lstate = xnvme_be_linux_state(queue->dev);
+	size_t nctx = (size_t)queue->capacity + 1;
+	struct paio_state *state;
+
+	(void)opts;
+
+	if (!lstate) {
+		return -ENOTSUP;
+	}
+	state = calloc(1, sizeof(*state));
+	if (!state) {
+		return -ENOMEM;
+	}
+	queue->state = state;
+	state->fd = lstate->fd;
+	state->direct = lstate->direct;
+	state->live = calloc(nctx, sizeof(*state->live));
+	state->reap = calloc(nctx, sizeof(*state->reap));
+	state->entries = calloc(nctx, sizeof(*state->entries));
+	if (!state->live || !state->reap || !state->entries) {
+		paio_term(queue);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
+paio_get_completion_fd(struct xnvme_queue *queue)
+{
+	(void)queue;
+	return -ENOSYS;
+}
+
+const struct xnvme_be_async xnvme_be_linux_async_posix = {
+	.name = "posix",
+	.check_support = paio_check_support,
+	.init = paio_init,
+	.term = paio_term,
+	.poke = paio_poke,
+	.cmd_io = paio_cmd_io,
+	.cmd_iov = paio_cmd_iov,
+	.get_completion_fd = paio_get_completion_fd,
+};

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * NVM command set on a ramdisk namespace: Read, Write, Compare, Write Zeroes, Write
+ * Uncorrectable, Dataset Management, Simple Copy, Flush, and the file opcodes (byte offsets in
+ * nvm.slba). Every check answers with the status an NVMe controller gives; nothing outside the
+ * namespace or the caller's buffer is ever touched. Data moves without locks: concurrent
+ * commands on overlapping LBAs race like they would on a device.
+ */
+#include <string.h>
+
+#include "ramdisk.h"
+
+#define SCT_GENERIC XNVME_STATUS_CODE_TYPE_GENERIC
+#define SCT_CMDSPEC XNVME_STATUS_CODE_TYPE_CMDSPEC
+#define SCT_MEDIA XNVME_STATUS_CODE_TYPE_MEDIA
+
+#define EFFECT_CSUPP (1U << 0) ///< command supported
+#define EFFECT_LBCC (1U << 1)  ///< logical block content change
+
+static int
+check_nsid(struct xnvme_cmd_ctx *ctx, bool broadcast_ok)
+{
+	uint32_t nsid = ctx->cmd.common.nsid;
+
+	if (nsid == RAMDISK_NSID || (broadcast_ok && nsid == 0xFFFFFFFF)) {
+		return 0;
+	}
+	return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_INVALID_NS);
+}
+
+/* [slba, slba + nlbas) within the namespace, without overflowing */
+static inline bool
+range_ok(const struct ramdisk *rd, uint64_t slba, uint64_t nlbas)
+{
+	return slba < rd->nlbas && nlbas <= rd->nlbas - slba;
+}
+
+static int
+check_range(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nlbas)
+{
+	if (!range_ok(rd, slba, nlbas)) {
+		return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_LBA_RANGE);
+	}
+	return 0;
+}
+
+/* Reads of marked LBAs fail like unreadable media */
+static int
+check_readable(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nlbas)
+{
+	if (xnvme_ramdisk_unc_test(rd, slba, nlbas)) {
+		ramdisk_stat_add(&rd->stats.media_errs, 1);
+		return ramdisk_status(ctx, SCT_MEDIA, RAMDISK_SC_UNRECOVERED_READ);
+	}
+	return 0;
+}
+
+/* Common checks of the data-transfer commands: namespace, range, MDTS, caller's buffer */
+static int
+check_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl,
+	   uint64_t slba, uint64_t nlbas)
+{
+	uint64_t nbytes = nlbas << RAMDISK_LBA_SHIFT;
+	int err;
+
+	err = check_nsid(ctx, false);
+	if (!err) {
+		err = check_range(rd, ctx, slba, nlbas);
+	}
+	if (err) {
+		return err;
+	}
+	if (nbytes > RAMDISK_MDTS_NBYTES || pl->bad || pl->nbytes < nbytes) {
+		return ramdisk_invalid_field(ctx);
+	}
+	return 0;
+}
+
+static int
+nvm_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	uint64_t slba = ctx->cmd.nvm.slba;
+	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
+	size_t nbytes = (size_t)(nlbas << RAMDISK_LBA_SHIFT);
+	int err;
+
+	err = check_xfer(rd, ctx, pl, slba, nlbas);
+	if (!err) {
+		err = check_readable(rd, ctx, slba, nlbas);
+	}
+	if (err) {
+		return err;
+	}
+	xnvme_ramdisk_payload_scatter(pl, rd->mem + (slba << RAMDISK_LBA_SHIFT), nbytes);
+
+	ramdisk_stat_add(&rd->stats.read_cmds, 1);
+	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
+	return 0;
+}
+
+static int
+nvm_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	uint64_t slba = ctx->cmd.nvm.slba;
+	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
+	size_t nbytes = (size_t)(nlbas << RAMDISK_LBA_SHIFT);
+	int err;
+
+	err = check_xfer(rd, ctx, pl, slba, nlbas);
+	if (err) {
+		return err;
+	}
+	xnvme_ramdisk_payload_gather(pl, rd->mem + (slba << RAMDISK_LBA_SHIFT), nbytes);
+	xnvme_ramdisk_unc_clear(rd, slba, nlbas);
+
+	ramdisk_stat_add(&rd->stats.write_cmds, 1);
+	ramdisk_stat_add(&rd->stats.write_nbytes, nbytes);
+	return 0;
+}
+
+static int
+nvm_compare(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	uint64_t slba = ctx->cmd.compare.slba;
+	uint64_t nlbas = (uint64_t)ctx->cmd.compare.nlb + 1;
+	size_t nbytes = (size_t)(nlbas << RAMDISK_LBA_SHIFT);
+	int err;
+
+	err = check_xfer(rd, ctx, pl, slba, nlbas);
+	if (!err) {
+		err = check_readable(rd, ctx, slba, nlbas);
+	}
+	if (err) {
+		return err;
+	}
+	ramdisk_stat_add(&rd->stats.read_cmds, 1);
+	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
+
+	if (!xnvme_ramdisk_payload_equal(pl, rd->mem + (slba << RAMDISK_LBA_SHIFT), nbytes)) {
+		return ramdisk_status(ctx, SCT_MEDIA, RAMDISK_SC_COMPARE_FAILURE);
+	}
+	return 0;
+}
+
+/* No data moves: any buffer passed along is ignored, and MDTS does not apply */
+static int
+nvm_write_zeroes(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx)
+{
+	uint64_t slba = ctx->cmd.write_zeroes.slba;
+	uint64_t nlbas = (uint64_t)ctx->cmd.write_zeroes.nlb + 1;
+	int err;
+
+	err = check_nsid(ctx, false);
+	if (!err) {
+		err = check_range(rd, ctx, slba, nlbas);
+	}
+	if (err) {
+		return err;
+	}
+	xnvme_ramdisk_mem_zero(rd, slba << RAMDISK_LBA_SHIFT, nlbas << RAMDISK_LBA_SHIFT);
+	xnvme_ramdisk_unc_clear(rd, slba, nlbas);
+	return 0;
+}
+
+static int
+nvm_write_uncorrectable(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx)
+{
+	uint64_t slba = ctx->cmd.nvm.slba;
+	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
+	int err;
+
+	err = check_nsid(ctx, false);
+	if (!err) {
+		err = check_range(rd, ctx, slba, nlbas);
+	}
+	if (err) {
+		return err;
+	}
+	err = xnvme_ramdisk_unc_mark(rd, slba, nlbas);
+	if (err) {
+		xnvme_cpl_set_errno(ctx, err);
+		return err;
+	}
+	return 0;
+}
+
+/*
+ * The range list length comes from the command (nr), never from the byte count: clients pass
+ * the size of the LBA range there. Deallocated LBAs read as zeroes (see DLFEAT).
+ */
+static int
+nvm_dsm(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	struct xnvme_spec_dsm_range ranges[RAMDISK_DSM_NRANGES_MAX];
+	size_t nranges = (size_t)ctx->cmd.dsm.nr + 1;
+	size_t nbytes = xnvme_cmd_payload_nbytes(ctx, pl->nbytes);
+	int err;
+
+	err = check_nsid(ctx, false);
+	if (err) {
+		return err;
+	}
+	if (pl->bad || pl->nbytes < nbytes || nbytes != nranges * sizeof(ranges[0])) {
+		return ramdisk_invalid_field(ctx);
+	}
+	xnvme_ramdisk_payload_gather(pl, ranges, nbytes);
+
+	for (size_t i = 0; i < nranges; ++i) {
+		if (ranges[i].llb && !range_ok(rd, ranges[i].slba, ranges[i].llb)) {
+			return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_LBA_RANGE);
+		}
+	}
+	if (!ctx->cmd.dsm.ad) {
+		return 0; /* attributes are hints; nothing to do */
+	}
+	for (size_t i = 0; i < nranges; ++i) {
+		if (!ranges[i].llb) {
+			continue;
+		}
+		xnvme_ramdisk_mem_zero(rd, ranges[i].slba << RAMDISK_LBA_SHIFT,
+				       (uint64_t)ranges[i].llb << RAMDISK_LBA_SHIFT);
+		xnvme_ramdisk_unc_clear(rd, ranges[i].slba, ranges[i].llb);
+	}
+	return 0;
+}
+
+/* Simple Copy with format-0 source ranges, within the limits reported by Identify Namespace */
+static int
+nvm_scopy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	struct xnvme_spec_nvm_scopy_fmt_zero entries[RAMDISK_MSRC + 1];
+	size_t nranges = (size_t)ctx->cmd.scopy.nr + 1;
+	uint64_t sdlba = ctx->cmd.scopy.sdlba;
+	uint64_t total = 0, dst;
+	size_t nbytes;
+	int err;
+
+	err = check_nsid(ctx, false);
+	if (err) {
+		return err;
+	}
+	if (ctx->cmd.scopy.df != 0) {
+		return ramdisk_invalid_field(ctx);
+	}
+	if (nranges > RAMDISK_MSRC + 1) {
+		return ramdisk_status(ctx, SCT_CMDSPEC, RAMDISK_SC_CMD_SIZE_LIMIT);
+	}
+	nbytes = xnvme_cmd_payload_nbytes(ctx, pl->nbytes);
+	if (pl->bad || pl->nbytes < nbytes || nbytes != nranges * sizeof(entries[0])) {
+		return ramdisk_invalid_field(ctx);
+	}
+	xnvme_ramdisk_payload_gather(pl, entries, nbytes);
+
+	for (size_t i = 0; i < nranges; ++i) {
+		uint64_t nlbas = (uint64_t)entries[i].nlb + 1;
+
+		if (nlbas > RAMDISK_MSSRL) {
+			return ramdisk_status(ctx, SCT_CMDSPEC, RAMDISK_SC_CMD_SIZE_LIMIT);
+		}
+		total += nlbas;
+	}
+	if (total > RAMDISK_MCL) {
+		return ramdisk_status(ctx, SCT_CMDSPEC, RAMDISK_SC_CMD_SIZE_LIMIT);
+	}
+	for (size_t i = 0; i < nranges; ++i) {
+		err = check_range(rd, ctx, entries[i].slba, (uint64_t)entries[i].nlb + 1);
+		if (err) {
+			return err;
+		}
+	}
+	err = check_range(rd, ctx, sdlba, total);
+	if (err) {
+		return err;
+	}
+	for (size_t i = 0; i < nranges; ++i) {
+		err = check_readable(rd, ctx, entries[i].slba, (uint64_t)entries[i].nlb + 1);
+		if (err) {
+			return err;
+		}
+	}
+
+	/* Ranges are copied in order; memmove keeps overlapping source and destination sane */
+	dst = sdlba;
+	for (size_t i = 0; i < nranges; ++i) {
+		uint64_t nlbas = (uint64_t)entries[i].nlb + 1;
+
+		memmove(rd->mem + (dst << RAMDISK_LBA_SHIFT),
+			rd->mem + (entries[i].slba << RAMDISK_LBA_SHIFT),
+			(size_t)(nlbas << RAMDISK_LBA_SHIFT));
+		dst += nlbas;
+	}
+	xnvme_ramdisk_unc_clear(rd, sdlba, total);
+
+	ramdisk_stat_add(&rd->stats.write_cmds, 1);
+	ramdisk_stat_add(&rd->stats.write_nbytes, total << RAMDISK_LBA_SHIFT);
+	return 0;
+}
+
+static int
+nvm_flush(struct xnvme_cmd_ctx *ctx)
+{
+	return check_nsid(ctx, true);
+}
+
+/* File opcodes carry no namespace in practice (file contexts may leave nsid at 0) */
+static int
+check_file_nsid(struct xnvme_cmd_ctx *ctx)
+{
+	if (!ctx->cmd.common.nsid) {
+		return 0;
+	}
+	return check_nsid(ctx, true);
+}
+
+/* LBAs touched by a byte range; nbytes > 0 */
+static inline void
+byte_range_lbas(uint64_t off, uint64_t nbytes, uint64_t *slba, uint64_t *nlbas)
+{
+	*slba = off >> RAMDISK_LBA_SHIFT;
+	*nlbas = ((off + nbytes - 1) >> RAMDISK_LBA_SHIFT) - *slba + 1;
+}
+
+/* File write: the device cannot grow, so a write past the end fails as a whole */
+static int
+fs_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	uint64_t off = ctx->cmd.nvm.slba;
+	uint64_t nbytes = pl->nbytes;
+	uint64_t slba, nlbas;
+	int err;
+
+	err = check_file_nsid(ctx);
+	if (err) {
+		return err;
+	}
+	if (pl->bad) {
+		return ramdisk_invalid_field(ctx);
+	}
+	if (off > rd->nbytes || nbytes > rd->nbytes - off) {
+		return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_LBA_RANGE);
+	}
+	if (nbytes) {
+		xnvme_ramdisk_payload_gather(pl, rd->mem + off, (size_t)nbytes);
+		byte_range_lbas(off, nbytes, &slba, &nlbas);
+		xnvme_ramdisk_unc_clear(rd, slba, nlbas);
+	}
+	ctx->cpl.result = nbytes;
+
+	ramdisk_stat_add(&rd->stats.write_cmds, 1);
+	ramdisk_stat_add(&rd->stats.write_nbytes, nbytes);
+	return 0;
+}
+
+/* File read: short at the end of the device, 0 bytes at or past it */
+static int
+fs_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	uint64_t off = ctx->cmd.nvm.slba;
+	uint64_t nbytes = pl->nbytes;
+	uint64_t slba, nlbas;
+	int err;
+
+	err = check_file_nsid(ctx);
+	if (err) {
+		return err;
+	}
+	if (pl->bad) {
+		return ramdisk_invalid_field(ctx);
+	}
+	if (off >= rd->nbytes) {
+		nbytes = 0;
+	} else if (nbytes > rd->nbytes - off) {
+		nbytes = rd->nbytes - off;
+	}
+	if (nbytes) {
+		byte_range_lbas(off, nbytes, &slba, &nlbas);
+		err = check_readable(rd, ctx, slba, nlbas);
+		if (err) {
+			return err;
+		}
+		xnvme_ramdisk_payload_scatter(pl, rd->mem + off, (size_t)nbytes);
+	}
+	ctx->cpl.result = nbytes;
+
+	ramdisk_stat_add(&rd->stats.read_cmds, 1);
+	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
+	return 0;
+}
+
+static int
+nvm_cmd_io(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	switch (ctx->cmd.common.opcode) {
+	case XNVME_SPEC_NVM_OPC_READ:
+		return nvm_read(rd, ctx, pl);
+	case XNVME_SPEC_NVM_OPC_WRITE:
+		return nvm_write(rd, ctx, pl);
+	case XNVME_SPEC_NVM_OPC_COMPARE:
+		return nvm_compare(rd, ctx, pl);
+	case XNVME_SPEC_NVM_OPC_WRITE_ZEROES:
+		return nvm_write_zeroes(rd, ctx);
+	case XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE:
+		return nvm_write_uncorrectable(rd, ctx);
+	case XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT:
+		return nvm_dsm(rd, ctx, pl);
+	case XNVME_SPEC_NVM_OPC_SCOPY:
+		return nvm_scopy(rd, ctx, pl);
+	case XNVME_SPEC_NVM_OPC_FLUSH:
+		return nvm_flush(ctx);
+	case XNVME_SPEC_FS_OPC_WRITE:
+		return fs_write(rd, ctx, pl);
+	case XNVME_SPEC_FS_OPC_READ:
+		return fs_read(rd, ctx, pl);
+	case XNVME_SPEC_FS_OPC_FLUSH:
+		return check_file_nsid(ctx);
+	default:
+		return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_INVALID_OPCODE);
+	}
+}
+
+static void
+nvm_idfy_ns_css(const struct ramdisk *rd, void *buf)
+{
+	struct xnvme_spec_nvm_idfy_ns *ns = buf;
+
+	(void)rd;
+	memset(ns, 0, sizeof(*ns));
+	/* one LBA format, no storage tag and 16-bit guard PI format (unused: no metadata) */
+	ns->elbaf[0].sts = 0;
+	ns->elbaf[0].pif = XNVME_SPEC_NVM_NS_16B_GUARD;
+}
+
+static void
+nvm_idfy_ctrlr_css(const struct ramdisk *rd, void *buf)
+{
+	struct xnvme_spec_nvm_idfy_ctrlr *ctrlr = buf;
+
+	memset(ctrlr, 0, sizeof(*ctrlr));
+	ctrlr->vsl = 0;  /* no Verify */
+	ctrlr->wzsl = 0; /* Write Zeroes: no limit */
+	ctrlr->wusl = 0; /* Write Uncorrectable: no limit */
+	ctrlr->dmrl = RAMDISK_DSM_NRANGES_MAX - 1;
+	ctrlr->dmrsl = rd->nlbas < UINT32_MAX ? (uint32_t)rd->nlbas : UINT32_MAX;
+	ctrlr->dmsl = rd->nlbas;
+}
+
+static void
+nvm_effects(uint32_t *iocs)
+{
+	iocs[XNVME_SPEC_NVM_OPC_FLUSH] = EFFECT_CSUPP;
+	iocs[XNVME_SPEC_NVM_OPC_WRITE] = EFFECT_CSUPP | EFFECT_LBCC;
+	iocs[XNVME_SPEC_NVM_OPC_READ] = EFFECT_CSUPP;
+	iocs[XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE] = EFFECT_CSUPP | EFFECT_LBCC;
+	iocs[XNVME_SPEC_NVM_OPC_COMPARE] = EFFECT_CSUPP;
+	iocs[XNVME_SPEC_NVM_OPC_WRITE_ZEROES] = EFFECT_CSUPP | EFFECT_LBCC;
+	iocs[XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT] = EFFECT_CSUPP | EFFECT_LBCC;
+	iocs[XNVME_SPEC_NVM_OPC_SCOPY] = EFFECT_CSUPP | EFFECT_LBCC;
+	iocs[XNVME_SPEC_FS_OPC_WRITE] = EFFECT_CSUPP | EFFECT_LBCC;
+	iocs[XNVME_SPEC_FS_OPC_READ] = EFFECT_CSUPP;
+	iocs[XNVME_SPEC_FS_OPC_FLUSH] = EFFECT_CSUPP;
+}
+
+const struct ramdisk_ns_ops xnvme_ramdisk_ns_nvm = {
+	.csi = XNVME_SPEC_CSI_NVM,
+	.cmd_io = nvm_cmd_io,
+	.idfy_ns_css = nvm_idfy_ns_css,
+	.idfy_ctrlr_css = nvm_idfy_ctrlr_css,
+	.effects = nvm_effects,
+};

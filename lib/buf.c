@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * Buffers: device buffers through the device's memory mechanism, plain aligned buffers, and
+ * the fill/compare/file helpers used by tools and tests.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "xnvme_be.h"
+
+void *
+xnvme_buf_alloc(const struct xnvme_dev *dev, size_t nbytes)
+{
+	return xnvme_buf_phys_alloc(dev, nbytes, NULL);
+}
+
+void *
+xnvme_buf_phys_alloc(const struct xnvme_dev *dev, size_t nbytes, uint64_t *phys)
+{
+	if (!dev || !nbytes) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return dev->mem->buf_alloc(dev, nbytes, phys);
+}
+
+void *
+xnvme_buf_realloc(const struct xnvme_dev *dev, void *buf, size_t nbytes)
+{
+	return xnvme_buf_phys_realloc(dev, buf, nbytes, NULL);
+}
+
+void *
+xnvme_buf_phys_realloc(const struct xnvme_dev *dev, void *buf, size_t nbytes, uint64_t *phys)
+{
+	if (!dev || !nbytes) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return dev->mem->buf_realloc(dev, buf, nbytes, phys);
+}
+
+void
+xnvme_buf_free(const struct xnvme_dev *dev, void *buf)
+{
+	if (!dev || !buf) {
+		return;
+	}
+	dev->mem->buf_free(dev, buf);
+}
+
+void
+xnvme_buf_phys_free(const struct xnvme_dev *dev, void *buf)
+{
+	xnvme_buf_free(dev, buf);
+}
+
+int
+xnvme_buf_vtophys(const struct xnvme_dev *dev, void *buf, uint64_t *phys)
+{
+	if (!dev || !buf || !phys) {
+		return -EINVAL;
+	}
+	return dev->mem->buf_vtophys(dev, buf, phys);
+}
+
+void *
+xnvme_buf_virt_alloc(size_t alignment, size_t nbytes)
+{
+	void *buf;
+	int err;
+
+	if (!nbytes || !alignment || (alignment & (alignment - 1))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (nbytes > SIZE_MAX - alignment) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	nbytes = (nbytes + alignment - 1) & ~(alignment - 1);
+	if (alignment < sizeof(void *)) {
+		alignment = sizeof(void *);
+	}
+	err = posix_memalign(&buf, alignment, nbytes);
+	if (err) {
+		errno = err;
+		return NULL;
+	}
+	return buf;
+}
+
+void
+xnvme_buf_virt_free(void *buf)
+{
+	free(buf);
+}
+
+/* splitmix64: reproducible for a given seed, and fine with seed 0 */
+static uint64_t
+prng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+static void
+fill_rand_letters(uint8_t *buf, size_t nbytes, uint64_t seed)
+{
+	uint64_t state = seed;
+
+	for (size_t i = 0; i < nbytes; ++i) {
+		buf[i] = (uint8_t)('A' + prng_next(&state) % 26);
+	}
+}
+
+int
+xnvme_buf_fill(void *buf, size_t nbytes, const char *content)
+{
+	uint8_t *bytes = buf;
+
+	if (!buf || !content) {
+		return -EINVAL;
+	}
+	if (!strncmp(content, "anum", 4) || !strncmp(content, "ascii", 5)) {
+		for (size_t i = 0; i < nbytes; ++i) {
+			bytes[i] = (uint8_t)('A' + i % 26);
+		}
+		return 0;
+	}
+	if (!strncmp(content, "rand-k", 6)) {
+		fill_rand_letters(bytes, nbytes, 0);
+		return 0;
+	}
+	if (!strncmp(content, "rand-t", 6)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		fill_rand_letters(bytes, nbytes, (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec);
+		return 0;
+	}
+	if (!strncmp(content, "zero", 4)) {
+		memset(buf, 0, nbytes);
+		return 0;
+	}
+	return xnvme_buf_from_file(buf, nbytes, content);
+}
+
+void *
+xnvme_buf_clear(void *buf, size_t nbytes)
+{
+	if (buf) {
+		memset(buf, 0, nbytes);
+	}
+	return buf;
+}
+
+size_t
+xnvme_buf_diff(const void *expected, const void *actual, size_t nbytes)
+{
+	const uint8_t *exp = expected, *act = actual;
+	size_t diff = 0;
+
+	if (!expected || !actual) {
+		return nbytes;
+	}
+	for (size_t i = 0; i < nbytes; ++i) {
+		diff += exp[i] != act[i];
+	}
+	return diff;
+}
+
+void
+xnvme_buf_diff_pr(const void *expected, const void *actual, size_t nbytes, int opts)
+{
+	const uint8_t *exp = expected, *act = actual;
+	size_t diff = 0;
+
+	(void)opts;
+	printf("comparison:\n");
+	if (!expected || !actual) {
+		printf("  diffs: ~\n");
+		printf("  nbytes: %zu\n", nbytes);
+		printf("  nbytes_diff: %zu\n", nbytes);
+		return;
+	}
+	printf("  diffs:\n");
+	for (size_t i = 0; i < nbytes; ++i) {
+		if (exp[i] == act[i]) {
+			continue;
+		}
+		printf("    - {byte: %zu, expected: 0x%02x, actual: 0x%02x}\n", i, exp[i], act[i]);
+		diff++;
+	}
+	if (!diff) {
+		printf("    []\n");
+	}
+	printf("  nbytes: %zu\n", nbytes);
+	printf("  nbytes_diff: %zu\n", diff);
+}
+
+int
+xnvme_buf_to_file(void *buf, size_t nbytes, const char *path)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_cmd_ctx ctx;
+	struct xnvme_dev *fh;
+	size_t done = 0;
+	int err = 0;
+
+	if (!buf || !path) {
+		return -EINVAL;
+	}
+	opts.rdwr = 0;
+	opts.wronly = 1;
+	opts.create = 1;
+	opts.truncate = 1;
+	opts.create_mode = 0600;
+	opts.be = "linux";
+	fh = xnvme_file_open(path, &opts);
+	if (!fh) {
+		return -errno;
+	}
+	ctx = xnvme_file_get_cmd_ctx(fh);
+	while (done < nbytes) {
+		err = xnvme_file_pwrite(&ctx, (uint8_t *)buf + done, nbytes - done, (off_t)done);
+		if (err) {
+			break;
+		}
+		if (!ctx.cpl.result) {
+			err = -EIO;
+			break;
+		}
+		done += ctx.cpl.result;
+	}
+	xnvme_file_close(fh);
+	return err;
+}
+
+int
+xnvme_buf_from_file(void *buf, size_t nbytes, const char *path)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_cmd_ctx ctx;
+	struct xnvme_dev *fh;
+	size_t done = 0;
+	int err = 0;
+
+	if (!buf || !path) {
+		return -EINVAL;
+	}
+	opts.rdwr = 0;
+	opts.rdonly = 1;
+	opts.be = "linux";
+	fh = xnvme_file_open(path, &opts);
+	if (!fh) {
+		return -errno;
+	}
+	ctx = xnvme_file_get_cmd_ctx(fh);
+	while (done < nbytes) {
+		err = xnvme_file_pread(&ctx, (uint8_t *)buf + done, nbytes - done, (off_t)done);
+		if (err || !ctx.cpl.result) {
+			break; /* error, or end of file: a shorter file is not an error */
+		}
+		done += ctx.cpl.result;
+	}
+	xnvme_file_close(fh);
+	return err;
+}

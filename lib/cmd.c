@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The pass functions: every command of the library goes through here. The context's opts word
+ * picks the synchronous mechanism of the device or the asynchronous mechanism of the queue.
+ */
+#include <errno.h>
+#include <string.h>
+#include "xnvme_be.h"
+
+struct xnvme_cmd_ctx
+xnvme_cmd_ctx_from_dev(struct xnvme_dev *dev)
+{
+	struct xnvme_cmd_ctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dev = dev;
+	ctx.opts = XNVME_CMD_SYNC;
+	return ctx;
+}
+
+struct xnvme_cmd_ctx *
+xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue)
+{
+	return xnvme_queue_get_cmd_ctx(queue);
+}
+
+void
+xnvme_cmd_ctx_clear(struct xnvme_cmd_ctx *ctx)
+{
+	if (ctx) {
+		memset(ctx, 0, sizeof(*ctx));
+	}
+}
+
+static inline void
+cpl_clear(struct xnvme_cmd_ctx *ctx)
+{
+	memset(&ctx->cpl, 0, sizeof(ctx->cpl));
+}
+
+/* A synchronous command that completed with a status must not report success */
+static inline int
+sync_verdict(struct xnvme_cmd_ctx *ctx, int err)
+{
+	if (!err && xnvme_cmd_ctx_cpl_status(ctx)) {
+		return -EIO;
+	}
+	return err;
+}
+
+int
+xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+	       size_t mbuf_nbytes)
+{
+	struct xnvme_queue *queue;
+	int err;
+
+	if (!ctx) {
+		return -EINVAL;
+	}
+	switch (ctx->opts) {
+	case XNVME_CMD_ASYNC:
+		queue = ctx->async.queue;
+		if (queue->outstanding >= queue->capacity) {
+			return -EBUSY;
+		}
+		cpl_clear(ctx);
+		err = queue->async->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+		queue->outstanding += !err;
+		return err;
+
+	case XNVME_CMD_SYNC:
+		if (!ctx->dev) {
+			return -EINVAL;
+		}
+		cpl_clear(ctx);
+		err = ctx->dev->sync->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+		return sync_verdict(ctx, err);
+
+	default:
+		return -EINVAL;
+	}
+}
+
+int
+xnvme_cmd_pass_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
+		   size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes)
+{
+	struct xnvme_queue *queue;
+	int err;
+
+	if (!ctx || (dvec_cnt && !dvec)) {
+		return -EINVAL;
+	}
+	switch (ctx->opts) {
+	case XNVME_CMD_ASYNC:
+		queue = ctx->async.queue;
+		if (queue->outstanding >= queue->capacity) {
+			return -EBUSY;
+		}
+		cpl_clear(ctx);
+		err = queue->async->cmd_iov(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes);
+		queue->outstanding += !err;
+		return err;
+
+	case XNVME_CMD_SYNC:
+		if (!ctx->dev) {
+			return -EINVAL;
+		}
+		cpl_clear(ctx);
+		err = ctx->dev->sync->cmd_iov(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes);
+		return sync_verdict(ctx, err);
+
+	default:
+		return -EINVAL;
+	}
+}
+
+int
+xnvme_cmd_passv(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
+		size_t dvec_nbytes, struct iovec *mvec, size_t mvec_cnt, size_t mvec_nbytes)
+{
+	if (mvec_cnt > 1) {
+		return -EINVAL;
+	}
+	return xnvme_cmd_pass_iov(ctx, dvec, dvec_cnt, dvec_nbytes,
+				  (mvec && mvec_cnt) ? mvec[0].iov_base : NULL, mvec_nbytes);
+}
+
+int
+xnvme_cmd_pass_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		     size_t mbuf_nbytes)
+{
+	int err;
+
+	if (!ctx || !ctx->dev || (ctx->opts & XNVME_CMD_ASYNC)) {
+		return -EINVAL;
+	}
+	cpl_clear(ctx);
+	err = ctx->dev->admin->cmd_admin(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	return sync_verdict(ctx, err);
+}
+
+size_t
+xnvme_cmd_payload_nbytes(const struct xnvme_cmd_ctx *ctx, size_t given)
+{
+	switch (ctx->cmd.common.opcode) {
+	case XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT:
+		return (ctx->cmd.dsm.nr + 1) * sizeof(struct xnvme_spec_dsm_range);
+	case XNVME_SPEC_NVM_OPC_SCOPY:
+		/* descriptor format 0 entries are 32 bytes */
+		return (ctx->cmd.scopy.nr + 1) * sizeof(struct xnvme_spec_nvm_scopy_fmt_zero);
+	case XNVME_SPEC_NVM_OPC_FLUSH:
+	case XNVME_SPEC_NVM_OPC_WRITE_ZEROES:
+	case XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE:
+		return 0;
+	default:
+		return given;
+	}
+}

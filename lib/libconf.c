@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * Build configuration as strings. The entries come from the build system (xnvme_config.h).
+ */
+#include <linux/version.h>
+#include <linux/nvme_ioctl.h>
+#include <libxnvme.h>
+#include "xnvme_config.h"
+
+#define XNVME_STR_(x) #x
+#define XNVME_STR(x) XNVME_STR_(x)
+
+const char *xnvme_libconf[] = {
+	"conf: XNVME_BE_LINUX_ENABLED",
+	"conf: XNVME_BE_RAMDISK_ENABLED",
+	"conf: XNVME_BE_ASYNC_ENABLED",
+#ifdef XNVME_HAVE_LIBURING
+	"conf: XNVME_BE_LINUX_LIBURING_ENABLED",
+	"3p: liburing;" XNVME_LIBURING_VERSION,
+#endif
+#ifdef XNVME_HAVE_LIBAIO
+	"conf: XNVME_BE_LINUX_LIBAIO_ENABLED",
+	"3p: libaio;" XNVME_LIBAIO_VERSION,
+#endif
+	NULL,
+};
+
+int
+xnvme_libconf_fpr(FILE *stream, enum xnvme_pr opts)
+{
+	int wrtn = 0;
+
+	if (opts == XNVME_PR_TERSE) {
+		return fprintf(stream, "# ENOSYS: opts(0x%x)\n", opts);
+	}
+
+	wrtn += fprintf(stream, "xnvme_libconf:\n");
+	for (int i = 0; xnvme_libconf[i]; ++i) {
+		wrtn += fprintf(stream, "  - '%s'\n", xnvme_libconf[i]);
+	}
+	wrtn += fprintf(stream, "  - '3p: linux;LINUX_VERSION_CODE-UAPI/%d-%d.%d.%d'\n",
+			LINUX_VERSION_CODE, (LINUX_VERSION_CODE >> 16) & 0xFF,
+			(LINUX_VERSION_CODE >> 8) & 0xFF, LINUX_VERSION_CODE & 0xFF);
+#ifdef NVME_IOCTL_IO64_CMD
+	wrtn += fprintf(stream, "  - '3p: linux;NVME_IOCTL_IO64_CMD'\n");
+#endif
+#ifdef NVME_IOCTL_IO64_CMD_VEC
+	wrtn += fprintf(stream, "  - '3p: linux;NVME_IOCTL_IO64_CMD_VEC'\n");
+#endif
+	return wrtn;
+}
+
+int
+xnvme_libconf_pr(enum xnvme_pr opts)
+{
+	return xnvme_libconf_fpr(stdout, opts);
+}

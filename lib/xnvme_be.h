@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * Internal backend interface (not installed).
+ *
+ * A backend is a family of mechanisms for one OS or driver stack. Each mechanism kind is a
+ * small table of function pointers with a selectable `name` and a `check_support` that says
+ * whether it can serve an opened device (0) or why not (negative errno, plus a reason string).
+ * Every entry point of every mechanism is defined: unsupported operations answer -ENOSYS.
+ *
+ * Contract between core and mechanisms:
+ * - The core zeroes ctx->cpl before handing a context to a sync or async mechanism, so a
+ *   mechanism writes only the result and, on failure, the status.
+ * - OS errors on emulated paths are folded into cpl with xnvme_cpl_set_errno().
+ * - Sync mechanisms return 0 or a negative errno; -EIO when the command completed with an
+ *   NVMe status (the core enforces this as well).
+ * - Async mechanisms: cmd_io/cmd_iov queue the context (0) or refuse it (-EBUSY/-EAGAIN, no
+ *   side effects). The core checks capacity and counts outstanding commands; poke reaps up to
+ *   `max` (0: all ready) and completes each context with xnvme_queue_complete().
+ */
+#ifndef XNVME_BE_H
+#define XNVME_BE_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#include <libxnvme.h>
+
+#define XNVME_CMD_SYNC 0x1
+#define XNVME_CMD_ASYNC 0x2
+
+#define XNVME_QUEUE_CAPACITY_MAX 4096
+
+/** Length of the reason string a check_support or open may leave in dev->errmsg */
+#define XNVME_ERRMSG_LEN 512
+
+/** Pseudo-commands of the admin mechanism (topology functions) */
+enum xnvme_be_pseudo {
+	XNVME_BE_PSEUDO_SUBSYSTEM_RESET = 1,
+	XNVME_BE_PSEUDO_CONTROLLER_RESET = 2,
+	XNVME_BE_PSEUDO_NAMESPACE_RESCAN = 3,
+	XNVME_BE_PSEUDO_GET_REGISTERS = 4, ///< buf: struct xnvme_spec_ctrlr_bar (4096 bytes)
+};
+
+struct xnvme_be_mem {
+	const char *name;
+	int (*check_support)(struct xnvme_dev *dev);
+	void *(*buf_alloc)(const struct xnvme_dev *dev, size_t nbytes, uint64_t *phys);
+	void *(*buf_realloc)(const struct xnvme_dev *dev, void *buf, size_t nbytes, uint64_t *phys);
+	void (*buf_free)(const struct xnvme_dev *dev, void *buf);
+	int (*buf_vtophys)(const struct xnvme_dev *dev, void *buf, uint64_t *phys);
+	int (*mem_map)(const struct xnvme_dev *dev, void *vaddr, size_t nbytes);
+	int (*mem_unmap)(const struct xnvme_dev *dev, void *buf);
+};
+
+struct xnvme_be_admin {
+	const char *name;
+	int (*check_support)(struct xnvme_dev *dev);
+	int (*cmd_admin)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+			 size_t mbuf_nbytes);
+	/** topology pseudo-commands; -ENOSYS when the mechanism has no such concept */
+	int (*pseudo)(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf, size_t nbytes);
+};
+
+struct xnvme_be_sync {
+	const char *name;
+	int (*check_support)(struct xnvme_dev *dev);
+	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		      size_t mbuf_nbytes);
+	int (*cmd_iov)(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
+		       size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes);
+};
+
+struct xnvme_be_async {
+	const char *name;
+	int (*check_support)(struct xnvme_dev *dev);
+	/** sets queue->state; `opts` are the xnvme_queue_opts bits */
+	int (*init)(struct xnvme_queue *queue, int opts);
+	/** releases queue->state; outstanding commands are abandoned */
+	int (*term)(struct xnvme_queue *queue);
+	int (*poke)(struct xnvme_queue *queue, uint32_t max);
+	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		      size_t mbuf_nbytes);
+	int (*cmd_iov)(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
+		       size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes);
+	/** an fd readable while completions are pending, or -ENOSYS */
+	int (*get_completion_fd)(struct xnvme_queue *queue);
+};
+
+struct xnvme_be_dev {
+	/**
+	 * Lists the devices of this backend, opening each with a copy of `opts` whose `be` is
+	 * this backend, and hands them to xnvme_be_enumerate_visit(). -ENOSYS when the backend
+	 * cannot enumerate.
+	 */
+	int (*enumerate)(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
+			 void *cb_args);
+	/**
+	 * Opens dev->ident.uri. Returns -ENXIO when the URI is not for this backend (the next
+	 * backend is tried), another negative errno when it is but the open failed (with a reason
+	 * in dev->errmsg), 0 when opened. On success dev->ident (dtype, nsid, csi) and dev->state
+	 * are set, and every mechanism kind left NULL by the caller's options has been picked with
+	 * xnvme_be_pick_default().
+	 */
+	int (*dev_open)(struct xnvme_dev *dev);
+	void (*dev_close)(struct xnvme_dev *dev);
+};
+
+/** A backend: name, whether it is built in, and NULL-terminated mechanism lists */
+struct xnvme_be {
+	const char *name;
+	bool enabled;
+	const struct xnvme_be_dev *dev;
+	const struct xnvme_be_mem *const *mem;
+	const struct xnvme_be_admin *const *admin;
+	const struct xnvme_be_sync *const *sync;
+	const struct xnvme_be_async *const *async;
+};
+
+/** The registry, in the fixed order spdk, linux, fbsd, macos, windows, ramdisk, vfio */
+extern const struct xnvme_be *const xnvme_be_registry[];
+extern const int xnvme_be_registry_len;
+
+/** Open device. Geometry first: it is read on every command. */
+struct xnvme_dev {
+	struct xnvme_geo geo;
+
+	const struct xnvme_be *be;
+	const struct xnvme_be_mem *mem;
+	const struct xnvme_be_admin *admin;
+	const struct xnvme_be_sync *sync;
+	const struct xnvme_be_async *async;
+
+	void *state; ///< backend-private, owned by be->dev->dev_close
+
+	int ident_done; ///< atomic: identification ran (successfully or not)
+	int ident_err;
+	int geo_done; ///< atomic: geometry derived (successfully or not)
+	int geo_err;
+	pthread_mutex_t lock; ///< serialises first identification
+
+	struct xnvme_ident ident;
+	struct xnvme_opts opts; ///< effective options, names point at mechanism names
+
+	struct xnvme_spec_idfy idfy_ctrlr;
+	struct xnvme_spec_idfy idfy_ns;
+	struct xnvme_spec_idfy idfy_ctrlr_css;
+	struct xnvme_spec_idfy idfy_ns_css;
+
+	/** copies of caller strings the options point at */
+	char subnqn[256];
+	char hostnqn[256];
+	char adrfam[32];
+	char core_mask[256];
+
+	char errmsg[XNVME_ERRMSG_LEN]; ///< reason for a failed open or check_support
+};
+
+/** Queue: pool of capacity + 1 contexts, a free stack, and the mechanism's state */
+struct xnvme_queue {
+	struct xnvme_dev *dev;
+	const struct xnvme_be_async *async;
+	uint32_t capacity;
+	uint32_t outstanding;
+	uint32_t nfree;
+	int opts;
+	void *state; ///< mechanism-private, set by async->init, released by async->term
+	struct xnvme_cmd_ctx **free;
+	struct xnvme_cmd_ctx *pool;
+};
+
+/** Index of a pooled context in its queue's pool (0..capacity) */
+static inline uint32_t
+xnvme_queue_ctx_idx(const struct xnvme_queue *queue, const struct xnvme_cmd_ctx *ctx)
+{
+	return (uint32_t)(ctx - queue->pool);
+}
+
+/** Completes a reaped context whose cpl is final: count it and run its callback */
+static inline void
+xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
+{
+	queue->outstanding--;
+	ctx->async.cb(ctx, ctx->async.cb_arg);
+}
+
+/** Folds an OS error (positive or negative errno) into cpl: sct 7, sc = errno, result 0 */
+static inline void
+xnvme_cpl_set_errno(struct xnvme_cmd_ctx *ctx, int err)
+{
+	if (err < 0) {
+		err = -err;
+	}
+	ctx->cpl.result = 0;
+	ctx->cpl.status.sct = XNVME_STATUS_CODE_TYPE_VENDOR;
+	ctx->cpl.status.sc = (uint16_t)(err & 0xFF);
+}
+
+/** Sets an NVMe status in cpl */
+static inline void
+xnvme_cpl_set_status(struct xnvme_cmd_ctx *ctx, uint8_t sct, uint8_t sc)
+{
+	ctx->cpl.status.sct = sct & 0x7;
+	ctx->cpl.status.sc = sc;
+	ctx->cpl.status.dnr = 1;
+}
+
+/**
+ * Walks the registry and opens `uri` into `dev` (selection rules in docs/internals.md).
+ * On failure dev->errmsg holds the most specific reason.
+ */
+int
+xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *opts);
+
+/**
+ * For backends' enumerate: opens `uri` with `opts` and hands the handle to `cb_func`; closes it
+ * when the callback returns non-zero. A device that cannot be opened is skipped (returns 0).
+ */
+int
+xnvme_be_enumerate_visit(const char *uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
+			 void *cb_args);
+
+/** Picks a mechanism by name for a kind the caller left automatic (no-op when already set) */
+int
+xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin,
+		      const char *sync, const char *async);
+
+/** Records a human-readable reason for a failure in dev->errmsg; returns err */
+int
+xnvme_dev_set_errmsg(struct xnvme_dev *dev, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** Identifies the device once (thread-safe); returns the remembered result */
+int
+xnvme_dev_ensure_ident(struct xnvme_dev *dev);
+
+/** Derives the geometry once (thread-safe); returns the remembered result */
+int
+xnvme_dev_ensure_geo(struct xnvme_dev *dev);
+
+/**
+ * Payload size of a command whose transfer size is defined by the command itself (DSM range
+ * list, Simple Copy source ranges), else `given`. Clients pass the LBA-range size for DSM.
+ */
+size_t
+xnvme_cmd_payload_nbytes(const struct xnvme_cmd_ctx *ctx, size_t given);
+
+/** Shared mechanisms, usable by any backend whose sync mechanism they drive */
+extern const struct xnvme_be_mem xnvme_be_mem_posix;
+extern const struct xnvme_be_mem xnvme_be_mem_hugepage;
+extern const struct xnvme_be_async xnvme_be_async_emu;
+extern const struct xnvme_be_async xnvme_be_async_thrpool;
+extern const struct xnvme_be_async xnvme_be_async_nil;
+
+/** Backends */
+extern const struct xnvme_be xnvme_be_linux;
+extern const struct xnvme_be xnvme_be_ramdisk;
+
+#endif /* XNVME_BE_H */

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what building and testing xnvme needs on Debian 12 (idempotent: installs only what
+# is missing). Run as root, or with sudo available.
+set -euo pipefail
+
+pkgs=(meson ninja-build gcc g++ clang pkgconf liburing-dev libaio-dev valgrind man-db
+      dpkg-dev make python3)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "# setup: installing ${missing[*]}"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# Python packages for the YAML-parsing tests, for whichever python3 is first on PATH
+if ! python3 -c 'import yaml, pytest' 2>/dev/null; then
+	echo "# setup: installing pyyaml and pytest for $(command -v python3)"
+	python3 -m pip install --quiet --disable-pip-version-check pyyaml pytest 2>/dev/null ||
+		python3 -m pip install --quiet --disable-pip-version-check --break-system-packages pyyaml pytest
+fi

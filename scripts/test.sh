@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# README command 2: every test. Installs what is missing, then
+#   1. gcc build (-Werror) and the whole meson suite (api, unit, tools)
+#   2. clang build (-Werror) and the unit suite
+#   3. ASan+UBSan build and the unit suite
+#   4. the unit suite under valgrind (leaks and invalid accesses are errors)
+#   5. install to a prefix, build the examples through pkg-config, run them
+#   6. fio 3.33 from Debian's source package with its xnvme engine, verifying data
+# Ends with one "N passed, N failed, N skipped" line; exits non-zero if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out="$root/_test"
+mkdir -p "$out"
+
+./scripts/setup.sh || { echo "setup failed"; exit 1; }
+
+passed=0
+failed=0
+skipped=0
+failures=()
+
+# Adds the results of a meson test run from its JSON log
+count_meson() {
+	local log=$1 label=$2
+	local p f s
+	p=$(grep -c '"result": "OK"' "$log" || true)
+	f=$(grep -cE '"result": "(FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)"' "$log" || true)
+	s=$(grep -cE '"result": "(SKIP|EXPECTEDFAIL)"' "$log" || true)
+	passed=$((passed + p))
+	failed=$((failed + f))
+	skipped=$((skipped + s))
+	if [ "$f" -gt 0 ]; then
+		failures+=("$label: $(grep -E '"result": "(FAIL|TIMEOUT|ERROR)' "$log" |
+			sed -E 's/.*"name": "([^"]*)".*/\1/' | tr '\n' ' ')")
+	fi
+}
+
+step() { echo; echo "### $*"; }
+
+# Configures and builds a build dir; on failure counts one failure and returns 1
+build() {
+	local dir=$1
+	shift
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "$@" >"$out/$(basename "$dir")-setup.log" 2>&1 || {
+			cat "$out/$(basename "$dir")-setup.log"
+			failed=$((failed + 1)); failures+=("setup $dir"); return 1; }
+	fi
+	ninja -C "$dir" >"$out/$(basename "$dir")-build.log" 2>&1 || {
+		tail -40 "$out/$(basename "$dir")-build.log"
+		failed=$((failed + 1)); failures+=("build $dir"); return 1; }
+}
+
+mtest() {
+	local dir=$1 label=$2
+	shift 2
+	meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tail -n 40
+	count_meson "$dir/meson-logs/testlog$( [ -n "${MTEST_SETUP:-}" ] && echo "-$MTEST_SETUP").json" "$label"
+}
+
+step "gcc build and all suites"
+if build "$out/build-gcc" -Dwerror=true; then
+	mtest "$out/build-gcc" gcc --num-processes 2
+fi
+
+step "clang build and unit suite"
+if CC=clang build "$out/build-clang" -Dwerror=true; then
+	mtest "$out/build-clang" clang --suite unit --num-processes 2
+fi
+
+step "ASan+UBSan build and unit suite"
+if build "$out/build-asan" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug; then
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		mtest "$out/build-asan" asan --suite unit --num-processes 2
+fi
+
+step "valgrind over the unit suite"
+if [ -f "$out/build-gcc/build.ninja" ]; then
+	MTEST_SETUP=valgrind mtest "$out/build-gcc" valgrind --suite unit --setup valgrind \
+		--num-processes 2 --timeout-multiplier 10
+fi
+
+step "install, examples through pkg-config"
+rm -rf "$out/install"
+if build "$out/build-install" --prefix="$out/install" --libdir=lib -Dtests=false &&
+	meson install -C "$out/build-install" --quiet >"$out/install.log" 2>&1; then
+	if bash tests/check_install.sh "$out/install" "$out/examples"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1)); failures+=("install/examples")
+	fi
+else
+	failed=$((failed + 1)); failures+=("install")
+fi
+
+step "fio 3.33 xnvme engine"
+if [ -d "$out/install" ] && fio=$(bench/build_fio.sh "$out/install" "$out/fio-cache" 2>"$out/fio-build.log"); then
+	if tests/fio/run_fio_compat.sh "$fio" "$out/fio" | tee "$out/fio.log"; then :; fi
+	p=$(sed -nE 's/^fio: ([0-9]+) passed, ([0-9]+) failed$/\1/p' "$out/fio.log")
+	f=$(sed -nE 's/^fio: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$out/fio.log")
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+	[ "${f:-1}" -eq 0 ] || failures+=("fio")
+else
+	tail -30 "$out/fio-build.log"
+	failed=$((failed + 1)); failures+=("fio build")
+fi
+
+echo
+for f in "${failures[@]}"; do
+	echo "failed: $f"
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

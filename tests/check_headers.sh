@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Every public header compiles alone, as the first include, as C11, gnu99 (the way fio compiles
+# it) and C++11, with gcc and clang; the sizes pinned in the headers are asserted by C11 builds.
+# Also compiles fio's include sequence and a C++ client that defines XNVME_QUEUE_DEPTH.
+set -u
+incdir=${1:?usage: check_headers.sh <include dir>}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+compilers=("gcc:g++")
+command -v clang >/dev/null && command -v clang++ >/dev/null && compilers+=("clang:clang++")
+
+check() {
+	local desc=$1 src=$2
+	shift 2
+	if ! "$@" -fsyntax-only "$src" 2>"$tmp/err"; then
+		echo "FAIL: $desc"
+		sed 's/^/    /' "$tmp/err" | head -20
+		fail=1
+	fi
+}
+
+for h in "$incdir"/libxnvme*.h; do
+	name=$(basename "$h")
+	printf '#include <%s>\n' "$name" >"$tmp/t.c"
+	cp "$tmp/t.c" "$tmp/t.cpp"
+	for pair in "${compilers[@]}"; do
+		ccc=${pair%%:*}
+		cxx=${pair##*:}
+		check "$name $ccc c11" "$tmp/t.c" $ccc -std=c11 -Wall -Wextra -Werror \
+			-Wdeclaration-after-statement -I"$incdir"
+		check "$name $ccc gnu99 (fio flags)" "$tmp/t.c" $ccc -std=gnu99 -D_GNU_SOURCE \
+			-Wall -Wextra -Werror -Wdeclaration-after-statement -Wwrite-strings -I"$incdir"
+		check "$name $cxx c++11" "$tmp/t.cpp" $cxx -std=c++11 -Wall -Wextra -Werror \
+			-I"$incdir"
+	done
+done
+
+# fio <= 3.36 includes these five, in this order, and pins its own sizes without a semicolon
+cat >"$tmp/fio.c" <<'SRC'
+#include <libxnvme.h>
+#include <libxnvme_libconf.h>
+#include <libxnvme_nvm.h>
+#include <libxnvme_znd.h>
+#include <libxnvme_spec_fs.h>
+struct fio_like { uint32_t a; uint32_t b; };
+XNVME_STATIC_ASSERT(sizeof(struct fio_like) == 8, "Incorrect size")
+int fio_like_fn(void);
+int fio_like_fn(void) { struct xnvme_cmd_ctx ctx; ctx.cmd.nvm.cdw13.dspec = 1; ctx.cmd.dsm.ad = 1; return (int)ctx.cmd.nvm.cdw13.dspec + (int)ctx.cpl.result; }
+SRC
+for pair in "${compilers[@]}"; do
+	ccc=${pair%%:*}
+	check "fio include sequence $ccc" "$tmp/fio.c" $ccc -std=gnu99 -D_GNU_SOURCE -O3 -Wall \
+		-Werror -Wdeclaration-after-statement -Wwrite-strings -I"$incdir"
+done
+
+# a C++ client: types without 'struct', its own XNVME_QUEUE_DEPTH, a static member callback
+cat >"$tmp/cxx.cpp" <<'SRC'
+extern "C" {
+#include <libxnvme.h>
+}
+static const int XNVME_QUEUE_DEPTH = 16;
+class Client {
+public:
+	static void cb(xnvme_cmd_ctx *ctx, void *arg) { (void)ctx; (void)arg; }
+	int run(xnvme_dev *dev) {
+		xnvme_opts opts = xnvme_opts_default();
+		opts.be = "linux";
+		opts.async = "io_uring";
+		const xnvme_spec_idfy_ns *ns = xnvme_dev_get_ns(dev);
+		xnvme_queue_cb f = &Client::cb;
+		(void)f;
+		return (int)ns->nsze + XNVME_QUEUE_DEPTH + (int)opts.rdwr;
+	}
+};
+int main() { Client c; (void)c; return 0; }
+SRC
+for pair in "${compilers[@]}"; do
+	cxx=${pair##*:}
+	check "C++ client $cxx" "$tmp/cxx.cpp" $cxx -std=c++11 -Wall -Wextra -Werror -I"$incdir"
+done
+
+if [ $fail -ne 0 ]; then
+	exit 1
+fi
+echo "headers: all self-contained and clean"

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * Helpers shared by the command-line tools (not installed): error reporting that names the
+ * subcommand and the argument, option range checks, data files, generated data, progress lines
+ * on a terminal, device enumeration and chunked file/device transfers.
+ */
+#ifndef XNVME_TOOLS_COMMON_H
+#define XNVME_TOOLS_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <libxnvme.h>
+
+/** Default transfer size of xdd / xnvme_file, and their default queue depth */
+#define TOOL_IOSIZE_DEF (128 * 1024)
+#define TOOL_QDEPTH_DEF 16
+#define TOOL_QDEPTH_MAX 4096
+#define TOOL_VEC_CNT_DEF 4
+#define TOOL_VEC_CNT_MAX 1024
+
+/** dtype of a regular file opened through the file backend */
+#define TOOL_DTYPE_FILE 4
+
+/* ------------------------------------------------------------------------------------------ */
+/* Messages                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Prints "# ERR: '<subcommand>: <formatted text>': {errno: ...}" on stderr.
+ *
+ * @return `err` as a negative errno (-EINVAL when `err` is 0), for `return tool_err(...)`
+ */
+int
+tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/**
+ * Reports a failed command: the completion on stdout (xnvme_cmd_ctx_pr) and an error line on
+ * stderr. `err` is the return value of the command function; a status without an error is
+ * reported as -EIO.
+ */
+int
+tool_cmd_err(const struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, int err, const char *fmt,
+	     ...) __attribute__((format(printf, 4, 5)));
+
+/** Name of an option as written on the command line, without the dashes */
+const char *
+tool_opt_name(enum xnvme_cli_opt opt);
+
+/** Fails with a message naming the option when `val > max` */
+int
+tool_check_max(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t val, uint64_t max);
+
+/** Fails with a message naming the option when it was given with a value outside [min, max] */
+int
+tool_check_range(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t val, uint64_t min,
+		 uint64_t max);
+
+/** The --nsid value when given, else the namespace of the opened device */
+uint32_t
+tool_nsid(const struct xnvme_cli *cli);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Data files and generated data                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/** A plain file used for --data-input / --data-output and friends; initialise with TOOL_FILE_INIT */
+struct tool_file {
+	const struct xnvme_cli *cli;
+	enum xnvme_cli_opt opt; ///< the option naming the file, for messages
+	const char *path;
+	int fd;
+	uint64_t nbytes; ///< bytes transferred so far
+};
+
+#define TOOL_FILE_INIT {.fd = -1}
+
+/**
+ * Opens `path` for reading; a regular file holding fewer than `need` bytes is rejected up
+ * front, so that nothing is sent to a device before the input is known to be complete.
+ */
+int
+tool_file_open_in(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+		  const char *path, uint64_t need);
+
+/** Creates or truncates `path` for writing */
+int
+tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+		   const char *path);
+
+/** Reads exactly `nbytes`; running out of data is an error naming the file */
+int
+tool_file_read(struct tool_file *f, void *buf, size_t nbytes);
+
+/** Writes exactly `nbytes` */
+int
+tool_file_write(struct tool_file *f, const void *buf, size_t nbytes);
+
+/** Closes the file if open; for outputs reports a failing close (e.g. a full disk) */
+int
+tool_file_close(struct tool_file *f);
+
+/** Whether the file is open */
+static inline bool
+tool_file_is_open(const struct tool_file *f)
+{
+	return f->fd >= 0;
+}
+
+/** Fills `buf` with `nbytes` of `path`, which must hold at least that much */
+int
+tool_data_load(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path, void *buf,
+	       size_t nbytes);
+
+/** Writes `nbytes` of `buf` to `path` (created or truncated) */
+int
+tool_data_save(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path,
+	       const void *buf, size_t nbytes);
+
+/**
+ * The tools' generated data: byte k of a transfer is 'A' + k % 26, as xnvme_buf_fill() "anum"
+ * would produce over the whole transfer. `pos` is the offset of `buf` within the transfer, so
+ * that chunked transfers produce the same bytes as one large one.
+ */
+void
+tool_pattern_fill(void *buf, size_t nbytes, uint64_t pos);
+
+/** Prints `nbytes` of `buf` as YAML: `<key>:` and rows of 16 hex bytes as flow sequences */
+void
+tool_hexdump_pr(const char *key, const void *buf, size_t nbytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Progress                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * A progress line on stderr, redrawn in place with '\r' at most four times a second. It is
+ * drawn only when stderr is a terminal, and only for transfers that are large or slow enough to
+ * deserve one; otherwise every call is a no-op.
+ */
+struct tool_progress {
+	const char *label;
+	uint64_t total; ///< bytes; 0 when unknown (elapsed time only)
+	uint64_t done;
+	uint64_t start_ns;
+	uint64_t last_ns;
+	bool tty;
+	bool shown;
+};
+
+void
+tool_progress_start(struct tool_progress *p, const char *label, uint64_t total);
+
+void
+tool_progress_update(struct tool_progress *p, uint64_t done);
+
+/** Draws the final state and ends the line, if anything was drawn */
+void
+tool_progress_end(struct tool_progress *p);
+
+/**
+ * An elapsed-time progress line for one long blocking call (Format NVM): a helper thread redraws
+ * it until tool_ticker_stop(). Does nothing when stderr is not a terminal.
+ */
+struct tool_ticker;
+
+struct tool_ticker *
+tool_ticker_start(const char *label);
+
+void
+tool_ticker_stop(struct tool_ticker *t);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Devices                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Enumerates devices with the CORE options and --uri of the command line and prints them:
+ * every identifier as a flow mapping (`uris_only == false`, `enum`), or each distinct URI once
+ * (`uris_only == true`, `list`).
+ */
+int
+tool_enumerate(struct xnvme_cli *cli, bool uris_only);
+
+/** Identify Namespace (--nsid or the device's) printed or dumped to --data-output */
+int
+tool_idfy_ns(struct xnvme_cli *cli);
+
+/** Prints the device handle (identification, backend, options, geometry) */
+int
+tool_dev_info(struct xnvme_cli *cli);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Byte-addressed transfers through the file API (xdd, xnvme_file)                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/** How tool_xfer_open() opens its file */
+enum tool_xfer_mode {
+	TOOL_XFER_IN = 0x1,    ///< read-only
+	TOOL_XFER_OUT = 0x2,   ///< write-only, created when missing
+	TOOL_XFER_TRUNC = 0x4, ///< with TOOL_XFER_OUT: truncate on open
+};
+
+/** One end of a transfer: a handle from xnvme_file_open() and how to issue commands on it */
+struct tool_xfer {
+	const struct xnvme_cli *cli;
+	struct xnvme_dev *dev;
+	enum xnvme_cli_opt opt;     ///< the argument naming it, for messages
+	const char *path;
+	struct xnvme_queue *queue;  ///< NULL: synchronous commands
+	size_t iosize;              ///< bytes per command
+	uint32_t vec_cnt;           ///< 0: contiguous buffers, else iovec elements per command
+	struct tool_progress *prog; ///< optional; advanced by every completed byte
+	uint64_t prog_base;         ///< added to the bytes of this call when reporting progress
+};
+
+/**
+ * Opens `path` (named by option `opt`) with the backend options of the command line and the
+ * open flags of `mode` (both IN and OUT: read-write), and prepares synchronous
+ * (`qdepth == 0`) or queued transfers of `iosize` bytes.
+ */
+int
+tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+	       const char *path, int mode, size_t iosize, uint32_t qdepth, uint32_t vec_cnt);
+
+void
+tool_xfer_close(struct tool_xfer *x);
+
+/** Size of what `x` was opened on (file size, device capacity) */
+uint64_t
+tool_xfer_size(const struct tool_xfer *x);
+
+/**
+ * Reads or writes `nbytes` of `buf` at byte `offset` in commands of at most `iosize` bytes,
+ * keeping the queue (if any) full. A read that hits the end of the input is an error naming it.
+ */
+int
+tool_xfer_rw(struct tool_xfer *x, bool write, void *buf, size_t nbytes, uint64_t offset);
+
+/** Bytes a tool moves per round: iosize, or iosize * capacity with a queue */
+size_t
+tool_xfer_window(const struct tool_xfer *x);
+
+/**
+ * Copies `nbytes` from `in` at `in_off` to `out` at `out_off`, one window at a time, with a
+ * progress line labelled by the subcommand.
+ */
+int
+tool_xfer_copy(struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes, uint64_t in_off,
+	       uint64_t out_off);
+
+#endif /* XNVME_TOOLS_COMMON_H */
