@@ -49,10 +49,7 @@ open_file(const char *path, int create, int truncate, int rdonly, int direct)
 	opts.create = create;
 	opts.truncate = truncate;
 	opts.direct = direct;
-	if (rdonly) {
-		opts.rdwr = 0;
-		opts.rdonly = 1;
-	}
+	opts.rdonly = rdonly; /* on top of the default rdwr: rdonly wins */
 	return xnvme_file_open(path, &opts);
 }
 
@@ -98,6 +95,8 @@ test_flags_and_ident(void)
 	CHECK(!xnvme_file_pwrite(&ctx, data, sizeof(data), 0), "pwrite");
 	CHECK(ctx.cpl.result == sizeof(data), "result=%" PRIu64, (uint64_t)ctx.cpl.result);
 
+	/* the first command identified the empty file; sizes are re-read on derivation */
+	CHECK(!xnvme_dev_derive_geo(dev), "derive_geo");
 	id = xnvme_dev_get_ident(dev);
 	CHECK(id->dtype == 4 && id->nsid == 1 && id->csi == XNVME_SPEC_CSI_FS,
 	      "dtype=%u nsid=%u csi=%u", id->dtype, id->nsid, id->csi);
@@ -176,8 +175,9 @@ test_roundtrip(void)
 			      (long long)offs[o], err, (uint64_t)ctx.cpl.result);
 			ctx = xnvme_file_get_cmd_ctx(dev);
 			err = xnvme_file_pread(&ctx, rbuf, sizes[s], offs[o]);
-			CHECK(!err && ctx.cpl.result == sizes[s], "pread %zu@%lld: err=%d result=%" PRIu64,
-			      sizes[s], (long long)offs[o], err, (uint64_t)ctx.cpl.result);
+			CHECK(!err && ctx.cpl.result == sizes[s],
+			      "pread %zu@%lld: err=%d result=%" PRIu64, sizes[s],
+			      (long long)offs[o], err, (uint64_t)ctx.cpl.result);
 			CHECK(!memcmp(wbuf, rbuf, sizes[s]), "data %zu@%lld", sizes[s],
 			      (long long)offs[o]);
 		}
@@ -265,6 +265,18 @@ test_nvm_and_vectored(void)
 	CHECK(!err && ctx.cpl.result == 1024 && !memcmp(wbuf, rbuf, 1024), "nvm read: err=%d",
 	      err);
 
+	/* NVM read via iovecs */
+	memset(rbuf, 0, 1024);
+	rvec[0] = (struct iovec){.iov_base = rbuf, .iov_len = 512};
+	rvec[1] = (struct iovec){.iov_base = rbuf + 512, .iov_len = 512};
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	ctx.cmd.common.opcode = XNVME_SPEC_NVM_OPC_READ;
+	ctx.cmd.common.nsid = xnvme_dev_get_nsid(dev);
+	ctx.cmd.nvm.slba = 3;
+	ctx.cmd.nvm.nlb = 1;
+	err = xnvme_cmd_pass_iov(&ctx, rvec, 2, 1024, NULL, 0);
+	CHECK(!err && !memcmp(wbuf, rbuf, 1024), "nvm pass_iov read: err=%d", err);
+
 	/* a buffer smaller than the LBA range: Invalid Field, no I/O */
 	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_WRITE, 100, 1, wbuf, 1000, &ctx);
 	CHECK(err == -EIO && ctx.cpl.status.sct == 0 && ctx.cpl.status.sc == 2,
@@ -315,18 +327,6 @@ test_nvm_and_vectored(void)
 	CHECK(!err && ctx.cpl.result == 3000 && !memcmp(wbuf, rbuf, 3000),
 	      "vectored short read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);
 
-	/* NVM read via iovecs */
-	rvec[0] = (struct iovec){.iov_base = rbuf, .iov_len = 512};
-	rvec[1] = (struct iovec){.iov_base = rbuf + 512, .iov_len = 512};
-	ctx = xnvme_cmd_ctx_from_dev(dev);
-	ctx.cmd.common.opcode = XNVME_SPEC_NVM_OPC_READ;
-	ctx.cmd.common.nsid = xnvme_dev_get_nsid(dev);
-	ctx.cmd.nvm.slba = 3;
-	ctx.cmd.nvm.nlb = 1;
-	pattern(wbuf, 1024, 1);
-	err = xnvme_cmd_pass_iov(&ctx, rvec, 2, 1024, NULL, 0);
-	CHECK(!err && !memcmp(wbuf, rbuf, 1024), "nvm pass_iov read: err=%d", err);
-
 out:
 	xnvme_buf_free(dev, wbuf);
 	xnvme_buf_free(dev, rbuf);
@@ -361,6 +361,27 @@ test_rdonly(void)
 	err = xnvme_file_pread(&ctx, buf, sizeof(buf), 0);
 	CHECK(!err && !xnvme_cmd_ctx_cpl_status(&ctx), "read after error: err=%d", err);
 	xnvme_file_close(dev);
+
+	/* write-only: reading fails the same way */
+	{
+		struct xnvme_opts opts = xnvme_opts_default();
+
+		opts.wronly = 1;
+		dev = xnvme_file_open(path, &opts);
+		CHECK(dev, "wronly open: errno=%d", errno);
+		if (!dev) {
+			return;
+		}
+		ctx = xnvme_file_get_cmd_ctx(dev);
+		err = xnvme_file_pread(&ctx, buf, sizeof(buf), 0);
+		CHECK(err == -EBADF && ctx.cpl.status.sct == 7 && ctx.cpl.status.sc == EBADF,
+		      "read on wronly: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct,
+		      ctx.cpl.status.sc);
+		ctx = xnvme_file_get_cmd_ctx(dev);
+		err = xnvme_file_pwrite(&ctx, buf, sizeof(buf), 0);
+		CHECK(!err && ctx.cpl.result == sizeof(buf), "write on wronly: err=%d", err);
+		xnvme_file_close(dev);
+	}
 }
 
 static void

@@ -65,7 +65,7 @@ tool_nsid(const struct xnvme_cli *cli);
 /* Data files and generated data                                                              */
 /* ------------------------------------------------------------------------------------------ */
 
-/** A plain file used for --data-input / --data-output and friends; initialise with TOOL_FILE_INIT */
+/** A plain file used for --data-input, --data-output and friends; init with TOOL_FILE_INIT */
 struct tool_file {
 	const struct xnvme_cli *cli;
 	enum xnvme_cli_opt opt; ///< the option naming the file, for messages
@@ -117,6 +117,10 @@ tool_data_load(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *
 int
 tool_data_save(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path,
 	       const void *buf, size_t nbytes);
+
+/** Writes `nbytes` of `buf` to --data-output when that was given (noting it on stdout) */
+int
+tool_data_output(const struct xnvme_cli *cli, const void *buf, size_t nbytes);
 
 /**
  * The tools' generated data: byte k of a transfer is 'A' + k % 26, as xnvme_buf_fill() "anum"
@@ -226,6 +230,14 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 
 void
 tool_xfer_close(struct tool_xfer *x);
+
+/**
+ * The transfer parameters of the command line with their defaults: --iosize (bytes per
+ * command), --qdepth (0 unless `queued`) and --vec-cnt (0 unless `vectored`), range-checked.
+ */
+int
+tool_xfer_params(const struct xnvme_cli *cli, bool queued, bool vectored, size_t *iosize,
+		 uint32_t *qdepth, uint32_t *vec_cnt);
 
 /** Size of what `x` was opened on (file size, device capacity) */
 uint64_t

@@ -83,7 +83,7 @@ err_head(const struct parse_state *st, int err)
 		fputc(' ', st->errs);
 		xnvme_cli_fput_sanitized(st->errs, st->sub->name, SIZE_MAX, SIZE_MAX);
 	}
-	fprintf(st->errs, "': {errno: %d, msg: '", err);
+	fprintf(st->errs, "': {errno: %d, msg: '", -err); /* negative, as the library reports */
 }
 
 static void
@@ -105,7 +105,7 @@ err_val(const struct parse_state *st, const char *val)
 static void
 err_subject(const struct parse_state *st, const struct xnvme_cli_opt_info *info, bool posa)
 {
-	err_text(st, posa ? "argument <" : "option --");
+	err_text(st, posa ? "positional argument <" : "option --");
 	err_text(st, info->attr.name);
 	if (posa) {
 		err_text(st, ">");
@@ -302,8 +302,11 @@ range:
 		err_subject(st, info, posa);
 		err_text(st, ": value ");
 		err_val(st, val);
-		fprintf(st->errs, hex ? " out of range (max 0x%" PRIx64 ")" : " out of range (max %" PRIu64 ")",
-			lim);
+		if (hex) {
+			fprintf(st->errs, " out of range (max 0x%" PRIx64 ")", lim);
+		} else {
+			fprintf(st->errs, " out of range (max %" PRIu64 ")", lim);
+		}
 		err_tail(st);
 	}
 	return XNVME_CLI_PARSE_ERROR;

@@ -116,6 +116,7 @@ xnvme_cli_usage_sub(FILE *stream, const struct xnvme_cli *cli, const struct xnvm
 	const struct xnvme_cli_opt_attr *help = xnvme_cli_get_opt_attr(XNVME_CLI_OPT_HELP);
 	int nopts = xnvme_cli_sub_nopts(sub);
 	int width = opt_left(NULL, XNVME_CLI_LFLG, help);
+	int nlines = 0;
 
 	fprintf(stream, "Usage: %s %s", xnvme_cli_tool_name(cli), sub->name);
 	for (int i = 0; i < nopts; ++i) {
@@ -135,14 +136,14 @@ xnvme_cli_usage_sub(FILE *stream, const struct xnvme_cli *cli, const struct xnvm
 		const struct xnvme_cli_opt_info *info = xnvme_cli_sub_opt_info(sub, i);
 		int len;
 
-		if (!info) {
+		if (!info || info->attr.vtype == XNVME_CLI_OPT_VTYPE_SKIP) {
 			continue;
 		}
 		len = opt_left(NULL, sub->opts[i].type, &info->attr);
 		width = len > width ? len : width;
 	}
 
-	fprintf(stream, "Where <args> include:\n\n");
+	fprintf(stream, "Where <args> include:\n");
 	for (int i = 0; i < nopts; ++i) {
 		const struct xnvme_cli_opt_info *info = xnvme_cli_sub_opt_info(sub, i);
 
@@ -152,12 +153,19 @@ xnvme_cli_usage_sub(FILE *stream, const struct xnvme_cli *cli, const struct xnvm
 		if (sub->opts[i].type == XNVME_CLI_SKIP ||
 		    info->attr.vtype == XNVME_CLI_OPT_VTYPE_SKIP) {
 			fprintf(stream, "\n%s\n", str_or(info->attr.descr, ""));
+			nlines = 1;
 			continue;
+		}
+		if (!nlines++) {
+			fputc('\n', stream); /* no title before the first option */
 		}
 		opt_line(stream, sub->opts[i].type, &info->attr, width);
 	}
 	/* the implicit --help every subcommand accepts */
 	if (!xnvme_cli_sub_has(sub, XNVME_CLI_OPT_HELP, XNVME_CLI_LFLG)) {
+		if (!nlines) {
+			fputc('\n', stream);
+		}
 		opt_line(stream, XNVME_CLI_LFLG, help, width);
 	}
 	fputc('\n', stream);

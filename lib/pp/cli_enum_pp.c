@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Printers of the CLI builder's enumeration list (libxnvme_cli.h): the full list of device
- * identifiers (fpr/pr) and the distinct URIs (fpp/pp).
+ * Printers of the CLI builder's enumeration list (libxnvme_cli.h): the list with its counters
+ * (fpr/pr) and the bare list of identifiers (fpp/pp, the output of "xnvme enum").
  */
 #include <inttypes.h>
-#include <string.h>
 #include <libxnvme.h>
 #include "pp.h"
 
@@ -40,14 +39,10 @@ xnvme_cli_enumeration_pr(struct xnvme_cli_enumeration *list, int opts)
 	return xnvme_cli_enumeration_fpr(stdout, list, opts);
 }
 
-static int
-ident_equal(const struct xnvme_ident *a, const struct xnvme_ident *b)
-{
-	return a->dtype == b->dtype && a->nsid == b->nsid && a->csi == b->csi &&
-	       !strncmp(a->uri, b->uri, sizeof(a->uri));
-}
-
-/* One "- uri: '<uri>'" item per entry; entries equal in uri, nsid, csi and dtype once */
+/*
+ * The pretty form used by "xnvme enum": the key, then one flow mapping of identifier fields per
+ * entry, or "~" for an empty list.
+ */
 int
 xnvme_cli_enumeration_fpp(FILE *stream, struct xnvme_cli_enumeration *list, int opts)
 {
@@ -62,19 +57,9 @@ xnvme_cli_enumeration_fpp(FILE *stream, struct xnvme_cli_enumeration *list, int 
 
 	wrtn += xnvme_pp_head(stream, 0, "xnvme_cli_enumeration");
 	for (uint32_t i = 0; i < list->nentries; ++i) {
-		const struct xnvme_ident *entry = &list->entries[i];
-		int seen = 0;
-
-		for (uint32_t j = 0; j < i && !seen; ++j) {
-			seen = ident_equal(entry, &list->entries[j]);
-		}
-		if (seen) {
-			continue;
-		}
-
-		wrtn += fprintf(stream, "  - uri: ");
-		wrtn += xnvme_pp_qstr(stream, entry->uri, sizeof(entry->uri));
-		wrtn += fprintf(stream, "\n\n");
+		wrtn += fprintf(stream, "  - {");
+		wrtn += xnvme_ident_yaml(stream, &list->entries[i], 0, ", ", 0);
+		wrtn += fprintf(stream, "}\n");
 	}
 
 	return wrtn;

@@ -167,6 +167,10 @@ xnvme_spec_log_fdp_conf_pr(const struct xnvme_spec_log_fdp_conf *log, int opts)
 	wrtn += xnvme_pp_dec(stream, 2, "ncfg", log->ncfg);
 	wrtn += xnvme_pp_dec(stream, 2, "version", log->version);
 	wrtn += xnvme_pp_dec(stream, 2, "size", log->size);
+	if (log->size && offset + sizeof(struct xnvme_spec_fdp_conf_desc) > log->size) {
+		wrtn += fprintf(stream, "  conf_desc: []\n");
+		return wrtn;
+	}
 	wrtn += xnvme_pp_head(stream, 2, "conf_desc");
 
 	for (int i = 0; i <= log->ncfg; ++i) {

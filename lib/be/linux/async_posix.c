@@ -24,7 +24,8 @@ enum paio_phase {
 };
 
 enum paio_op {
-	PAIO_OP_READ = 1,
+	PAIO_OP_NONE = 0,
+	PAIO_OP_READ,
 	PAIO_OP_WRITE,
 	PAIO_OP_FSYNC,
 };
@@ -43,9 +44,9 @@ struct paio_state {
 	int fd;
 	bool direct;
 	uint32_t nlive;
-	uint32_t *live;                ///< pool indices of pending commands, in submission order
-	struct xnvme_cmd_ctx **reap;   ///< poke's scratch
-	struct paio_entry *entries;     ///< indexed by xnvme_queue_ctx_idx()
+	uint32_t *live;              ///< pool indices of pending commands, in submission order
+	struct xnvme_cmd_ctx **reap; ///< poke's scratch
+	struct paio_entry *entries;  ///< indexed by xnvme_queue_ctx_idx()
 };
 
 static int
@@ -72,7 +73,7 @@ paio_start(struct paio_state *state, struct paio_entry *e)
 
 	memset(&e->cb, 0, sizeof(e->cb));
 	e->cb.aio_fildes = state->fd;
-	e->cb.aio_buf = e->buf + e->done;
+	e->cb.aio_buf = e->buf ? e->buf + e->done : NULL;
 	e->cb.aio_nbytes = e->nbytes - e->done;
 	e->cb.aio_offset = e->off + (off_t)e->done;
 	e->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
@@ -244,10 +245,14 @@ paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 		break;
 
 	default:
+		e->op = PAIO_OP_NONE;
 		paio_status(ctx, 0x1); /* Invalid Command Opcode */
 		break;
 	}
 
+	if (!dbuf && e->nbytes && !xnvme_cmd_ctx_cpl_status(ctx)) {
+		xnvme_cpl_set_errno(ctx, EFAULT);
+	}
 	/* Failed decoding or nothing to move: complete at the next poke with cpl as it is */
 	if (!xnvme_cmd_ctx_cpl_status(ctx) && (e->op == PAIO_OP_FSYNC || e->nbytes)) {
 		paio_kick(state, ctx, e);

@@ -19,27 +19,27 @@
 #include "be_linux.h"
 
 /*
- * Access mode: rdwr wins, then wronly, else read-only. Clients start from
- * xnvme_opts_default() (rdwr = 1) and may add rdonly; the original ORed the flags, which gave
- * O_RDWR then and the invalid mode 3 for wronly + rdwr.
+ * Access mode. xnvme_opts_default() sets rdwr, so rdonly/wronly can only have been set on
+ * purpose: they win (both together mean read-write). The original ORed the three flags, which
+ * silently opened "rdonly" handles read-write and gave the invalid mode 3 for wronly.
  */
 static int
 open_flags(const struct xnvme_opts *opts)
 {
 	int flags;
 
-	if (opts->rdwr) {
-		flags = O_RDWR;
-	} else if (opts->wronly) {
+	if (opts->rdonly && !opts->wronly) {
+		flags = O_RDONLY;
+	} else if (opts->wronly && !opts->rdonly) {
 		flags = O_WRONLY;
 	} else {
-		flags = O_RDONLY;
+		flags = O_RDWR;
 	}
 	flags |= opts->create ? O_CREAT : 0;
 	flags |= opts->truncate ? O_TRUNC : 0;
 	flags |= opts->direct ? O_DIRECT : 0;
-	/* O_NONBLOCK: a FIFO must be rejected, not waited on */
-	return flags | O_CLOEXEC | O_NONBLOCK;
+	/* a FIFO must be rejected, not waited on; a tty must not become ours */
+	return flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY;
 }
 
 static int
@@ -49,7 +49,10 @@ open_fail(struct xnvme_dev *dev, int err, const char *what)
 
 	switch (err) {
 	case ENOENT:
-		return xnvme_dev_set_errmsg(dev, -ENOENT, "'%s' does not exist (opts.create not set)",
+		if (dev->opts.create) {
+			return xnvme_dev_set_errmsg(dev, -ENOENT, "'%s': no such directory", uri);
+		}
+		return xnvme_dev_set_errmsg(dev, -ENOENT, "'%s' does not exist (no opts.create)",
 					    uri);
 	case EACCES:
 	case EPERM:
@@ -61,7 +64,7 @@ open_fail(struct xnvme_dev *dev, int err, const char *what)
 		if (dev->opts.direct) {
 			return xnvme_dev_set_errmsg(dev, -EINVAL,
 						    "'%s' cannot be opened with O_DIRECT "
-						    "(opts.direct); its file system may not support it",
+						    "(opts.direct); the file system may lack it",
 						    uri);
 		}
 		break;
@@ -145,9 +148,11 @@ linux_dev_open(struct xnvme_dev *dev)
 		state->nbytes = (uint64_t)st.st_size;
 		dev->ident.dtype = 4;
 	} else if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) {
-		/* NVME_IOCTL_ID answers with the nsid on NVMe, EINVAL/ENOTTY elsewhere */
-		if (ioctl(state->fd, NVME_IOCTL_ID) >= 0 ||
-		    (S_ISCHR(st.st_mode) && chardev_is_nvme(st.st_rdev))) {
+		/* Block devices: NVME_IOCTL_ID answers with the nsid on NVMe, EINVAL/ENOTTY
+		 * elsewhere. Char devices: sysfs decides, an ioctl number means nothing to
+		 * arbitrary drivers. */
+		if (S_ISCHR(st.st_mode) ? chardev_is_nvme(st.st_rdev)
+					: ioctl(state->fd, NVME_IOCTL_ID) >= 0) {
 			err = xnvme_dev_set_errmsg(dev, -ENOTSUP,
 						   "'%s': NVMe device support (nvme sync/admin "
 						   "mechanisms) is not built yet",
@@ -166,7 +171,8 @@ linux_dev_open(struct xnvme_dev *dev)
 		}
 	} else {
 		err = xnvme_dev_set_errmsg(dev, -EINVAL,
-					   "'%s' is neither a regular file nor a block device", uri);
+					   "'%s' is neither a regular file nor a block device",
+					   uri);
 		goto fail;
 	}
 

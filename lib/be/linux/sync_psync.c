@@ -111,12 +111,13 @@ psync_xfer(int fd, bool direct, const struct psync_rw *rw, char *buf, size_t nby
 	size_t moved = 0;
 
 	while (moved < nbytes) {
+		char *pos = moved ? buf + moved : buf; /* buf may be NULL: the kernel says EFAULT */
 		ssize_t ret;
 
 		if (rw->write) {
-			ret = pwrite(fd, buf + moved, nbytes - moved, off + (off_t)moved);
+			ret = pwrite(fd, pos, nbytes - moved, off + (off_t)moved);
 		} else {
-			ret = pread(fd, buf + moved, nbytes - moved, off + (off_t)moved);
+			ret = pread(fd, pos, nbytes - moved, off + (off_t)moved);
 		}
 		if (ret < 0) {
 			int err = errno;
@@ -168,6 +169,9 @@ psync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mb
 	}
 	if (err == 1) {
 		return psync_flush(ctx, state->fd);
+	}
+	if (!dbuf && rw.nbytes) {
+		return psync_errno(ctx, EFAULT);
 	}
 	err = psync_xfer(state->fd, state->direct, &rw, dbuf, rw.nbytes, rw.off, &done);
 	if (err < 0) {
@@ -229,6 +233,7 @@ psync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 	/* Segment-wise from `done` on, up to rw.nbytes */
 	for (size_t i = 0; i < dvec_cnt && done < rw.nbytes; ++i) {
 		size_t len = dvec[i].iov_len, skip = 0, want;
+		char *base = dvec[i].iov_base;
 
 		if (pos + len <= done) {
 			pos += len;
@@ -239,8 +244,8 @@ psync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 		if (want > rw.nbytes - done) {
 			want = rw.nbytes - done;
 		}
-		err = psync_xfer(state->fd, state->direct, &rw, (char *)dvec[i].iov_base + skip,
-				 want, rw.off + (off_t)done, &done);
+		err = psync_xfer(state->fd, state->direct, &rw, skip ? base + skip : base, want,
+				 rw.off + (off_t)done, &done);
 		if (err < 0) {
 			return psync_errno(ctx, err);
 		}

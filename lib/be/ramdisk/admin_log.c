@@ -13,7 +13,7 @@
 
 #define LOG_NBYTES_MAX 4096
 
-#define EFFECT_CSUPP (1U << 0)
+#define LID_LSUPP (1U << 0) ///< supported log pages: log page supported
 
 void
 xnvme_ramdisk_errlog_init(struct ramdisk *rd)
@@ -131,11 +131,12 @@ log_effects(struct ramdisk *rd, void *buf)
 	uint32_t *acs = buf;
 	uint32_t *iocs = acs + 256;
 
-	acs[XNVME_SPEC_ADM_OPC_LOG] = EFFECT_CSUPP;
-	acs[XNVME_SPEC_ADM_OPC_IDFY] = EFFECT_CSUPP;
-	acs[XNVME_SPEC_ADM_OPC_SFEAT] = EFFECT_CSUPP;
-	acs[XNVME_SPEC_ADM_OPC_GFEAT] = EFFECT_CSUPP;
+	acs[XNVME_SPEC_ADM_OPC_LOG] = RAMDISK_EFFECT_CSUPP;
+	acs[XNVME_SPEC_ADM_OPC_IDFY] = RAMDISK_EFFECT_CSUPP;
+	acs[XNVME_SPEC_ADM_OPC_SFEAT] = RAMDISK_EFFECT_CSUPP;
+	acs[XNVME_SPEC_ADM_OPC_GFEAT] = RAMDISK_EFFECT_CSUPP;
 	rd->ns->effects(iocs);
+	xnvme_ramdisk_fs_effects(iocs);
 
 	return 4096;
 }
@@ -145,10 +146,10 @@ log_supported(void *buf)
 {
 	uint32_t *lids = buf;
 
-	lids[XNVME_SPEC_LOG_RSVD] = EFFECT_CSUPP;
-	lids[XNVME_SPEC_LOG_ERRI] = EFFECT_CSUPP;
-	lids[XNVME_SPEC_LOG_HEALTH] = EFFECT_CSUPP;
-	lids[XNVME_SPEC_LOG_CSAE] = EFFECT_CSUPP;
+	lids[XNVME_SPEC_LOG_RSVD] = LID_LSUPP;
+	lids[XNVME_SPEC_LOG_ERRI] = LID_LSUPP;
+	lids[XNVME_SPEC_LOG_HEALTH] = LID_LSUPP;
+	lids[XNVME_SPEC_LOG_CSAE] = LID_LSUPP;
 
 	return 256 * sizeof(uint32_t);
 }

@@ -6,10 +6,6 @@
  */
 #include "ramdisk.h"
 
-extern const struct xnvme_be_dev xnvme_be_ramdisk_dev;
-extern const struct xnvme_be_admin xnvme_be_ramdisk_admin;
-extern const struct xnvme_be_sync xnvme_be_ramdisk_sync;
-
 static const struct xnvme_be_mem *const ramdisk_mem[] = {
 	&xnvme_be_mem_posix,
 	&xnvme_be_mem_hugepage,

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * NVM command set on a ramdisk namespace: Read, Write, Compare, Write Zeroes, Write
- * Uncorrectable, Dataset Management, Simple Copy, Flush, and the file opcodes (byte offsets in
- * nvm.slba). Every check answers with the status an NVMe controller gives; nothing outside the
- * namespace or the caller's buffer is ever touched. Data moves without locks: concurrent
- * commands on overlapping LBAs race like they would on a device.
+ * Uncorrectable, Dataset Management, Simple Copy and Flush. Every check answers with the
+ * status an NVMe controller gives; nothing outside the namespace or the caller's buffer is ever
+ * touched. Data moves without locks: concurrent commands on overlapping LBAs race like they
+ * would on a device.
  */
 #include <string.h>
 
@@ -13,9 +13,6 @@
 #define SCT_GENERIC XNVME_STATUS_CODE_TYPE_GENERIC
 #define SCT_CMDSPEC XNVME_STATUS_CODE_TYPE_CMDSPEC
 #define SCT_MEDIA XNVME_STATUS_CODE_TYPE_MEDIA
-
-#define EFFECT_CSUPP (1U << 0) ///< command supported
-#define EFFECT_LBCC (1U << 1)  ///< logical block content change
 
 static int
 check_nsid(struct xnvme_cmd_ctx *ctx, bool broadcast_ok)
@@ -302,91 +299,6 @@ nvm_flush(struct xnvme_cmd_ctx *ctx)
 	return check_nsid(ctx, true);
 }
 
-/* File opcodes carry no namespace in practice (file contexts may leave nsid at 0) */
-static int
-check_file_nsid(struct xnvme_cmd_ctx *ctx)
-{
-	if (!ctx->cmd.common.nsid) {
-		return 0;
-	}
-	return check_nsid(ctx, true);
-}
-
-/* LBAs touched by a byte range; nbytes > 0 */
-static inline void
-byte_range_lbas(uint64_t off, uint64_t nbytes, uint64_t *slba, uint64_t *nlbas)
-{
-	*slba = off >> RAMDISK_LBA_SHIFT;
-	*nlbas = ((off + nbytes - 1) >> RAMDISK_LBA_SHIFT) - *slba + 1;
-}
-
-/* File write: the device cannot grow, so a write past the end fails as a whole */
-static int
-fs_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
-{
-	uint64_t off = ctx->cmd.nvm.slba;
-	uint64_t nbytes = pl->nbytes;
-	uint64_t slba, nlbas;
-	int err;
-
-	err = check_file_nsid(ctx);
-	if (err) {
-		return err;
-	}
-	if (pl->bad) {
-		return ramdisk_invalid_field(ctx);
-	}
-	if (off > rd->nbytes || nbytes > rd->nbytes - off) {
-		return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_LBA_RANGE);
-	}
-	if (nbytes) {
-		xnvme_ramdisk_payload_gather(pl, rd->mem + off, (size_t)nbytes);
-		byte_range_lbas(off, nbytes, &slba, &nlbas);
-		xnvme_ramdisk_unc_clear(rd, slba, nlbas);
-	}
-	ctx->cpl.result = nbytes;
-
-	ramdisk_stat_add(&rd->stats.write_cmds, 1);
-	ramdisk_stat_add(&rd->stats.write_nbytes, nbytes);
-	return 0;
-}
-
-/* File read: short at the end of the device, 0 bytes at or past it */
-static int
-fs_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
-{
-	uint64_t off = ctx->cmd.nvm.slba;
-	uint64_t nbytes = pl->nbytes;
-	uint64_t slba, nlbas;
-	int err;
-
-	err = check_file_nsid(ctx);
-	if (err) {
-		return err;
-	}
-	if (pl->bad) {
-		return ramdisk_invalid_field(ctx);
-	}
-	if (off >= rd->nbytes) {
-		nbytes = 0;
-	} else if (nbytes > rd->nbytes - off) {
-		nbytes = rd->nbytes - off;
-	}
-	if (nbytes) {
-		byte_range_lbas(off, nbytes, &slba, &nlbas);
-		err = check_readable(rd, ctx, slba, nlbas);
-		if (err) {
-			return err;
-		}
-		xnvme_ramdisk_payload_scatter(pl, rd->mem + off, (size_t)nbytes);
-	}
-	ctx->cpl.result = nbytes;
-
-	ramdisk_stat_add(&rd->stats.read_cmds, 1);
-	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
-	return 0;
-}
-
 static int
 nvm_cmd_io(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
 {
@@ -407,12 +319,6 @@ nvm_cmd_io(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_p
 		return nvm_scopy(rd, ctx, pl);
 	case XNVME_SPEC_NVM_OPC_FLUSH:
 		return nvm_flush(ctx);
-	case XNVME_SPEC_FS_OPC_WRITE:
-		return fs_write(rd, ctx, pl);
-	case XNVME_SPEC_FS_OPC_READ:
-		return fs_read(rd, ctx, pl);
-	case XNVME_SPEC_FS_OPC_FLUSH:
-		return check_file_nsid(ctx);
 	default:
 		return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_INVALID_OPCODE);
 	}
@@ -447,17 +353,14 @@ nvm_idfy_ctrlr_css(const struct ramdisk *rd, void *buf)
 static void
 nvm_effects(uint32_t *iocs)
 {
-	iocs[XNVME_SPEC_NVM_OPC_FLUSH] = EFFECT_CSUPP;
-	iocs[XNVME_SPEC_NVM_OPC_WRITE] = EFFECT_CSUPP | EFFECT_LBCC;
-	iocs[XNVME_SPEC_NVM_OPC_READ] = EFFECT_CSUPP;
-	iocs[XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE] = EFFECT_CSUPP | EFFECT_LBCC;
-	iocs[XNVME_SPEC_NVM_OPC_COMPARE] = EFFECT_CSUPP;
-	iocs[XNVME_SPEC_NVM_OPC_WRITE_ZEROES] = EFFECT_CSUPP | EFFECT_LBCC;
-	iocs[XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT] = EFFECT_CSUPP | EFFECT_LBCC;
-	iocs[XNVME_SPEC_NVM_OPC_SCOPY] = EFFECT_CSUPP | EFFECT_LBCC;
-	iocs[XNVME_SPEC_FS_OPC_WRITE] = EFFECT_CSUPP | EFFECT_LBCC;
-	iocs[XNVME_SPEC_FS_OPC_READ] = EFFECT_CSUPP;
-	iocs[XNVME_SPEC_FS_OPC_FLUSH] = EFFECT_CSUPP;
+	iocs[XNVME_SPEC_NVM_OPC_FLUSH] = RAMDISK_EFFECT_CSUPP;
+	iocs[XNVME_SPEC_NVM_OPC_WRITE] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
+	iocs[XNVME_SPEC_NVM_OPC_READ] = RAMDISK_EFFECT_CSUPP;
+	iocs[XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
+	iocs[XNVME_SPEC_NVM_OPC_COMPARE] = RAMDISK_EFFECT_CSUPP;
+	iocs[XNVME_SPEC_NVM_OPC_WRITE_ZEROES] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
+	iocs[XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
+	iocs[XNVME_SPEC_NVM_OPC_SCOPY] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
 }
 
 const struct ramdisk_ns_ops xnvme_ramdisk_ns_nvm = {

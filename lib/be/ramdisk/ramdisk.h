@@ -59,6 +59,10 @@
 #define RAMDISK_SC_UNRECOVERED_READ 0x81  ///< sct 2
 #define RAMDISK_SC_COMPARE_FAILURE 0x85   ///< sct 2
 
+/* Commands Supported and Effects log bits */
+#define RAMDISK_EFFECT_CSUPP (1U << 0) ///< command supported
+#define RAMDISK_EFFECT_LBCC (1U << 1)  ///< logical block content change
+
 struct ramdisk;
 
 /**
@@ -89,6 +93,11 @@ struct ramdisk_ns_ops {
 };
 
 extern const struct ramdisk_ns_ops xnvme_ramdisk_ns_nvm;
+
+/* The backend's own mechanisms (dev.c, admin.c, sync.c), listed by be.c */
+extern const struct xnvme_be_dev xnvme_be_ramdisk_dev;
+extern const struct xnvme_be_admin xnvme_be_ramdisk_admin;
+extern const struct xnvme_be_sync xnvme_be_ramdisk_sync;
 
 /** LBAs marked by Write Uncorrectable; the bitmap is allocated on first use */
 struct ramdisk_unc {
@@ -206,6 +215,17 @@ xnvme_ramdisk_payload_scatter(const struct ramdisk_payload *pl, const void *src,
 
 bool
 xnvme_ramdisk_payload_equal(const struct ramdisk_payload *pl, const void *mem, size_t nbytes);
+
+/* fs.c: the file opcodes, served for every namespace type */
+bool
+xnvme_ramdisk_fs_is_opcode(uint8_t opcode);
+
+int
+xnvme_ramdisk_fs_cmd_io(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
+			const struct ramdisk_payload *pl);
+
+void
+xnvme_ramdisk_fs_effects(uint32_t *iocs);
 
 /* admin_log.c */
 void

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The synchronous "ramdisk" mechanism: wraps the caller's buffer (contiguous or vectored) in a
- * payload, hands the command to the namespace's command-set implementation, and records
- * failures in the error log. Runs concurrently on many threads (sync callers, thrpool workers).
+ * payload, hands the command to the file opcodes or to the namespace's command-set
+ * implementation, and records failures in the error log. Runs concurrently on many threads
+ * (synchronous callers, thrpool workers).
  */
 #include <string.h>
 
@@ -101,7 +102,11 @@ sync_exec(struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
 	struct ramdisk *rd = ramdisk_of(ctx->dev);
 	int err;
 
-	err = rd->ns->cmd_io(rd, ctx, pl);
+	if (xnvme_ramdisk_fs_is_opcode(ctx->cmd.common.opcode)) {
+		err = xnvme_ramdisk_fs_cmd_io(rd, ctx, pl);
+	} else {
+		err = rd->ns->cmd_io(rd, ctx, pl);
+	}
 	if (err) {
 		xnvme_ramdisk_errlog_add(rd, ctx, 1, cmd_lba(ctx));
 	}

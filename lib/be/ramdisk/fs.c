@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The file opcodes (write 0xAC, read 0xDC, flush 0xAD) on a ramdisk, whatever its namespace's
+ * command set: nvm.slba is a byte offset, the byte count is the caller's buffer size, and
+ * cpl.result reports the bytes transferred. Reads are short at the end of the device.
+ */
+#include "ramdisk.h"
+
+/* File contexts may leave nsid at 0; otherwise it names our namespace or all of them */
+static int
+check_nsid(struct xnvme_cmd_ctx *ctx)
+{
+	uint32_t nsid = ctx->cmd.common.nsid;
+
+	if (!nsid || nsid == RAMDISK_NSID || nsid == 0xFFFFFFFF) {
+		return 0;
+	}
+	return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, RAMDISK_SC_INVALID_NS);
+}
+
+/* LBAs touched by a byte range; nbytes > 0 */
+static inline void
+byte_range_lbas(uint64_t off, uint64_t nbytes, uint64_t *slba, uint64_t *nlbas)
+{
+	*slba = off >> RAMDISK_LBA_SHIFT;
+	*nlbas = ((off + nbytes - 1) >> RAMDISK_LBA_SHIFT) - *slba + 1;
+}
+
+/* File write: the device cannot grow, so a write past the end fails as a whole */
+static int
+fs_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	uint64_t off = ctx->cmd.nvm.slba;
+	uint64_t nbytes = pl->nbytes;
+	uint64_t slba, nlbas;
+	int err;
+
+	err = check_nsid(ctx);
+	if (err) {
+		return err;
+	}
+	if (pl->bad) {
+		return ramdisk_invalid_field(ctx);
+	}
+	if (off > rd->nbytes || nbytes > rd->nbytes - off) {
+		return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, RAMDISK_SC_LBA_RANGE);
+	}
+	if (nbytes) {
+		xnvme_ramdisk_payload_gather(pl, rd->mem + off, (size_t)nbytes);
+		byte_range_lbas(off, nbytes, &slba, &nlbas);
+		xnvme_ramdisk_unc_clear(rd, slba, nlbas);
+	}
+	ctx->cpl.result = nbytes;
+
+	ramdisk_stat_add(&rd->stats.write_cmds, 1);
+	ramdisk_stat_add(&rd->stats.write_nbytes, nbytes);
+	return 0;
+}
+
+/* File read: short at the end of the device, 0 bytes at or past it */
+static int
+fs_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+{
+	uint64_t off = ctx->cmd.nvm.slba;
+	uint64_t nbytes = pl->nbytes;
+	uint64_t slba, nlbas;
+	int err;
+
+	err = check_nsid(ctx);
+	if (err) {
+		return err;
+	}
+	if (pl->bad) {
+		return ramdisk_invalid_field(ctx);
+	}
+	if (off >= rd->nbytes) {
+		nbytes = 0;
+	} else if (nbytes > rd->nbytes - off) {
+		nbytes = rd->nbytes - off;
+	}
+	if (nbytes) {
+		byte_range_lbas(off, nbytes, &slba, &nlbas);
+		if (xnvme_ramdisk_unc_test(rd, slba, nlbas)) {
+			ramdisk_stat_add(&rd->stats.media_errs, 1);
+			return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_MEDIA,
+					      RAMDISK_SC_UNRECOVERED_READ);
+		}
+		xnvme_ramdisk_payload_scatter(pl, rd->mem + off, (size_t)nbytes);
+	}
+	ctx->cpl.result = nbytes;
+
+	ramdisk_stat_add(&rd->stats.read_cmds, 1);
+	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
+	return 0;
+}
+
+bool
+xnvme_ramdisk_fs_is_opcode(uint8_t opcode)
+{
+	return opcode == XNVME_SPEC_FS_OPC_WRITE || opcode == XNVME_SPEC_FS_OPC_READ ||
+	       opcode == XNVME_SPEC_FS_OPC_FLUSH;
+}
+
+int
+xnvme_ramdisk_fs_cmd_io(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
+			const struct ramdisk_payload *pl)
+{
+	switch (ctx->cmd.common.opcode) {
+	case XNVME_SPEC_FS_OPC_WRITE:
+		return fs_write(rd, ctx, pl);
+	case XNVME_SPEC_FS_OPC_READ:
+		return fs_read(rd, ctx, pl);
+	case XNVME_SPEC_FS_OPC_FLUSH:
+		return check_nsid(ctx);
+	default:
+		return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, RAMDISK_SC_INVALID_OPCODE);
+	}
+}
+
+/* Commands Supported and Effects entries of the file opcodes */
+void
+xnvme_ramdisk_fs_effects(uint32_t *iocs)
+{
+	iocs[XNVME_SPEC_FS_OPC_WRITE] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
+	iocs[XNVME_SPEC_FS_OPC_READ] = RAMDISK_EFFECT_CSUPP;
+	iocs[XNVME_SPEC_FS_OPC_FLUSH] = RAMDISK_EFFECT_CSUPP;
+}

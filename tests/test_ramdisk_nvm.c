@@ -1,0 +1,1179 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The ramdisk backend through the public API: open and identity, identify data, data path of
+ * every NVM opcode with its NVMe error statuses, file opcodes, persistence across handles,
+ * log pages, features, topology pseudo-commands, queues and concurrent synchronous I/O.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <libxnvme.h>
+
+#include "xnvme_test.h"
+
+#define LBA 512
+#define MDTS_NBYTES (512 * 1024)
+#define MDTS_NLB (MDTS_NBYTES / LBA)
+#define NSZE_1G ((1ULL << 30) / LBA)
+
+#define SCT_GENERIC 0
+#define SCT_CMDSPEC 1
+#define SCT_MEDIA 2
+
+#define CHECK_STATUS(err, ctx, sct_, sc_)                                                     \
+	do {                                                                                  \
+		CHECK_EQ(err, -EIO);                                                          \
+		CHECK_EQ((ctx).cpl.status.sct, sct_);                                         \
+		CHECK_EQ((ctx).cpl.status.sc, sc_);                                           \
+	} while (0)
+
+#define CHECK_OK(err, ctx)                                                                    \
+	do {                                                                                  \
+		CHECK_EQ(err, 0);                                                             \
+		CHECK_EQ(xnvme_cmd_ctx_cpl_status(&(ctx)), 0);                                \
+	} while (0)
+
+static struct xnvme_dev *
+rd_open(const char *uri, const char *async)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+
+	opts.be = "ramdisk";
+	opts.async = async;
+	dev = xnvme_dev_open(uri, &opts);
+	if (!dev) {
+		fprintf(stderr, "xnvme_dev_open(%s): errno %d\n", uri, errno);
+	}
+	return dev;
+}
+
+/* Byte i of LBA `lba` under `seed`: distinct per LBA, per offset and per seed */
+static uint8_t
+pattern(uint64_t lba, size_t i, unsigned int seed)
+{
+	return (uint8_t)((lba * 131 + i * 7 + seed * 29 + (i >> 8)) & 0xFF);
+}
+
+static void
+fill(uint8_t *buf, uint64_t slba, size_t nlbas, unsigned int seed)
+{
+	for (size_t l = 0; l < nlbas; ++l) {
+		for (size_t i = 0; i < LBA; ++i) {
+			buf[l * LBA + i] = pattern(slba + l, i, seed);
+		}
+	}
+}
+
+static int
+verify(const uint8_t *buf, uint64_t slba, size_t nlbas, unsigned int seed)
+{
+	for (size_t l = 0; l < nlbas; ++l) {
+		for (size_t i = 0; i < LBA; ++i) {
+			if (buf[l * LBA + i] != pattern(slba + l, i, seed)) {
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+is_zero(const uint8_t *buf, size_t nbytes)
+{
+	for (size_t i = 0; i < nbytes; ++i) {
+		if (buf[i]) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static int
+write_lbas(struct xnvme_dev *dev, uint64_t slba, size_t nlbas, unsigned int seed)
+{
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	uint8_t *buf = xnvme_buf_alloc(dev, nlbas * LBA);
+	int err;
+
+	if (!buf) {
+		return -ENOMEM;
+	}
+	fill(buf, slba, nlbas, seed);
+	err = xnvme_nvm_write(&ctx, 1, slba, (uint16_t)(nlbas - 1), buf, NULL);
+	xnvme_buf_free(dev, buf);
+	return err;
+}
+
+/* Reads and returns 0 when the data matches the pattern, 1 when all zero, -1 otherwise */
+static int
+read_lbas(struct xnvme_dev *dev, uint64_t slba, size_t nlbas, unsigned int seed,
+	  struct xnvme_cmd_ctx *ctx_out)
+{
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	uint8_t *buf = xnvme_buf_alloc(dev, nlbas * LBA);
+	int err;
+
+	if (!buf) {
+		return -ENOMEM;
+	}
+	memset(buf, 0xAA, nlbas * LBA);
+	err = xnvme_nvm_read(&ctx, 1, slba, (uint16_t)(nlbas - 1), buf, NULL);
+	if (!err) {
+		err = !verify(buf, slba, nlbas, seed) ? 0 : (is_zero(buf, nlbas * LBA) ? 1 : -1);
+	}
+	if (ctx_out) {
+		*ctx_out = ctx;
+	}
+	xnvme_buf_free(dev, buf);
+	return err;
+}
+
+static void
+test_open(void)
+{
+	const char *bad[] = {"0GB", "1G", "GB", "1gb", "x1GB", "1GBx", "1 GB", "-1GB", "1.5GB"};
+	const struct xnvme_ident *ident;
+	const struct xnvme_opts *opts;
+	const struct xnvme_geo *geo;
+	struct xnvme_dev *dev;
+
+	/* URIs that are not "<N>GB" with N >= 1 are not the ramdisk's */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
+		struct xnvme_opts opts = xnvme_opts_default();
+
+		opts.be = "ramdisk";
+		errno = 0;
+		dev = xnvme_dev_open(bad[i], &opts);
+		CHECK(dev == NULL);
+		CHECK_EQ(errno, ENXIO);
+		xnvme_dev_close(dev);
+	}
+
+	/* automatic backend selection finds the ramdisk too */
+	dev = xnvme_dev_open("1GB", NULL);
+	CHECK(dev != NULL);
+	if (!dev) {
+		return;
+	}
+	ident = xnvme_dev_get_ident(dev);
+	CHECK_EQ(ident->dtype, 5);
+	CHECK_EQ(ident->nsid, 1);
+	CHECK_EQ(ident->csi, XNVME_SPEC_CSI_NVM);
+	CHECK_EQ(xnvme_dev_get_nsid(dev), 1);
+	CHECK_EQ(xnvme_dev_get_csi(dev), XNVME_SPEC_CSI_NVM);
+	CHECK(!strcmp(ident->subnqn, "nqn.2014-08.org.nvmexpress:ramdisk:1GB"));
+
+	opts = xnvme_dev_get_opts(dev);
+	CHECK(!strcmp(opts->be, "ramdisk"));
+	CHECK(!strcmp(opts->admin, "ramdisk"));
+	CHECK(!strcmp(opts->sync, "ramdisk"));
+	CHECK(!strcmp(opts->async, "thrpool"));
+	CHECK(!strcmp(opts->mem, "posix"));
+
+	geo = xnvme_dev_get_geo(dev);
+	CHECK_EQ(geo->type, XNVME_GEO_CONVENTIONAL);
+	CHECK_EQ(geo->nbytes, LBA);
+	CHECK_EQ(geo->lba_nbytes, LBA);
+	CHECK_EQ(geo->nbytes_oob, 0);
+	CHECK_EQ(geo->nsect, NSZE_1G);
+	CHECK_EQ(geo->tbytes, 1ULL << 30);
+	CHECK_EQ(geo->ssw, 9);
+	CHECK_EQ(geo->mdts_nbytes, MDTS_NBYTES);
+	CHECK_EQ(geo->pi_type, 0);
+	xnvme_dev_close(dev);
+
+	/* explicitly chosen mechanisms are kept */
+	dev = rd_open("2GB", "emu");
+	CHECK(dev != NULL);
+	if (dev) {
+		CHECK(!strcmp(xnvme_dev_get_opts(dev)->async, "emu"));
+		CHECK_EQ(xnvme_dev_get_geo(dev)->tbytes, 2ULL << 30);
+		xnvme_dev_close(dev);
+	}
+}
+
+static void
+test_idfy(struct xnvme_dev *dev)
+{
+	const struct xnvme_spec_idfy_ctrlr *ctrlr = xnvme_dev_get_ctrlr(dev);
+	const struct xnvme_spec_idfy_ns *ns = xnvme_dev_get_ns(dev);
+	const struct xnvme_spec_nvm_idfy_ctrlr *nvm = (const void *)xnvme_dev_get_ctrlr_css(dev);
+	struct xnvme_spec_idfy *buf = xnvme_buf_alloc(dev, sizeof(*buf));
+	struct xnvme_cmd_ctx ctx;
+	const uint8_t *raw;
+	int err;
+
+	CHECK(!memcmp(ctrlr->mn, "xnvme ramdisk", 13));
+	CHECK_EQ(ctrlr->mn[13], ' ');
+	CHECK_EQ(ctrlr->mn[39], ' ');
+	CHECK(ctrlr->sn[0] != ' ' && ctrlr->sn[0] != 0);
+	CHECK_EQ(ctrlr->mdts, 7);
+	CHECK_EQ(ctrlr->ver.val, 0x00020000);
+	CHECK_EQ(ctrlr->nn, 1);
+	CHECK(ctrlr->oncs.compare && ctrlr->oncs.write_unc && ctrlr->oncs.dsm);
+	CHECK(ctrlr->oncs.write_zeroes && ctrlr->oncs.copy);
+	CHECK_EQ(ctrlr->vwc.present, 1);
+	CHECK_EQ(ctrlr->sqes.val, 0x66);
+	CHECK_EQ(ctrlr->cqes.val, 0x44);
+	CHECK(!strcmp((const char *)ctrlr->subnqn, "nqn.2014-08.org.nvmexpress:ramdisk:1GB"));
+
+	CHECK_EQ(ns->nsze, NSZE_1G);
+	CHECK_EQ(ns->ncap, NSZE_1G);
+	CHECK_EQ(ns->nuse, NSZE_1G);
+	CHECK_EQ(ns->nlbaf, 0);
+	CHECK_EQ(ns->flbas.format, 0);
+	CHECK_EQ(ns->lbaf[0].ds, 9);
+	CHECK_EQ(ns->lbaf[0].ms, 0);
+	CHECK_EQ(ns->dlfeat.bits.read_value, 1);
+	CHECK_EQ(ns->mssrl, 128);
+	CHECK_EQ(ns->mcl, 128);
+	CHECK_EQ(ns->msrc, 127);
+	CHECK(nvm->dmrl > 0 && nvm->dmrsl > 0);
+
+	if (!buf) {
+		CHECK(buf != NULL);
+		return;
+	}
+
+	/* active namespace list */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy(&ctx, XNVME_SPEC_IDFY_NSLIST, 0, 0, 0, 0, buf);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(((uint32_t *)buf)[0], 1);
+	CHECK_EQ(((uint32_t *)buf)[1], 0);
+
+	/* I/O command set list */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy(&ctx, XNVME_SPEC_IDFY_IOCS, 0, 0, 0, 0, buf);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(buf->cs.iocsc[0].nvm, 1);
+	CHECK_EQ(buf->cs.iocsc[0].zns, 0);
+
+	/* namespace identification descriptors end with the CSI */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy(&ctx, XNVME_SPEC_IDFY_NSDSCR, 0, 1, 0, 0, buf);
+	CHECK_OK(err, ctx);
+	raw = (const uint8_t *)buf;
+	CHECK_EQ(raw[0], 1);
+	CHECK_EQ(raw[1], 8);
+
+	/* the file-system and zoned sets are refused: the core settles on NVM */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy_ns_csi(&ctx, 1, 0x1F, buf);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy_ctrlr_csi(&ctx, XNVME_SPEC_CSI_ZONED, buf);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy_ns_csi(&ctx, 1, XNVME_SPEC_CSI_NVM, buf);
+	CHECK_OK(err, ctx);
+
+	/* unknown CNS, unknown namespace, short buffer, unknown admin opcode */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy(&ctx, 0x10, 0, 1, 0, 0, buf);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy_ns(&ctx, 2, buf);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x0B);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
+	ctx.cmd.idfy.cns = XNVME_SPEC_IDFY_CTRLR;
+	err = xnvme_cmd_pass_admin(&ctx, buf, 512, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	ctx.cmd.common.opcode = 0xC3;
+	err = xnvme_cmd_pass_admin(&ctx, NULL, 0, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x01);
+
+	xnvme_buf_free(dev, buf);
+}
+
+static void
+test_rw(struct xnvme_dev *dev)
+{
+	const uint16_t nlbs[] = {0, 1, 7, 8, 127, 255, MDTS_NLB - 1};
+	const uint64_t slbas[] = {0, 1, 4095, 1000003, NSZE_1G - MDTS_NLB};
+	struct xnvme_cmd_ctx ctx;
+	unsigned int seed = 1;
+	uint8_t *buf;
+	struct iovec iov[3];
+	int err;
+
+	for (size_t i = 0; i < sizeof(nlbs) / sizeof(nlbs[0]); ++i) {
+		for (size_t j = 0; j < sizeof(slbas) / sizeof(slbas[0]); ++j, ++seed) {
+			err = write_lbas(dev, slbas[j], (size_t)nlbs[i] + 1, seed);
+			CHECK_EQ(err, 0);
+			CHECK_EQ(read_lbas(dev, slbas[j], (size_t)nlbs[i] + 1, seed, NULL), 0);
+		}
+	}
+	/* last LBA */
+	CHECK_EQ(write_lbas(dev, NSZE_1G - 1, 1, 77), 0);
+	CHECK_EQ(read_lbas(dev, NSZE_1G - 1, 1, 77, NULL), 0);
+
+	/* never-written LBAs read as zeroes */
+	CHECK_EQ(read_lbas(dev, 500000, 16, 0, NULL), 1);
+
+	/* vectored, uneven iovecs */
+	buf = xnvme_buf_alloc(dev, 8 * LBA);
+	if (!buf) {
+		CHECK(buf != NULL);
+		return;
+	}
+	fill(buf, 7000, 8, 9);
+	iov[0].iov_base = buf;
+	iov[0].iov_len = 100;
+	iov[1].iov_base = buf + 100;
+	iov[1].iov_len = 3000;
+	iov[2].iov_base = buf + 3100;
+	iov[2].iov_len = 8 * LBA - 3100;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, 1, 7000, 7);
+	err = xnvme_cmd_pass_iov(&ctx, iov, 3, 8 * LBA, NULL, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 7000, 8, 9, NULL), 0);
+
+	memset(buf, 0, 8 * LBA);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, 1, 7000, 7);
+	err = xnvme_cmd_passv(&ctx, iov, 3, 8 * LBA, NULL, 0, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(verify(buf, 7000, 8, 9), 0);
+
+	/* iovecs shorter than the transfer are refused, nothing beyond them is touched */
+	iov[2].iov_len = 8 * LBA - 3100 - 1;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, 1, 7000, 7);
+	err = xnvme_cmd_pass_iov(&ctx, iov, 3, 8 * LBA, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+
+	/* flush, also broadcast */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_FLUSH, 1, 0, 0);
+	err = xnvme_cmd_pass(&ctx, NULL, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_FLUSH, 0xFFFFFFFF, 0, 0);
+	err = xnvme_cmd_pass(&ctx, NULL, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+
+	xnvme_buf_free(dev, buf);
+}
+
+static void
+test_rw_errors(struct xnvme_dev *dev)
+{
+	uint8_t *buf = xnvme_buf_alloc(dev, MDTS_NBYTES + LBA);
+	struct xnvme_cmd_ctx ctx;
+	int err;
+
+	if (!buf) {
+		CHECK(buf != NULL);
+		return;
+	}
+
+	/* LBA out of range: past the end, straddling the end, 64-bit wrap */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, 1, NSZE_1G, 0, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write(&ctx, 1, NSZE_1G - 1, 1, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, 1, UINT64_MAX, 1, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write_zeroes(&ctx, 1, NSZE_1G - 2, 2);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write_uncorrectable(&ctx, 1, NSZE_1G, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+
+	/* beyond MDTS */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write(&ctx, 1, 0, MDTS_NLB, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+
+	/* invalid namespace */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, 2, 0, 0, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x0B);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write(&ctx, 0xFFFFFFFF, 0, 0, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x0B);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, 0, 0, 0, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x0B);
+
+	/* invalid opcode */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, 0x7F, 1, 0, 0);
+	err = xnvme_cmd_pass(&ctx, buf, LBA, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x01);
+
+	/* buffer missing or shorter than the transfer */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, 1, 0, 0, NULL, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, 1, 0, 1);
+	err = xnvme_cmd_pass(&ctx, buf, LBA, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, 1, 0, 0);
+	err = xnvme_cmd_pass(&ctx, NULL, LBA, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+
+	/* a stale status never survives into the next successful completion */
+	err = xnvme_nvm_read(&ctx, 1, 0, 0, buf, NULL);
+	CHECK_OK(err, ctx);
+
+	xnvme_buf_free(dev, buf);
+}
+
+static void
+test_compare(struct xnvme_dev *dev)
+{
+	uint8_t *buf = xnvme_buf_alloc(dev, 4 * LBA);
+	struct xnvme_cmd_ctx ctx;
+	int err;
+
+	if (!buf) {
+		CHECK(buf != NULL);
+		return;
+	}
+	CHECK_EQ(write_lbas(dev, 9000, 4, 3), 0);
+	fill(buf, 9000, 4, 3);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_compare(&ctx, 1, 9000, 3, buf, NULL);
+	CHECK_OK(err, ctx);
+
+	buf[3 * LBA + 511] ^= 0x1;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_compare(&ctx, 1, 9000, 3, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_MEDIA, 0x85);
+
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_compare(&ctx, 1, NSZE_1G, 0, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+	xnvme_buf_free(dev, buf);
+}
+
+static void
+test_write_uncorrectable(struct xnvme_dev *dev)
+{
+	struct xnvme_spec_dsm_range *range = xnvme_buf_alloc(dev, sizeof(*range));
+	uint8_t *buf = xnvme_buf_alloc(dev, 4 * LBA);
+	struct xnvme_cmd_ctx ctx;
+	int err;
+
+	if (!buf || !range) {
+		CHECK(buf && range);
+		return;
+	}
+	CHECK_EQ(write_lbas(dev, 100, 4, 5), 0);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write_uncorrectable(&ctx, 1, 101, 1);
+	CHECK_OK(err, ctx);
+
+	/* reads overlapping marked LBAs fail; neighbours are fine */
+	CHECK_EQ(read_lbas(dev, 100, 1, 5, NULL), 0);
+	CHECK_EQ(read_lbas(dev, 103, 1, 5, NULL), 0);
+	err = read_lbas(dev, 100, 4, 5, &ctx);
+	CHECK_STATUS(err, ctx, SCT_MEDIA, 0x81);
+	err = read_lbas(dev, 102, 1, 5, &ctx);
+	CHECK_STATUS(err, ctx, SCT_MEDIA, 0x81);
+	fill(buf, 101, 1, 5);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_compare(&ctx, 1, 101, 0, buf, NULL);
+	CHECK_STATUS(err, ctx, SCT_MEDIA, 0x81);
+
+	/* a write clears LBA 101; Write Zeroes clears LBA 102 */
+	CHECK_EQ(write_lbas(dev, 101, 1, 6), 0);
+	CHECK_EQ(read_lbas(dev, 101, 1, 6, NULL), 0);
+	err = read_lbas(dev, 102, 1, 5, &ctx);
+	CHECK_STATUS(err, ctx, SCT_MEDIA, 0x81);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write_zeroes(&ctx, 1, 102, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 102, 1, 0, NULL), 1);
+	CHECK_EQ(read_lbas(dev, 103, 1, 5, NULL), 0);
+
+	/* deallocation clears too, across 64-bit bitmap words */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write_uncorrectable(&ctx, 1, 200, 199);
+	CHECK_OK(err, ctx);
+	range->cattr = 0;
+	range->slba = 250;
+	range->llb = 100;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_dsm(&ctx, 1, range, 0, true, false, false);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 250, 100, 0, NULL), 1);
+	err = read_lbas(dev, 249, 1, 0, &ctx);
+	CHECK_STATUS(err, ctx, SCT_MEDIA, 0x81);
+	err = read_lbas(dev, 350, 1, 0, &ctx);
+	CHECK_STATUS(err, ctx, SCT_MEDIA, 0x81);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write_zeroes(&ctx, 1, 200, 199);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 200, 200, 0, NULL), 1);
+
+	xnvme_buf_free(dev, buf);
+	xnvme_buf_free(dev, range);
+}
+
+static void
+test_dsm_write_zeroes(struct xnvme_dev *dev)
+{
+	struct xnvme_spec_dsm_range *ranges = xnvme_buf_alloc(dev, 2 * sizeof(*ranges));
+	uint8_t *buf = xnvme_buf_alloc(dev, 16 * LBA);
+	struct xnvme_cmd_ctx ctx;
+	struct iovec iov;
+	int err;
+
+	if (!buf || !ranges) {
+		CHECK(buf && ranges);
+		return;
+	}
+	CHECK_EQ(write_lbas(dev, 1000, 16, 11), 0);
+
+	/* two ranges, one of them empty */
+	ranges[0].cattr = 0;
+	ranges[0].slba = 1004;
+	ranges[0].llb = 4;
+	ranges[1].cattr = 0;
+	ranges[1].slba = 0;
+	ranges[1].llb = 0;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_dsm(&ctx, 1, ranges, 1, true, false, false);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 1000, 4, 11, NULL), 0);
+	CHECK_EQ(read_lbas(dev, 1004, 4, 0, NULL), 1);
+	CHECK_EQ(read_lbas(dev, 1008, 8, 11, NULL), 0);
+
+	/* without AD the attributes are hints only */
+	ranges[0].slba = 1008;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_dsm(&ctx, 1, ranges, 0, false, true, true);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 1008, 4, 11, NULL), 0);
+
+	/* the generic path with the LBA-range size as byte count (fio's trim) */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT, 1, 1008, 3);
+	ctx.cmd.dsm.nr = 0;
+	ctx.cmd.dsm.ad = 1;
+	iov.iov_base = ranges;
+	iov.iov_len = sizeof(*ranges);
+	err = xnvme_cmd_passv(&ctx, &iov, 1, 4 * LBA, NULL, 0, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 1008, 4, 0, NULL), 1);
+	CHECK_EQ(read_lbas(dev, 1012, 4, 11, NULL), 0);
+
+	/* a range list longer than the buffer, a range past the end */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT, 1, 0, 0);
+	ctx.cmd.dsm.nr = 1;
+	ctx.cmd.dsm.ad = 1;
+	err = xnvme_cmd_passv(&ctx, &iov, 1, 16 * LBA, NULL, 0, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ranges[0].slba = NSZE_1G - 2;
+	ranges[0].llb = 3;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_dsm(&ctx, 1, ranges, 0, true, false, false);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+
+	/* a large deallocation: 256 MiB */
+	CHECK_EQ(write_lbas(dev, 600000, 16, 12), 0);
+	ranges[0].slba = 600001;
+	ranges[0].llb = 1 << 19;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_dsm(&ctx, 1, ranges, 0, true, false, false);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 600000, 1, 12, NULL), 0);
+	CHECK_EQ(read_lbas(dev, 600001, 15, 0, NULL), 1);
+
+	/* Write Zeroes ignores a data buffer passed along */
+	CHECK_EQ(write_lbas(dev, 3000, 16, 13), 0);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE_ZEROES, 1, 3002, 9);
+	err = xnvme_cmd_pass(&ctx, buf, 16 * LBA, NULL, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(read_lbas(dev, 3000, 2, 13, NULL), 0);
+	CHECK_EQ(read_lbas(dev, 3002, 10, 0, NULL), 1);
+	CHECK_EQ(read_lbas(dev, 3012, 4, 13, NULL), 0);
+
+	xnvme_buf_free(dev, buf);
+	xnvme_buf_free(dev, ranges);
+}
+
+static void
+test_scopy(struct xnvme_dev *dev)
+{
+	struct xnvme_spec_nvm_scopy_source_range *src = xnvme_buf_alloc(dev, sizeof(*src));
+	uint8_t *buf = xnvme_buf_alloc(dev, 6 * LBA);
+	struct xnvme_cmd_ctx ctx;
+	int err;
+
+	if (!buf || !src) {
+		CHECK(buf && src);
+		return;
+	}
+	memset(src, 0, sizeof(*src));
+	CHECK_EQ(write_lbas(dev, 20000, 4, 21), 0);
+	CHECK_EQ(write_lbas(dev, 30000, 2, 22), 0);
+
+	src->entry[0].slba = 20000;
+	src->entry[0].nlb = 3;
+	src->entry[1].slba = 30000;
+	src->entry[1].nlb = 1;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_scopy(&ctx, 1, 50000, src->entry, 1, XNVME_NVM_SCOPY_FMT_ZERO);
+	CHECK_OK(err, ctx);
+
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, 1, 50000, 5, buf, NULL);
+	CHECK_OK(err, ctx);
+	{
+		uint8_t *exp = xnvme_buf_alloc(dev, 6 * LBA);
+
+		if (exp) {
+			fill(exp, 20000, 4, 21);
+			fill(exp + 4 * LBA, 30000, 2, 22);
+			CHECK(!memcmp(buf, exp, 6 * LBA));
+			ctx = xnvme_cmd_ctx_from_dev(dev);
+			err = xnvme_nvm_compare(&ctx, 1, 50000, 5, exp, NULL);
+			CHECK_OK(err, ctx);
+			xnvme_buf_free(dev, exp);
+		}
+	}
+
+	/* limits: MSSRL, MCL, MSRC */
+	src->entry[0].nlb = 128;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_scopy(&ctx, 1, 50000, src->entry, 0, XNVME_NVM_SCOPY_FMT_ZERO);
+	CHECK_STATUS(err, ctx, SCT_CMDSPEC, 0x83);
+	src->entry[0].nlb = 100;
+	src->entry[1].nlb = 30;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_scopy(&ctx, 1, 50000, src->entry, 1, XNVME_NVM_SCOPY_FMT_ZERO);
+	CHECK_STATUS(err, ctx, SCT_CMDSPEC, 0x83);
+	{
+		struct xnvme_spec_nvm_scopy_fmt_zero *many = xnvme_buf_alloc(dev, 129 * 32);
+
+		if (many) {
+			memset(many, 0, 129 * 32);
+			ctx = xnvme_cmd_ctx_from_dev(dev);
+			err = xnvme_nvm_scopy(&ctx, 1, 50000, many, 128, XNVME_NVM_SCOPY_FMT_ZERO);
+			CHECK_STATUS(err, ctx, SCT_CMDSPEC, 0x83);
+			xnvme_buf_free(dev, many);
+		}
+	}
+
+	/* source and destination out of range */
+	src->entry[0].slba = NSZE_1G - 1;
+	src->entry[0].nlb = 1;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_scopy(&ctx, 1, 50000, src->entry, 0, XNVME_NVM_SCOPY_FMT_ZERO);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+	src->entry[0].slba = 0;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_scopy(&ctx, 1, NSZE_1G - 1, src->entry, 0, XNVME_NVM_SCOPY_FMT_ZERO);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+
+	xnvme_buf_free(dev, buf);
+	xnvme_buf_free(dev, src);
+}
+
+static void
+test_file_opcodes(struct xnvme_dev *dev)
+{
+	uint8_t *buf = xnvme_buf_alloc(dev, 4096);
+	uint8_t *out = xnvme_buf_alloc(dev, 4096);
+	struct xnvme_cmd_ctx ctx;
+	int err;
+
+	if (!buf || !out) {
+		CHECK(buf && out);
+		return;
+	}
+	for (int i = 0; i < 4096; ++i) {
+		buf[i] = (uint8_t)(i * 13 + 1);
+	}
+	ctx = xnvme_file_get_cmd_ctx(dev);
+	err = xnvme_file_pwrite(&ctx, buf, 1000, 12345);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.result, 1000);
+
+	memset(out, 0, 4096);
+	ctx = xnvme_file_get_cmd_ctx(dev);
+	err = xnvme_file_pread(&ctx, out, 1000, 12345);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.result, 1000);
+	CHECK(!memcmp(buf, out, 1000));
+
+	/* short read at the end, nothing past it */
+	ctx = xnvme_file_get_cmd_ctx(dev);
+	err = xnvme_file_pread(&ctx, out, 1000, (off_t)((1ULL << 30) - 100));
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.result, 100);
+	ctx = xnvme_file_get_cmd_ctx(dev);
+	err = xnvme_file_pread(&ctx, out, 1000, (off_t)(1ULL << 30));
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.result, 0);
+
+	/* a write cannot grow the device */
+	ctx = xnvme_file_get_cmd_ctx(dev);
+	err = xnvme_file_pwrite(&ctx, buf, 1000, (off_t)((1ULL << 30) - 100));
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+
+	CHECK_EQ(xnvme_file_sync(dev), 0);
+
+	xnvme_buf_free(dev, buf);
+	xnvme_buf_free(dev, out);
+}
+
+/* Data is shared by handles of one URI and survives close while a handle stays open */
+static void
+test_persistence(void)
+{
+	struct xnvme_dev *a = rd_open("2GB", NULL);
+	struct xnvme_dev *b = rd_open("2GB", "emu");
+	struct xnvme_dev *c;
+
+	CHECK(a && b);
+	if (!a || !b) {
+		xnvme_dev_close(a);
+		xnvme_dev_close(b);
+		return;
+	}
+	CHECK_EQ(write_lbas(a, (2ULL << 30) / LBA - 8, 8, 31), 0);
+	CHECK_EQ(read_lbas(b, (2ULL << 30) / LBA - 8, 8, 31, NULL), 0);
+	xnvme_dev_close(a);
+
+	c = rd_open("2GB", NULL);
+	CHECK(c != NULL);
+	if (c) {
+		CHECK_EQ(read_lbas(c, (2ULL << 30) / LBA - 8, 8, 31, NULL), 0);
+		xnvme_dev_close(c);
+	}
+	/* a different URI is a different device */
+	c = rd_open("3GB", NULL);
+	CHECK(c != NULL);
+	if (c) {
+		CHECK_EQ(read_lbas(c, (2ULL << 30) / LBA - 8, 8, 0, NULL), 1);
+		xnvme_dev_close(c);
+	}
+	xnvme_dev_close(b);
+
+	/* the last close released the memory: a new ramdisk starts zeroed */
+	c = rd_open("2GB", NULL);
+	CHECK(c != NULL);
+	if (c) {
+		CHECK_EQ(read_lbas(c, (2ULL << 30) / LBA - 8, 8, 0, NULL), 1);
+		xnvme_dev_close(c);
+	}
+}
+
+static uint64_t
+u128_lo(const uint8_t *v)
+{
+	uint64_t val = 0;
+
+	for (int i = 7; i >= 0; --i) {
+		val = val << 8 | v[i];
+	}
+	return val;
+}
+
+static int
+get_health(struct xnvme_dev *dev, struct xnvme_spec_log_health_entry *log)
+{
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+
+	return xnvme_adm_log(&ctx, XNVME_SPEC_LOG_HEALTH, 0, 0, 0xFFFFFFFF, 0, log, sizeof(*log));
+}
+
+static void
+test_logs(void)
+{
+	struct xnvme_dev *dev = rd_open("4GB", NULL);
+	struct xnvme_spec_log_health_entry *h0, *h1;
+	struct xnvme_spec_log_erri_entry *erri;
+	struct xnvme_cmd_ctx ctx;
+	uint32_t *effects;
+	uint8_t *part;
+	int err;
+
+	if (!dev) {
+		CHECK(dev != NULL);
+		return;
+	}
+	h0 = xnvme_buf_alloc(dev, sizeof(*h0));
+	h1 = xnvme_buf_alloc(dev, sizeof(*h1));
+	erri = xnvme_buf_alloc(dev, 64 * sizeof(*erri));
+	effects = xnvme_buf_alloc(dev, 4096);
+	part = xnvme_buf_alloc(dev, 64);
+	if (!h0 || !h1 || !erri || !effects || !part) {
+		CHECK(0);
+		goto exit;
+	}
+
+	CHECK_EQ(get_health(dev, h0), 0);
+	CHECK_EQ(h0->comp_temp, 300);
+	CHECK_EQ(h0->avail_spare, 100);
+	CHECK_EQ(u128_lo(h0->data_units_written), 0);
+
+	/* 1000 LBAs of 512 bytes are one data unit; then one more LBA rounds up to two */
+	for (int i = 0; i < 10; ++i) {
+		CHECK_EQ(write_lbas(dev, 100u * (unsigned)i, 100, 1), 0);
+	}
+	CHECK_EQ(read_lbas(dev, 0, 100, 1, NULL), 0);
+	CHECK_EQ(get_health(dev, h1), 0);
+	CHECK_EQ(u128_lo(h1->host_write_cmds) - u128_lo(h0->host_write_cmds), 10);
+	CHECK_EQ(u128_lo(h1->host_read_cmds) - u128_lo(h0->host_read_cmds), 1);
+	CHECK_EQ(u128_lo(h1->data_units_written), 1);
+	CHECK_EQ(u128_lo(h1->data_units_read), 1);
+	CHECK_EQ(write_lbas(dev, 5000, 1, 1), 0);
+	CHECK_EQ(get_health(dev, h1), 0);
+	CHECK_EQ(u128_lo(h1->data_units_written), 2);
+
+	/* a window of the page: offset and length */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_log(&ctx, XNVME_SPEC_LOG_HEALTH, 0, 48, 0xFFFFFFFF, 0, part, 32);
+	CHECK_OK(err, ctx);
+	CHECK(!memcmp(part, h1->data_units_written, 16));
+	CHECK(!memcmp(part + 16, h1->host_read_cmds, 16));
+
+	/* a failure lands at the head of the error log and in the SMART count */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, 1, 1ULL << 40, 0, part, NULL);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x80);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_log(&ctx, XNVME_SPEC_LOG_ERRI, 0, 0, 0xFFFFFFFF, 0, erri,
+			    64 * sizeof(*erri));
+	CHECK_OK(err, ctx);
+	CHECK(erri[0].ecnt > 0);
+	CHECK_EQ(erri[0].status.sc, 0x80);
+	CHECK_EQ(erri[0].status.sct, 0);
+	CHECK_EQ(erri[0].lba, 1ULL << 40);
+	CHECK_EQ(erri[0].nsid, 1);
+	CHECK(erri[1].ecnt == 0 || erri[1].ecnt == erri[0].ecnt - 1);
+	CHECK_EQ(get_health(dev, h1), 0);
+	CHECK_EQ(u128_lo(h1->nr_err_logs), erri[0].ecnt);
+
+	/* commands supported and effects */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_log(&ctx, XNVME_SPEC_LOG_CSAE, 0, 0, 0, 0, effects, 4096);
+	CHECK_OK(err, ctx);
+	CHECK(effects[XNVME_SPEC_ADM_OPC_IDFY] & 1);
+	CHECK(effects[XNVME_SPEC_ADM_OPC_LOG] & 1);
+	CHECK(effects[256 + XNVME_SPEC_NVM_OPC_READ] & 1);
+	CHECK_EQ(effects[256 + XNVME_SPEC_NVM_OPC_WRITE] & 3, 3);
+	CHECK_EQ(effects[256 + XNVME_SPEC_NVM_OPC_SCOPY] & 3, 3);
+	CHECK_EQ(effects[256 + 0x7F], 0);
+
+	/* unknown log page, offset past the page, misaligned offset */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_log(&ctx, 0x7F, 0, 0, 0, 0, part, 64);
+	CHECK_STATUS(err, ctx, SCT_CMDSPEC, 0x09);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_adm_log(&ctx, XNVME_SPEC_LOG_HEALTH, 0, 1024, 0xFFFFFFFF, 0, 64);
+	err = xnvme_cmd_pass_admin(&ctx, part, 64, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_adm_log(&ctx, XNVME_SPEC_LOG_HEALTH, 0, 2, 0xFFFFFFFF, 0, 64);
+	err = xnvme_cmd_pass_admin(&ctx, part, 64, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+
+exit:
+	xnvme_buf_free(dev, h0);
+	xnvme_buf_free(dev, h1);
+	xnvme_buf_free(dev, erri);
+	xnvme_buf_free(dev, effects);
+	xnvme_buf_free(dev, part);
+	xnvme_dev_close(dev);
+}
+
+static void
+test_features(struct xnvme_dev *dev)
+{
+	struct xnvme_cmd_ctx ctx;
+	int err;
+
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_CURRENT, NULL, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.cdw0, 1);
+
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, 0, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_CURRENT, NULL, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.cdw0, 0);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_DEFAULT, NULL, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.cdw0, 1);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_SUPPORTED, NULL,
+			      0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.cdw0, 0x4);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, 1, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+
+	/* nothing is saveable */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, 1, 1, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_CMDSPEC, 0x0D);
+
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_NQUEUES, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.cdw0, 63 | 63 << 16);
+
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_TEMP_THRESHOLD, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(ctx.cpl.cdw0 & 0xFFFF, 343);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_TEMP_THRESHOLD, 350, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_TEMP_THRESHOLD, 0, NULL, 0);
+	CHECK_EQ(ctx.cpl.cdw0 & 0xFFFF, 350);
+
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_ARBITRATION, 0x01020303, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_ARBITRATION, 0, NULL, 0);
+	CHECK_EQ(ctx.cpl.cdw0, 0x01020303);
+
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_gfeat(&ctx, 1, XNVME_SPEC_FEAT_ERROR_RECOVERY, 0, NULL, 0);
+	CHECK_OK(err, ctx);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_sfeat(&ctx, 1, XNVME_SPEC_FEAT_ERROR_RECOVERY, 1 << 16, 0, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_PWR_MGMT, 1, 0, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+
+	/* FDP detection as clients do it: failure leaves cdw0 at 0 */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_adm_gfeat(&ctx, 1, XNVME_SPEC_FEAT_FDP_MODE, 0);
+	err = xnvme_cmd_pass_admin(&ctx, NULL, 0, NULL, 0);
+	CHECK_STATUS(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_EQ(ctx.cpl.cdw0 & 1, 0);
+}
+
+static void
+test_topology(struct xnvme_dev *dev)
+{
+	struct xnvme_spec_ctrlr_bar *bar = xnvme_buf_alloc(dev, sizeof(*bar));
+
+	CHECK_EQ(xnvme_controller_reset(dev), 0);
+	CHECK_EQ(xnvme_subsystem_reset(dev), 0);
+	CHECK_EQ(xnvme_namespace_rescan(dev), 0);
+	if (!bar) {
+		CHECK(bar != NULL);
+		return;
+	}
+	CHECK_EQ(xnvme_controller_get_registers(dev, bar), 0);
+	CHECK_EQ(bar->vs, 0x00020000);
+	CHECK_EQ(bar->csts & 1, 1);
+	CHECK_EQ(bar->cc & 1, 1);
+	CHECK_EQ((bar->cap >> 37) & 1, 1);
+	CHECK((bar->cap & 0xFFFF) > 0);
+	xnvme_buf_free(dev, bar);
+}
+
+struct qstate {
+	int ncompleted;
+	int nerrors;
+};
+
+static void
+qcb(struct xnvme_cmd_ctx *ctx, void *arg)
+{
+	struct qstate *st = arg;
+
+	st->ncompleted++;
+	if (xnvme_cmd_ctx_cpl_status(ctx)) {
+		st->nerrors++;
+	}
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+/* Queued writes through one async mechanism, verified with synchronous reads */
+static void
+test_queue(const char *async)
+{
+	const int nio = 64;
+	struct xnvme_dev *dev = rd_open("1GB", async);
+	struct xnvme_queue *queue = NULL;
+	struct qstate st = {0};
+	uint8_t *buf;
+	int err;
+
+	if (!dev) {
+		CHECK(dev != NULL);
+		return;
+	}
+	buf = xnvme_buf_alloc(dev, (size_t)nio * 8 * LBA);
+	err = xnvme_queue_init(dev, 16, 0, &queue);
+	CHECK_EQ(err, 0);
+	if (err || !buf) {
+		CHECK(buf != NULL);
+		goto exit;
+	}
+	xnvme_queue_set_cb(queue, qcb, &st);
+
+	for (int i = 0; i < nio; ++i) {
+		uint8_t *io = buf + (size_t)i * 8 * LBA;
+		uint64_t slba = 40000 + (uint64_t)i * 8;
+		struct xnvme_cmd_ctx *ctx;
+
+		fill(io, slba, 8, 41);
+		for (;;) {
+			ctx = xnvme_queue_get_cmd_ctx(queue);
+			err = xnvme_nvm_write(ctx, 1, slba, 7, io, NULL);
+			if (err != -EBUSY && err != -EAGAIN) {
+				break;
+			}
+			xnvme_queue_put_cmd_ctx(queue, ctx);
+			xnvme_queue_poke(queue, 0);
+		}
+		CHECK_EQ(err, 0);
+	}
+	CHECK(xnvme_queue_drain(queue) >= 0);
+	CHECK_EQ(st.ncompleted, nio);
+	CHECK_EQ(st.nerrors, 0);
+
+	if (strcmp(async, "nil")) {
+		for (int i = 0; i < nio; ++i) {
+			CHECK_EQ(read_lbas(dev, 40000 + (uint64_t)i * 8, 8, 41, NULL), 0);
+		}
+	}
+
+exit:
+	xnvme_queue_term(queue);
+	xnvme_buf_free(dev, buf);
+	xnvme_dev_close(dev);
+}
+
+struct worker {
+	struct xnvme_dev *dev;
+	uint64_t slba;
+	int id;
+	int nfail;
+};
+
+/* Each thread owns its LBAs; one also exercises the uncorrectable bitmap concurrently */
+static void *
+worker_run(void *arg)
+{
+	struct worker *w = arg;
+
+	for (int round = 0; round < 50; ++round) {
+		uint64_t slba = w->slba + (uint64_t)(round % 10) * 16;
+		unsigned int seed = (unsigned int)(w->id * 1000 + round);
+		struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(w->dev);
+
+		if (write_lbas(w->dev, slba, 16, seed) || read_lbas(w->dev, slba, 16, seed, NULL)) {
+			w->nfail++;
+		}
+		if (w->id == 0) {
+			if (xnvme_nvm_write_uncorrectable(&ctx, 1, slba + 3, 2) ||
+			    read_lbas(w->dev, slba, 16, seed, NULL) != -EIO ||
+			    write_lbas(w->dev, slba, 16, seed)) {
+				w->nfail++;
+			}
+		}
+	}
+	return NULL;
+}
+
+static void
+test_threads(void)
+{
+	struct xnvme_dev *dev = rd_open("1GB", NULL);
+	struct worker workers[4];
+	pthread_t tids[4];
+
+	if (!dev) {
+		CHECK(dev != NULL);
+		return;
+	}
+	for (int i = 0; i < 4; ++i) {
+		workers[i].dev = dev;
+		workers[i].slba = 100000 + (uint64_t)i * 1000;
+		workers[i].id = i;
+		workers[i].nfail = 0;
+		CHECK_EQ(pthread_create(&tids[i], NULL, worker_run, &workers[i]), 0);
+	}
+	for (int i = 0; i < 4; ++i) {
+		pthread_join(tids[i], NULL);
+		CHECK_EQ(workers[i].nfail, 0);
+	}
+	xnvme_dev_close(dev);
+}
+
+/* A large ramdisk costs nothing until written */
+static void
+test_large(void)
+{
+	struct xnvme_dev *dev = rd_open("64GB", NULL);
+	uint64_t nsze = (64ULL << 30) / LBA;
+
+	if (!dev) {
+		/* systems refusing the lazy mapping (strict overcommit) are not a failure */
+		return;
+	}
+	CHECK_EQ(xnvme_dev_get_ns(dev)->nsze, nsze);
+	CHECK_EQ(write_lbas(dev, nsze - 4, 4, 51), 0);
+	CHECK_EQ(read_lbas(dev, nsze - 4, 4, 51, NULL), 0);
+	CHECK_EQ(read_lbas(dev, nsze / 2, 4, 0, NULL), 1);
+	xnvme_dev_close(dev);
+}
+
+int
+main(void)
+{
+	struct xnvme_dev *dev;
+
+	test_open();
+
+	dev = rd_open("1GB", NULL);
+	if (!dev) {
+		fprintf(stderr, "cannot open the ramdisk\n");
+		return 1;
+	}
+	test_idfy(dev);
+	test_rw(dev);
+	test_rw_errors(dev);
+	test_compare(dev);
+	test_write_uncorrectable(dev);
+	test_dsm_write_zeroes(dev);
+	test_scopy(dev);
+	test_file_opcodes(dev);
+	test_features(dev);
+	test_topology(dev);
+
+	test_persistence();
+	test_logs();
+	test_queue("thrpool");
+	test_queue("emu");
+	test_queue("nil");
+	test_threads();
+	test_large();
+
+	xnvme_dev_close(dev);
+
+	return xnvme_test_result("test_ramdisk_nvm");
+}

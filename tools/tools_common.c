@@ -1,0 +1,1062 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/**
+ * Helpers shared by the command-line tools; see tools_common.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <libxnvme.h>
+#include "tools_common.h"
+
+#define TOOL_MSG_LEN 1024
+
+/* Progress: redraw period, and what makes a transfer worth a progress line */
+#define PROG_PERIOD_NS (250ULL * 1000 * 1000)
+#define PROG_DELAY_NS (500ULL * 1000 * 1000)
+#define PROG_MIN_NBYTES (8ULL << 20)
+
+static const char *
+sub_name(const struct xnvme_cli *cli)
+{
+	return (cli && cli->sub && cli->sub->name) ? cli->sub->name : "?";
+}
+
+static int
+neg_err(int err)
+{
+	if (err > 0) {
+		return -err;
+	}
+	return err ? err : -EINVAL;
+}
+
+static int
+tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
+{
+	char msg[TOOL_MSG_LEN];
+	int len;
+
+	len = snprintf(msg, sizeof(msg), "%s: ", sub_name(cli));
+	if (len < 0 || (size_t)len >= sizeof(msg)) {
+		len = 0;
+	}
+	vsnprintf(msg + len, sizeof(msg) - len, fmt, ap);
+
+	err = neg_err(err);
+	fflush(stdout);
+	xnvme_cli_perr(msg, err);
+	return err;
+}
+
+int
+tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = tool_verr(cli, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+int
+tool_cmd_err(const struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, int err, const char *fmt,
+	     ...)
+{
+	va_list ap;
+
+	/* A device status without a failing return still fails the subcommand */
+	if (!err) {
+		err = -EIO;
+	}
+	if (ctx) {
+		xnvme_cmd_ctx_pr(ctx, XNVME_PR_DEF);
+	}
+	va_start(ap, fmt);
+	err = tool_verr(cli, err, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+const char *
+tool_opt_name(enum xnvme_cli_opt opt)
+{
+	const struct xnvme_cli_opt_attr *attr = xnvme_cli_get_opt_attr(opt);
+
+	return (attr && attr->name) ? attr->name : "?";
+}
+
+static bool
+opt_is_hex(enum xnvme_cli_opt opt)
+{
+	const struct xnvme_cli_opt_attr *attr = xnvme_cli_get_opt_attr(opt);
+
+	return attr && attr->vtype == XNVME_CLI_OPT_VTYPE_HEX;
+}
+
+int
+tool_check_range(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t val, uint64_t min,
+		 uint64_t max)
+{
+	if (val >= min && val <= max) {
+		return 0;
+	}
+	if (opt_is_hex(opt)) {
+		return tool_err(cli, -EINVAL,
+				"--%s 0x%" PRIx64 ": out of range [0x%" PRIx64 ", 0x%" PRIx64 "]",
+				tool_opt_name(opt), val, min, max);
+	}
+	return tool_err(cli, -EINVAL, "--%s %" PRIu64 ": out of range [%" PRIu64 ", %" PRIu64 "]",
+			tool_opt_name(opt), val, min, max);
+}
+
+int
+tool_check_max(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t val, uint64_t max)
+{
+	return tool_check_range(cli, opt, val, 0, max);
+}
+
+uint32_t
+tool_nsid(const struct xnvme_cli *cli)
+{
+	if (cli->given[XNVME_CLI_OPT_NSID]) {
+		return cli->args.nsid;
+	}
+	return xnvme_dev_get_nsid(cli->args.dev);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Data files and generated data                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+static void
+file_setup(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+	   const char *path)
+{
+	f->cli = cli;
+	f->opt = opt;
+	f->path = path;
+	f->fd = -1;
+	f->nbytes = 0;
+}
+
+int
+tool_file_open_in(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+		  const char *path, uint64_t need)
+{
+	struct stat st;
+
+	file_setup(f, cli, opt, path);
+	if (!path || !path[0]) {
+		return tool_err(cli, -EINVAL, "--%s: empty path", tool_opt_name(opt));
+	}
+
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		return tool_err(cli, -errno, "--%s %s: cannot open for reading", tool_opt_name(opt),
+				path);
+	}
+	if (fstat(f->fd, &st)) {
+		int err = -errno;
+
+		tool_file_close(f);
+		return tool_err(cli, err, "--%s %s: cannot stat", tool_opt_name(opt), path);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		tool_file_close(f);
+		return tool_err(cli, -EISDIR, "--%s %s: is a directory", tool_opt_name(opt), path);
+	}
+	/* Pipes and devices have no meaningful size; tool_file_read() catches their end */
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < need) {
+		tool_file_close(f);
+		return tool_err(cli, -EINVAL,
+				"--%s %s: file holds %jd bytes, %" PRIu64 " bytes needed",
+				tool_opt_name(opt), path, (intmax_t)st.st_size, need);
+	}
+	return 0;
+}
+
+int
+tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+		   const char *path)
+{
+	file_setup(f, cli, opt, path);
+	if (!path || !path[0]) {
+		return tool_err(cli, -EINVAL, "--%s: empty path", tool_opt_name(opt));
+	}
+
+	f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (f->fd < 0) {
+		return tool_err(cli, -errno, "--%s %s: cannot open for writing", tool_opt_name(opt),
+				path);
+	}
+	return 0;
+}
+
+int
+tool_file_read(struct tool_file *f, void *buf, size_t nbytes)
+{
+	uint8_t *cur = buf;
+	size_t left = nbytes;
+
+	while (left) {
+		ssize_t ret = read(f->fd, cur, left);
+
+		if (ret < 0 && errno == EINTR) {
+			continue;
+		}
+		if (ret < 0) {
+			return tool_err(f->cli, -errno, "--%s %s: read failed", tool_opt_name(f->opt),
+					f->path);
+		}
+		if (ret == 0) {
+			return tool_err(f->cli, -EINVAL,
+					"--%s %s: ended after %" PRIu64 " bytes, %" PRIu64
+					" bytes needed",
+					tool_opt_name(f->opt), f->path, f->nbytes,
+					f->nbytes + left);
+		}
+		cur += ret;
+		left -= ret;
+		f->nbytes += ret;
+	}
+	return 0;
+}
+
+int
+tool_file_write(struct tool_file *f, const void *buf, size_t nbytes)
+{
+	const uint8_t *cur = buf;
+	size_t left = nbytes;
+
+	while (left) {
+		ssize_t ret = write(f->fd, cur, left);
+
+		if (ret < 0 && errno == EINTR) {
+			continue;
+		}
+		if (ret < 0) {
+			return tool_err(f->cli, -errno, "--%s %s: write failed",
+					tool_opt_name(f->opt), f->path);
+		}
+		cur += ret;
+		left -= ret;
+		f->nbytes += ret;
+	}
+	return 0;
+}
+
+int
+tool_file_close(struct tool_file *f)
+{
+	int err = 0;
+
+	if (f->fd < 0) {
+		return 0;
+	}
+	if (close(f->fd)) {
+		err = tool_err(f->cli, -errno, "--%s %s: close failed", tool_opt_name(f->opt),
+			       f->path);
+	}
+	f->fd = -1;
+	return err;
+}
+
+int
+tool_data_load(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path, void *buf,
+	       size_t nbytes)
+{
+	struct tool_file f = TOOL_FILE_INIT;
+	int err;
+
+	err = tool_file_open_in(&f, cli, opt, path, nbytes);
+	if (err) {
+		return err;
+	}
+	err = tool_file_read(&f, buf, nbytes);
+	tool_file_close(&f);
+	return err;
+}
+
+int
+tool_data_save(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path,
+	       const void *buf, size_t nbytes)
+{
+	struct tool_file f = TOOL_FILE_INIT;
+	int err, err_close;
+
+	err = tool_file_open_out(&f, cli, opt, path);
+	if (err) {
+		return err;
+	}
+	err = tool_file_write(&f, buf, nbytes);
+	err_close = tool_file_close(&f);
+	return err ? err : err_close;
+}
+
+int
+tool_data_output(const struct xnvme_cli *cli, const void *buf, size_t nbytes)
+{
+	int err;
+
+	if (!cli->args.data_output) {
+		return 0;
+	}
+	err = tool_data_save(cli, XNVME_CLI_OPT_DATA_OUTPUT, cli->args.data_output, buf, nbytes);
+	if (!err) {
+		xnvme_cli_pinf("wrote %zu bytes to '%s'", nbytes, cli->args.data_output);
+	}
+	return err;
+}
+
+void
+tool_pattern_fill(void *buf, size_t nbytes, uint64_t pos)
+{
+	uint8_t *cur = buf;
+	unsigned int k = pos % 26;
+	size_t seed = XNVME_MIN_U64(nbytes, 26 * 64);
+
+	for (size_t i = 0; i < seed; ++i) {
+		cur[i] = 'A' + k;
+		k = (k == 25) ? 0 : k + 1;
+	}
+	/* The pattern repeats every 26 bytes: keep doubling a prefix whose length is a multiple */
+	for (size_t len = seed; len < nbytes; len *= 2) {
+		memcpy(cur + len, cur, XNVME_MIN_U64(len, nbytes - len));
+	}
+}
+
+void
+tool_hexdump_pr(const char *key, const void *buf, size_t nbytes)
+{
+	const uint8_t *bytes = buf;
+
+	if (!nbytes) {
+		printf("%s: []\n", key);
+		return;
+	}
+	printf("%s:\n", key);
+	for (size_t row = 0; row < nbytes; row += 16) {
+		printf("  - [");
+		for (size_t i = row; i < nbytes && i < row + 16; ++i) {
+			printf("%s0x%02x", i == row ? "" : ", ", bytes[i]);
+		}
+		printf("]\n");
+	}
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Progress                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void
+progress_draw(struct tool_progress *p, uint64_t now)
+{
+	double secs = (now - p->start_ns) / 1e9;
+	double mib = p->done / 1048576.0;
+	double mib_sec = secs > 0 ? mib / secs : 0;
+
+	if (!p->total && !p->done) {
+		fprintf(stderr, "\r# %s: %.1f s elapsed\033[K", p->label, secs);
+	} else if (!p->total) {
+		fprintf(stderr, "\r# %s: %.1f MiB, %.1f MiB/s, %.1f s elapsed\033[K", p->label,
+			mib, mib_sec, secs);
+	} else {
+		double pct = 100.0 * p->done / p->total;
+		double left = (p->total - (p->done < p->total ? p->done : p->total)) / 1048576.0;
+		unsigned long eta = mib_sec > 0 ? (unsigned long)(left / mib_sec + 0.5) : 0;
+
+		fprintf(stderr,
+			"\r# %s: %.1f/%.1f MiB (%.0f%%), %.1f MiB/s, ETA %lu:%02lu:%02lu\033[K",
+			p->label, mib, p->total / 1048576.0, pct, mib_sec, eta / 3600,
+			(eta / 60) % 60, eta % 60);
+	}
+	fflush(stderr);
+	p->shown = true;
+	p->last_ns = now;
+}
+
+void
+tool_progress_start(struct tool_progress *p, const char *label, uint64_t total)
+{
+	memset(p, 0, sizeof(*p));
+	p->label = label ? label : "progress";
+	p->total = total;
+	p->tty = isatty(STDERR_FILENO) == 1;
+	p->start_ns = now_ns();
+}
+
+void
+tool_progress_update(struct tool_progress *p, uint64_t done)
+{
+	uint64_t now;
+
+	if (!p || !p->tty) {
+		return;
+	}
+	p->done = done;
+
+	now = now_ns();
+	if (!p->shown && p->total < PROG_MIN_NBYTES && now - p->start_ns < PROG_DELAY_NS) {
+		return;
+	}
+	if (p->shown && now - p->last_ns < PROG_PERIOD_NS) {
+		return;
+	}
+	progress_draw(p, now);
+}
+
+void
+tool_progress_end(struct tool_progress *p)
+{
+	if (!p || !p->tty || !p->shown) {
+		return;
+	}
+	progress_draw(p, now_ns());
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+struct tool_ticker {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop;
+	struct tool_progress prog;
+};
+
+static void *
+ticker_main(void *arg)
+{
+	struct tool_ticker *t = arg;
+
+	pthread_mutex_lock(&t->lock);
+	while (!t->stop) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += PROG_PERIOD_NS;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec += 1;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
+		if (!t->stop) {
+			tool_progress_update(&t->prog, 0);
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+struct tool_ticker *
+tool_ticker_start(const char *label)
+{
+	struct tool_ticker *t;
+
+	if (isatty(STDERR_FILENO) != 1) {
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		return NULL; /* progress is a nicety; the command runs without it */
+	}
+	tool_progress_start(&t->prog, label, 0);
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	if (pthread_create(&t->thread, NULL, ticker_main, t)) {
+		pthread_cond_destroy(&t->cond);
+		pthread_mutex_destroy(&t->lock);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void
+tool_ticker_stop(struct tool_ticker *t)
+{
+	if (!t) {
+		return;
+	}
+	pthread_mutex_lock(&t->lock);
+	t->stop = true;
+	pthread_cond_signal(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->thread, NULL);
+
+	tool_progress_end(&t->prog);
+	pthread_cond_destroy(&t->cond);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Devices                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+struct enum_state {
+	struct xnvme_cli_enumeration *list;
+	bool uris_only;
+	int err;
+};
+
+static bool
+ident_equal(const struct xnvme_ident *a, const struct xnvme_ident *b)
+{
+	return !strcmp(a->uri, b->uri) && a->nsid == b->nsid && a->csi == b->csi &&
+	       a->dtype == b->dtype;
+}
+
+static int
+enum_grow(struct enum_state *st)
+{
+	struct xnvme_cli_enumeration *old = st->list, *list;
+	uint32_t capacity = old->nentries ? old->nentries * 2 : 64;
+	int err;
+
+	err = xnvme_cli_enumeration_alloc(&list, capacity);
+	if (err) {
+		return err;
+	}
+	for (uint32_t i = 0; i < old->nentries; ++i) {
+		err = xnvme_cli_enumeration_append(list, &old->entries[i]);
+		if (err) {
+			xnvme_cli_enumeration_free(list);
+			return err;
+		}
+	}
+	xnvme_cli_enumeration_free(old);
+	st->list = list;
+	return 0;
+}
+
+static int
+enum_cb(struct xnvme_dev *dev, void *cb_args)
+{
+	struct enum_state *st = cb_args;
+	const struct xnvme_ident *ident = xnvme_dev_get_ident(dev);
+
+	if (!ident || st->err) {
+		return XNVME_ENUMERATE_DEV_CLOSE;
+	}
+	if (st->uris_only) {
+		for (uint32_t i = 0; i < st->list->nentries; ++i) {
+			if (ident_equal(&st->list->entries[i], ident)) {
+				return XNVME_ENUMERATE_DEV_CLOSE;
+			}
+		}
+	}
+	if (!st->list->capacity) {
+		st->err = enum_grow(st);
+		if (st->err) {
+			return XNVME_ENUMERATE_DEV_CLOSE;
+		}
+	}
+	st->err = xnvme_cli_enumeration_append(st->list, ident);
+	return XNVME_ENUMERATE_DEV_CLOSE;
+}
+
+static void
+yaml_squote_pr(const char *s)
+{
+	putchar('\'');
+	for (; *s; ++s) {
+		if (*s == '\'') {
+			putchar('\'');
+		}
+		putchar(*s);
+	}
+	putchar('\'');
+}
+
+int
+tool_enumerate(struct xnvme_cli *cli, bool uris_only)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct enum_state st = {.uris_only = uris_only};
+	int err;
+
+	xnvme_cli_to_opts(cli, &opts);
+
+	err = xnvme_cli_enumeration_alloc(&st.list, 64);
+	if (err) {
+		return tool_err(cli, err, "cannot allocate the device list");
+	}
+
+	err = xnvme_enumerate(cli->args.sys_uri, &opts, enum_cb, &st);
+	if (err || st.err) {
+		err = tool_err(cli, err ? err : st.err, "enumeration failed%s%s",
+			       cli->args.sys_uri ? " for --uri " : "",
+			       cli->args.sys_uri ? cli->args.sys_uri : "");
+		xnvme_cli_enumeration_free(st.list);
+		return err;
+	}
+
+	if (!st.list->nentries) {
+		printf("xnvme_cli_enumeration: ~\n");
+	} else if (uris_only) {
+		printf("xnvme_cli_enumeration:\n");
+		for (uint32_t i = 0; i < st.list->nentries; ++i) {
+			printf("%s  - uri: ", i ? "\n" : "");
+			yaml_squote_pr(st.list->entries[i].uri);
+			putchar('\n');
+		}
+	} else {
+		xnvme_cli_enumeration_pp(st.list, XNVME_PR_DEF);
+	}
+	fflush(stdout);
+
+	xnvme_cli_enumeration_free(st.list);
+	return 0;
+}
+
+int
+tool_idfy_ns(struct xnvme_cli *cli)
+{
+	struct xnvme_dev *dev = cli->args.dev;
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	struct xnvme_spec_idfy *idfy;
+	uint32_t nsid = tool_nsid(cli);
+	int err;
+
+	idfy = xnvme_buf_alloc(dev, sizeof(*idfy));
+	if (!idfy) {
+		return tool_err(cli, -errno, "cannot allocate the identify buffer");
+	}
+	memset(idfy, 0, sizeof(*idfy));
+
+	err = xnvme_adm_idfy_ns(&ctx, nsid, idfy);
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		err = tool_cmd_err(cli, &ctx, err, "Identify Namespace of nsid 0x%x failed", nsid);
+		goto exit;
+	}
+
+	xnvme_spec_idfy_ns_pr(&idfy->ns, XNVME_PR_DEF);
+	err = tool_data_output(cli, idfy, sizeof(*idfy));
+
+exit:
+	xnvme_buf_free(dev, idfy);
+	return err;
+}
+
+int
+tool_dev_info(struct xnvme_cli *cli)
+{
+	xnvme_dev_pr(cli->args.dev, XNVME_PR_DEF);
+	return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Byte-addressed transfers through the file API                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+int
+tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+	       const char *path, int mode, size_t iosize, uint32_t qdepth, uint32_t vec_cnt)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	int err;
+
+	memset(x, 0, sizeof(*x));
+	x->cli = cli;
+	x->opt = opt;
+	x->path = path;
+	x->iosize = iosize;
+	x->vec_cnt = vec_cnt;
+
+	if (!path || !path[0]) {
+		return tool_err(cli, -EINVAL, "--%s: empty path", tool_opt_name(opt));
+	}
+
+	xnvme_cli_to_opts(cli, &opts);
+	opts.rdonly = 0;
+	opts.wronly = 0;
+	opts.rdwr = 0;
+	if ((mode & TOOL_XFER_IN) && (mode & TOOL_XFER_OUT)) {
+		opts.rdwr = 1;
+	} else if (mode & TOOL_XFER_OUT) {
+		opts.wronly = 1;
+	} else {
+		opts.rdonly = 1;
+	}
+	if (mode & TOOL_XFER_OUT) {
+		opts.create = 1;
+		opts.truncate = (mode & TOOL_XFER_TRUNC) ? 1 : 0;
+	}
+
+	x->dev = xnvme_file_open(path, &opts);
+	if (!x->dev) {
+		return tool_err(cli, -errno, "--%s %s: cannot open%s", tool_opt_name(opt), path,
+				(mode & TOOL_XFER_OUT) ? " for writing" : "");
+	}
+
+	if (qdepth) {
+		err = xnvme_queue_init(x->dev, (uint16_t)qdepth, 0, &x->queue);
+		if (err) {
+			x->queue = NULL;
+			tool_xfer_close(x);
+			return tool_err(cli, err, "--%s %s: cannot create a queue of depth %u",
+					tool_opt_name(opt), path, qdepth);
+		}
+	}
+	return 0;
+}
+
+int
+tool_xfer_params(const struct xnvme_cli *cli, bool queued, bool vectored, size_t *iosize,
+		 uint32_t *qdepth, uint32_t *vec_cnt)
+{
+	const struct xnvme_cli_args *args = &cli->args;
+	int err;
+
+	*iosize = cli->given[XNVME_CLI_OPT_IOSIZE] ? args->iosize : TOOL_IOSIZE_DEF;
+	*qdepth = 0;
+	*vec_cnt = 0;
+
+	err = tool_check_range(cli, XNVME_CLI_OPT_IOSIZE, *iosize, 1, UINT32_MAX);
+	if (err) {
+		return err;
+	}
+	if (queued) {
+		*qdepth = cli->given[XNVME_CLI_OPT_QDEPTH] ? args->qdepth : TOOL_QDEPTH_DEF;
+		err = tool_check_range(cli, XNVME_CLI_OPT_QDEPTH, *qdepth, 1, TOOL_QDEPTH_MAX);
+		if (err) {
+			return err;
+		}
+	}
+	if (vectored) {
+		*vec_cnt = cli->given[XNVME_CLI_OPT_VEC_CNT] ? args->vec_cnt : TOOL_VEC_CNT_DEF;
+		err = tool_check_range(cli, XNVME_CLI_OPT_VEC_CNT, *vec_cnt, 1, TOOL_VEC_CNT_MAX);
+		if (err) {
+			return err;
+		}
+	}
+	return 0;
+}
+
+void
+tool_xfer_close(struct tool_xfer *x)
+{
+	if (x->queue) {
+		xnvme_queue_term(x->queue);
+		x->queue = NULL;
+	}
+	if (x->dev) {
+		xnvme_file_close(x->dev);
+		x->dev = NULL;
+	}
+}
+
+uint64_t
+tool_xfer_size(const struct tool_xfer *x)
+{
+	const struct xnvme_geo *geo = xnvme_dev_get_geo(x->dev);
+
+	return geo ? geo->tbytes : 0;
+}
+
+size_t
+tool_xfer_window(const struct tool_xfer *x)
+{
+	return x->iosize * (x->queue ? xnvme_queue_get_capacity(x->queue) : 1);
+}
+
+/* Spreads `nbytes` at `buf` over at most `max` iovec elements; returns the element count */
+static size_t
+iov_split(struct iovec *iov, uint32_t max, uint8_t *buf, size_t nbytes)
+{
+	size_t cnt = max < nbytes ? max : nbytes;
+	size_t each = nbytes / cnt;
+
+	for (size_t i = 0; i < cnt; ++i) {
+		iov[i].iov_base = buf + i * each;
+		iov[i].iov_len = (i == cnt - 1) ? nbytes - i * each : each;
+	}
+	return cnt;
+}
+
+/* Submits one command of `x` on `ctx` (synchronous or queued) */
+static int
+xfer_submit(struct tool_xfer *x, struct xnvme_cmd_ctx *ctx, bool write, uint8_t *buf,
+	    size_t nbytes, uint64_t offset, struct iovec *iov)
+{
+	size_t cnt;
+
+	if (!x->vec_cnt) {
+		return write ? xnvme_file_pwrite(ctx, buf, nbytes, offset)
+			     : xnvme_file_pread(ctx, buf, nbytes, offset);
+	}
+
+	cnt = iov_split(iov, x->vec_cnt, buf, nbytes);
+	ctx->cmd.common.opcode = write ? XNVME_SPEC_FS_OPC_WRITE : XNVME_SPEC_FS_OPC_READ;
+	ctx->cmd.common.nsid = xnvme_dev_get_nsid(x->dev);
+	ctx->cmd.nvm.slba = offset;
+	return xnvme_cmd_pass_iov(ctx, iov, cnt, nbytes, NULL, 0);
+}
+
+static int
+xfer_short(struct tool_xfer *x, bool write, uint64_t offset, size_t want, uint64_t got)
+{
+	if (write) {
+		return tool_err(x->cli, -EIO,
+				"--%s %s: short write at offset %" PRIu64 ": %" PRIu64
+				" of %zu bytes",
+				tool_opt_name(x->opt), x->path, offset, got, want);
+	}
+	return tool_err(x->cli, -EINVAL,
+			"--%s %s: ends before offset %" PRIu64 ": only %" PRIu64
+			" bytes available there, %zu bytes needed",
+			tool_opt_name(x->opt), x->path, offset + want, got, want);
+}
+
+static int
+xfer_failed(struct tool_xfer *x, struct xnvme_cmd_ctx *ctx, int err, bool write, uint64_t offset,
+	    size_t nbytes)
+{
+	return tool_cmd_err(x->cli, ctx, err, "--%s %s: %s of %zu bytes at offset %" PRIu64 " failed",
+			    tool_opt_name(x->opt), x->path, write ? "write" : "read", nbytes,
+			    offset);
+}
+
+static int
+xfer_rw_sync(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint64_t offset)
+{
+	struct iovec *iov = NULL;
+	int err = 0;
+
+	if (x->vec_cnt) {
+		iov = calloc(x->vec_cnt, sizeof(*iov));
+		if (!iov) {
+			return tool_err(x->cli, -ENOMEM, "cannot allocate %u iovecs", x->vec_cnt);
+		}
+	}
+
+	for (size_t pos = 0; pos < nbytes;) {
+		struct xnvme_cmd_ctx ctx = xnvme_file_get_cmd_ctx(x->dev);
+		size_t n = nbytes - pos < x->iosize ? nbytes - pos : x->iosize;
+
+		err = xfer_submit(x, &ctx, write, buf + pos, n, offset + pos, iov);
+		if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+			err = xfer_failed(x, &ctx, err, write, offset + pos, n);
+			break;
+		}
+		if (ctx.cpl.result != n) {
+			err = xfer_short(x, write, offset + pos, n, ctx.cpl.result);
+			break;
+		}
+		pos += n;
+		tool_progress_update(x->prog, x->prog_base + pos);
+	}
+
+	free(iov);
+	return err;
+}
+
+struct xfer_async;
+
+struct xfer_slot {
+	struct xfer_async *xa;
+	struct iovec *iov;
+	uint64_t offset;
+	size_t nbytes;
+	uint32_t idx;
+};
+
+struct xfer_async {
+	struct tool_xfer *x;
+	bool write;
+	struct xfer_slot *slots;
+	uint32_t *free;
+	uint32_t nfree;
+	uint64_t done;
+
+	/* The first failure, reported once everything in flight has completed */
+	int err;
+	bool err_short;
+	struct xnvme_cmd_ctx err_ctx;
+	uint64_t err_offset;
+	size_t err_nbytes;
+};
+
+static void
+xfer_async_fail(struct xfer_async *xa, struct xnvme_cmd_ctx *ctx, int err, bool is_short,
+		struct xfer_slot *slot)
+{
+	if (xa->err) {
+		return;
+	}
+	xa->err = err;
+	xa->err_short = is_short;
+	xa->err_ctx = *ctx;
+	xa->err_offset = slot->offset;
+	xa->err_nbytes = slot->nbytes;
+}
+
+static void
+xfer_async_cb(struct xnvme_cmd_ctx *ctx, void *cb_arg)
+{
+	struct xfer_slot *slot = cb_arg;
+	struct xfer_async *xa = slot->xa;
+
+	if (xnvme_cmd_ctx_cpl_status(ctx)) {
+		xfer_async_fail(xa, ctx, -EIO, false, slot);
+	} else if (ctx->cpl.result != slot->nbytes) {
+		xfer_async_fail(xa, ctx, -EIO, true, slot);
+	} else {
+		xa->done += slot->nbytes;
+	}
+	xa->free[xa->nfree++] = slot->idx;
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+static int
+xfer_rw_async(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint64_t offset)
+{
+	uint32_t depth = xnvme_queue_get_capacity(x->queue);
+	struct xfer_async xa = {.x = x, .write = write};
+	struct iovec *iovs = NULL;
+	size_t pos = 0;
+	int err = 0;
+
+	xa.slots = calloc(depth, sizeof(*xa.slots));
+	xa.free = calloc(depth, sizeof(*xa.free));
+	if (x->vec_cnt) {
+		iovs = calloc((size_t)depth * x->vec_cnt, sizeof(*iovs));
+	}
+	if (!xa.slots || !xa.free || (x->vec_cnt && !iovs)) {
+		err = tool_err(x->cli, -ENOMEM, "cannot allocate %u command slots", depth);
+		goto exit;
+	}
+	for (uint32_t i = 0; i < depth; ++i) {
+		xa.slots[i].xa = &xa;
+		xa.slots[i].idx = i;
+		xa.slots[i].iov = iovs ? &iovs[(size_t)i * x->vec_cnt] : NULL;
+		xa.free[xa.nfree++] = depth - 1 - i;
+	}
+
+	while ((pos < nbytes && !xa.err) || xnvme_queue_get_outstanding(x->queue)) {
+		int ret;
+
+		while (pos < nbytes && !xa.err && xa.nfree) {
+			struct xfer_slot *slot = &xa.slots[xa.free[xa.nfree - 1]];
+			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(x->queue);
+			size_t n = nbytes - pos < x->iosize ? nbytes - pos : x->iosize;
+
+			if (!ctx) {
+				break;
+			}
+			xa.nfree--;
+			slot->offset = offset + pos;
+			slot->nbytes = n;
+			xnvme_cmd_ctx_set_cb(ctx, xfer_async_cb, slot);
+
+			ret = xfer_submit(x, ctx, write, buf + pos, n, slot->offset, slot->iov);
+			if (ret) {
+				xa.free[xa.nfree++] = slot->idx;
+				if (ret != -EBUSY && ret != -EAGAIN) {
+					xfer_async_fail(&xa, ctx, ret, false, slot);
+				}
+				xnvme_queue_put_cmd_ctx(x->queue, ctx);
+				break;
+			}
+			pos += n;
+		}
+
+		ret = xnvme_queue_poke(x->queue, 0);
+		if (ret < 0) {
+			err = tool_err(x->cli, ret, "--%s %s: polling the queue failed",
+				       tool_opt_name(x->opt), x->path);
+			xnvme_queue_drain(x->queue);
+			goto exit;
+		}
+		tool_progress_update(x->prog, x->prog_base + xa.done);
+	}
+
+	if (xa.err && xa.err_short) {
+		err = xfer_short(x, write, xa.err_offset, xa.err_nbytes, xa.err_ctx.cpl.result);
+	} else if (xa.err) {
+		err = xfer_failed(x, &xa.err_ctx, xa.err, write, xa.err_offset, xa.err_nbytes);
+	}
+
+exit:
+	free(iovs);
+	free(xa.free);
+	free(xa.slots);
+	return err;
+}
+
+int
+tool_xfer_rw(struct tool_xfer *x, bool write, void *buf, size_t nbytes, uint64_t offset)
+{
+	if (!x->iosize) {
+		return tool_err(x->cli, -EINVAL, "--%s: transfer size of 0 bytes",
+				tool_opt_name(XNVME_CLI_OPT_IOSIZE));
+	}
+	if (x->queue) {
+		return xfer_rw_async(x, write, buf, nbytes, offset);
+	}
+	return xfer_rw_sync(x, write, buf, nbytes, offset);
+}
+
+int
+tool_xfer_copy(struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes, uint64_t in_off,
+	       uint64_t out_off)
+{
+	struct tool_progress prog;
+	size_t win = tool_xfer_window(in);
+	uint64_t done = 0;
+	void *buf;
+	int err = 0;
+
+	if (win > nbytes) {
+		win = nbytes;
+	}
+	if (!win) {
+		return 0;
+	}
+	buf = xnvme_buf_alloc(in->dev, win);
+	if (!buf) {
+		return tool_err(in->cli, -errno, "cannot allocate a %zu byte buffer", win);
+	}
+
+	tool_progress_start(&prog, sub_name(in->cli), nbytes);
+	out->prog = &prog;
+	while (done < nbytes) {
+		size_t n = nbytes - done < win ? nbytes - done : win;
+
+		err = tool_xfer_rw(in, false, buf, n, in_off + done);
+		if (err) {
+			break;
+		}
+		out->prog_base = done;
+		err = tool_xfer_rw(out, true, buf, n, out_off + done);
+		if (err) {
+			break;
+		}
+		done += n;
+	}
+	tool_progress_end(&prog);
+	out->prog = NULL;
+
+	xnvme_buf_free(in->dev, buf);
+	return err;
+}
