@@ -101,7 +101,7 @@ run_one(const char *uri, const char *mech, uint8_t *pattern)
 	opts.async = is_sync ? NULL : mech;
 	dev = xnvme_dev_open(uri, &opts);
 	if (!dev) {
-		printf("%-24s %-10s %10s %10s  %s\n", uri, mech, "-", "-", strerror(errno));
+		printf("%-24s %-10s %10s %10s  not available: %s\n", uri, mech, "-", "-", strerror(errno));
 		return;
 	}
 	if (xnvme_dev_get_geo(dev)->tbytes < TOTAL_NBYTES) {

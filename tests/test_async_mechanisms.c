@@ -342,7 +342,7 @@ test_drain_and_vectors(struct target *t)
 	for (int i = 0; i < 7; ++i) {
 		ctx = xnvme_queue_get_cmd_ctx(q);
 		prep(ctx, XNVME_SPEC_NVM_OPC_READ, 9000 + i, 0, &recs[i]);
-		CHECK(!xnvme_cmd_pass(ctx, rbuf, LBA_NBYTES, NULL, 0), "submit");
+		CHECK(!xnvme_cmd_pass(ctx, rbuf + i * LBA_NBYTES, LBA_NBYTES, NULL, 0), "submit");
 	}
 	err = xnvme_queue_drain(q);
 	CHECK(err == 7, "drain=%d", err);
@@ -507,6 +507,7 @@ run(struct target *t)
 	test_busy(t, 1);
 	test_busy(t, 3);
 	test_busy(t, 16);
+	test_busy(t, 4096);
 	test_rounds(t, 16, 32, 0);
 	test_rounds(t, 1, 8, 3000);
 	test_chain(t);

@@ -245,7 +245,7 @@ race_getters(void *arg)
 static void
 test_lazy_ident_race(void)
 {
-	for (int round = 0; round < 20; ++round) {
+	for (int round = 0; round < 6; ++round) {
 		struct xnvme_dev *dev = xnvme_dev_open("1GB", NULL);
 		pthread_t threads[4];
 		struct race r[4];
@@ -273,7 +273,7 @@ test_repeated_and_concurrent_opens(void)
 {
 	struct xnvme_dev *a, *b;
 
-	for (int i = 0; i < 50; ++i) {
+	for (int i = 0; i < 10; ++i) {
 		a = xnvme_dev_open("1GB", NULL);
 		CHECK(a);
 		xnvme_dev_close(a);

@@ -1,0 +1,852 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""
+Tests of the command-line tools (tools/): xnvme, lblk, xdd and xnvme_file.
+
+Every subcommand runs against the in-memory device "1GB" and against a regular file; stdout must
+be YAML (parsed with yaml.safe_load) and carry the expected values. Bad input must fail with a
+message naming the argument, usage must work everywhere, and the generated man pages and bash
+completions must be usable.
+
+A ramdisk lives in the memory of one process: every invocation starts from a fresh zeroed device,
+so data written by one invocation cannot be read by the next. Write-then-read checks on the
+ramdisk therefore run inside one invocation (`xnvme_file write-read`) or compare against the
+known zeroed content; persistent write-then-read checks use a regular file.
+
+The build directory comes from XNVME_BUILD_DIR (default /work/main/build).
+"""
+import os
+import pty
+import re
+import shutil
+import subprocess
+
+import pytest
+import yaml
+
+BUILD_DIR = os.environ.get("XNVME_BUILD_DIR", "/work/main/build")
+TOOLS_DIR = os.path.join(BUILD_DIR, "tools")
+COMPLETIONS_DIR = os.path.join(TOOLS_DIR, "completions")
+TOOLS = ["xnvme", "lblk", "xdd", "xnvme_file"]
+
+RAMDISK = "1GB"
+RAMDISK_NBYTES = 1 << 30
+LBA_NBYTES = 512
+FILE_NBYTES = 64 << 20
+
+# Exit statuses of tools.md section 1
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_ARGS = 255
+
+# Subcommands the ramdisk or the file shim does not implement fail with status 1; they must
+# still report properly (YAML on stdout, a message on stderr).
+OK = (EXIT_OK,)
+OK_OR_UNSUPPORTED = (EXIT_OK, EXIT_FAILED)
+
+
+def tool_path(name):
+    return os.path.join(TOOLS_DIR, name)
+
+
+def run(name, *args, cwd=None, stderr=subprocess.PIPE, timeout=300):
+    """Runs a tool; no invocation may die from a signal, whatever its arguments"""
+    path = tool_path(name)
+    if not os.path.exists(path):
+        pytest.skip(f"{path} is not built")
+    proc = subprocess.run(
+        [path] + [str(a) for a in args],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        timeout=timeout,
+        check=False,
+    )
+    assert proc.returncode >= 0, f"{name} {args} killed by signal {-proc.returncode}"
+    return proc
+
+
+def run_yaml(name, *args, expect=OK, cwd=None):
+    """Runs a tool, checks the exit status and returns (process, parsed stdout)"""
+    proc = run(name, *args, cwd=cwd)
+    out = proc.stdout.decode()
+    err = proc.stderr.decode()
+    assert proc.returncode in expect, (
+        f"{name} {' '.join(map(str, args))}: exit {proc.returncode}\n"
+        f"stdout:\n{out}\nstderr:\n{err}"
+    )
+    try:
+        doc = yaml.safe_load(out)
+    except yaml.YAMLError as exc:
+        pytest.fail(f"{name} {args}: stdout is not YAML: {exc}\n{out}")
+    if proc.returncode != EXIT_OK:
+        assert "ERR" in err, f"{name} {args}: failed without an error message: {err!r}"
+    return proc, doc
+
+
+def subcommands(name):
+    """The subcommands listed by the tool usage"""
+    proc = run(name, "--help")
+    assert proc.returncode == EXIT_OK
+    subs = re.findall(r"^\s{2}(\S+)\s+\|", proc.stdout.decode(), re.MULTILINE)
+    assert subs, f"{name} --help lists no subcommand"
+    return subs
+
+
+def pattern(nbytes, pos=0):
+    """The data the tools generate: byte k of a transfer is 'A' + k % 26"""
+    period = bytes(range(ord("A"), ord("A") + 26))
+    start = pos % 26
+    reps = (nbytes + start) // 26 + 1
+    return (period * reps)[start : start + nbytes]
+
+
+def ctrlr_str(value):
+    """Identify Controller strings are space padded"""
+    return str(value).strip()
+
+
+@pytest.fixture
+def devfile(tmp_path):
+    """A 64 MiB regular file used as a device"""
+    path = tmp_path / "dev.img"
+    with open(path, "wb") as f:
+        f.truncate(FILE_NBYTES)
+    return path
+
+
+@pytest.fixture(scope="module")
+def ramdisk_info():
+    _, doc = run_yaml("xnvme", "info", RAMDISK)
+    return doc["xnvme_dev"]
+
+
+# ------------------------------------------------------------------------------------------------
+# Every subcommand has a test case; a subcommand added to a tool must be added here too.
+# ------------------------------------------------------------------------------------------------
+
+COVERED = {
+    "xnvme": {
+        "list", "enum", "info", "idfy", "idfy-ns", "idfy-ctrlr", "idfy-cs", "log", "log-erri",
+        "log-health", "feature-get", "feature-set", "format", "sanitize", "pioc", "padc",
+        "library-info", "dsm", "subsystem-reset", "show-regs", "ctrlr-reset", "ns-rescan",
+    },
+    "lblk": {
+        "enum", "info", "idfy", "dir-send", "dir-receive", "read", "write", "write-zeros",
+        "write-uncor", "compare", "scopy",
+    },
+    "xdd": {"sync", "async"},
+    "xnvme_file": {
+        "write-read", "dump-sync", "dump-sync-iovec", "dump-async", "dump-async-iovec",
+        "load-sync", "load-async", "copy-sync", "copy-async",
+    },
+}
+
+
+@pytest.mark.parametrize("name", TOOLS)
+def test_every_subcommand_is_covered(name):
+    subs = set(subcommands(name))
+    assert subs == COVERED[name], (
+        f"{name}: untested {sorted(subs - COVERED[name])}, "
+        f"missing {sorted(COVERED[name] - subs)}"
+    )
+
+
+# ------------------------------------------------------------------------------------------------
+# Usage
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", TOOLS)
+def test_tool_usage(name):
+    for args in ([], ["--help"], ["-h"]):
+        proc = run(name, *args)
+        out = proc.stdout.decode() + proc.stderr.decode()
+        assert proc.returncode == EXIT_OK, f"{name} {args}: exit {proc.returncode}"
+        assert "ver: {major: 0, minor: 7, patch: 5}" in out
+        for sub in COVERED[name]:
+            assert sub in out
+
+
+@pytest.mark.parametrize(
+    "name,sub", [(name, sub) for name in TOOLS for sub in sorted(COVERED[name])]
+)
+def test_subcommand_help(name, sub):
+    proc = run(name, sub, "--help")
+    out = proc.stdout.decode() + proc.stderr.decode()
+    assert proc.returncode == EXIT_OK, f"{name} {sub} --help: exit {proc.returncode}\n{out}"
+    assert sub in out
+    assert "--help" in out
+
+
+# ------------------------------------------------------------------------------------------------
+# xnvme against the ramdisk
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,sub", [("xnvme", "list"), ("xnvme", "enum"), ("lblk", "enum")])
+def test_enumeration(name, sub):
+    _, doc = run_yaml(name, sub)
+    entries = doc["xnvme_cli_enumeration"]
+    assert entries is None or isinstance(entries, list)
+    for entry in entries or []:
+        assert "uri" in entry
+    if sub == "list" and entries:
+        uris = [e["uri"] for e in entries]
+        assert len(uris) == len(set(uris)) or all(len(e) == 1 for e in entries)
+
+
+def test_info_ramdisk(ramdisk_info):
+    assert ramdisk_info["xnvme_ident"]["uri"] == RAMDISK
+    assert ramdisk_info["xnvme_ident"]["dtype"] == 0x5
+    assert ramdisk_info["xnvme_ident"]["nsid"] == 0x1
+    geo = ramdisk_info["xnvme_geo"]
+    assert geo["type"] == "XNVME_GEO_CONVENTIONAL"
+    assert geo["tbytes"] == RAMDISK_NBYTES
+    assert geo["nbytes"] == LBA_NBYTES
+    assert geo["lba_nbytes"] == LBA_NBYTES
+    assert geo["nsect"] == RAMDISK_NBYTES // LBA_NBYTES
+    assert geo["mdts_nbytes"] > 0
+
+
+def test_idfy_ctrlr(tmp_path):
+    out = tmp_path / "ctrlr.bin"
+    _, doc = run_yaml("xnvme", "idfy-ctrlr", RAMDISK, "--data-output", out)
+    ctrlr = doc["xnvme_spec_idfy_ctrlr"]
+    data = out.read_bytes()
+    assert len(data) == 4096
+    # serial number at byte 4, model number at byte 24 (NVMe Identify Controller)
+    assert ctrlr_str(ctrlr["sn"]) == data[4:24].decode().strip()
+    assert ctrlr_str(ctrlr["mn"]) == data[24:64].decode().strip()
+    assert ctrlr_str(ctrlr["sn"]) and ctrlr_str(ctrlr["mn"])
+
+    # the same through the generic identify and the raw admin passthrough
+    _, generic = run_yaml("xnvme", "idfy", RAMDISK, "--cns", "0x1")
+    assert generic == doc
+    raw = tmp_path / "padc.bin"
+    _, cpl = run_yaml(
+        "xnvme", "padc", RAMDISK, "--opcode", "0x06", "--cdw10", "0x1", "--data-nbytes",
+        4096, "--data-output", raw,
+    )
+    assert cpl["xnvme_cmd_ctx"]["sc"] == 0 and cpl["xnvme_cmd_ctx"]["sct"] == 0
+    assert raw.read_bytes() == data
+
+
+def test_idfy_ns(tmp_path):
+    out = tmp_path / "ns.bin"
+    _, doc = run_yaml("xnvme", "idfy-ns", RAMDISK, "--data-output", out)
+    ns = doc["xnvme_spec_idfy_ns"]
+    assert ns["nsze"] == RAMDISK_NBYTES // LBA_NBYTES
+    assert ns["ncap"] == ns["nsze"]
+    assert int.from_bytes(out.read_bytes()[0:8], "little") == ns["nsze"]
+    _, generic = run_yaml("xnvme", "idfy", RAMDISK, "--cns", "0x0")
+    assert generic == doc
+    _, lblk = run_yaml("lblk", "idfy", RAMDISK)
+    assert lblk == doc
+
+
+def test_idfy_raw_cns():
+    # the active namespace list has no printer: raw rows of bytes, nsid 1 first
+    _, doc = run_yaml("xnvme", "idfy", RAMDISK, "--cns", "0x2")
+    assert doc["xnvme_spec_idfy"]["cns"] == 0x2
+    rows = doc["data"]
+    assert sum(len(r) for r in rows) == 4096
+    assert rows[0][:4] == [1, 0, 0, 0]
+
+
+def test_idfy_cs():
+    proc, doc = run_yaml("xnvme", "idfy-cs", RAMDISK, expect=OK_OR_UNSUPPORTED)
+    if proc.returncode == EXIT_OK:
+        assert "xnvme_spec_idfy_cs" in doc
+
+
+def test_log_health(tmp_path):
+    out = tmp_path / "health.bin"
+    _, doc = run_yaml("xnvme", "log-health", RAMDISK, "--data-output", out)
+    health = doc["xnvme_spec_log_health_entry"]
+    for key in (
+        "crit_warn", "comp_temp", "avail_spare", "avail_spare_thresh", "pct_used",
+        "data_units_read", "data_units_written", "host_read_cmds", "host_write_cmds",
+        "pwr_cycles", "pwr_on_hours", "unsafe_shutdowns", "mdi_errs", "nr_err_logs",
+    ):
+        assert key in health, key
+    assert health["comp_temp"] > 0  # Kelvin
+    assert 0 <= health["avail_spare"] <= 100
+    assert health["crit_warn"] == 0
+    data = out.read_bytes()
+    assert len(data) == 512
+    assert int.from_bytes(data[1:3], "little") == health["comp_temp"]
+    assert data[3] == health["avail_spare"]
+
+    # the generic log dumps the same page
+    raw = tmp_path / "log.bin"
+    _, log = run_yaml(
+        "xnvme", "log", RAMDISK, "--lid", "0x2", "--data-nbytes", 512, "--data-output", raw
+    )
+    assert log["xnvme_adm_log"]["lid"] == 0x2
+    assert log["xnvme_adm_log"]["nbytes"] == 512
+    assert raw.read_bytes()[0:8] == data[0:8]
+
+
+def test_log_raw_print():
+    _, doc = run_yaml("xnvme", "log", RAMDISK, "--lid", "0x2", "--data-nbytes", 64)
+    assert sum(len(r) for r in doc["data"]) == 64
+
+
+def test_log_erri():
+    _, doc = run_yaml("xnvme", "log-erri", RAMDISK, "--limit", 4)
+    entries = doc["xnvme_spec_log_erri_entry"]
+    assert isinstance(entries, list) and len(entries) == 4
+    _, doc = run_yaml("xnvme", "log-erri", RAMDISK)
+    assert doc["xnvme_spec_log_erri_entry"]
+
+
+def test_features():
+    _, doc = run_yaml("xnvme", "feature-get", RAMDISK, "--fid", "0x7")
+    assert doc["feat"] == {"nsqa": 63, "ncqa": 63}
+    _, doc = run_yaml("xnvme", "feature-get", RAMDISK, "--fid", "0x7", "--sel", "0x3")
+    assert doc["xnvme_spec_feat_capabilities"]["fid"] == 0x7
+    _, doc = run_yaml("xnvme", "feature-set", RAMDISK, "--fid", "0x6", "--feat", "0x1")
+    assert doc is not None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["format", RAMDISK],
+        ["sanitize", RAMDISK, "--sanact", "0x1"],
+        ["subsystem-reset", RAMDISK],
+        ["show-regs", RAMDISK],
+        ["ctrlr-reset", RAMDISK],
+        ["ns-rescan", RAMDISK],
+        ["idfy-cs", RAMDISK],
+    ],
+    ids=lambda a: a[0],
+)
+def test_optional_admin(args):
+    """Commands a device may lack: success, or a reported failure; YAML either way"""
+    run_yaml("xnvme", *args, expect=OK_OR_UNSUPPORTED)
+
+
+def test_show_regs():
+    proc, doc = run_yaml("xnvme", "show-regs", RAMDISK, expect=OK_OR_UNSUPPORTED)
+    if proc.returncode == EXIT_OK:
+        assert "cap" in doc["xnvme_spec_ctrlr_bar"]
+
+
+def test_pioc_read(tmp_path):
+    out = tmp_path / "pioc.bin"
+    _, doc = run_yaml(
+        "xnvme", "pioc", RAMDISK, "--opcode", "0x02", "--cdw10", "0x0", "--cdw12", "0x7",
+        "--data-nbytes", 4096, "--data-output", out, "--verbose",
+    )
+    assert doc["xnvme_cmd_ctx"]["sc"] == 0
+    assert out.read_bytes() == bytes(4096)
+
+
+def test_library_info():
+    _, doc = run_yaml("xnvme", "library-info")
+    assert doc["ver"] == {"major": 0, "minor": 7, "patch": 5}
+    assert isinstance(doc["xnvme_libconf"], list)
+    attrs = doc["xnvme_be_attr_list"]
+    assert attrs["count"] == 7
+    names = {item["name"]: item["enabled"] for item in attrs["items"]}
+    assert names["ramdisk"] == 1
+    assert set(names) == {"spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio"}
+
+
+def test_dsm():
+    _, doc = run_yaml(
+        "xnvme", "dsm", RAMDISK, "--nsid", "0x1", "--slba", "0x10", "--llb", 8, "--ad"
+    )
+    rng = doc["xnvme_spec_dsm_range"]
+    assert rng["llb"] == 8 and rng["slba"] == 0x10 and rng["ad"] == 1
+
+
+# ------------------------------------------------------------------------------------------------
+# lblk against the ramdisk
+# ------------------------------------------------------------------------------------------------
+
+
+def test_lblk_info(ramdisk_info):
+    _, doc = run_yaml("lblk", "info", RAMDISK)
+    assert doc["xnvme_dev"]["xnvme_geo"] == ramdisk_info["xnvme_geo"]
+
+
+def test_lblk_read_fresh_ramdisk(tmp_path):
+    out = tmp_path / "read.bin"
+    _, doc = run_yaml("lblk", "read", RAMDISK, "--slba", "0x10", "--nlb", 7, "--data-output", out)
+    io = doc["xnvme_lblk_io"]
+    assert io["nbytes"] == 8 * LBA_NBYTES
+    assert io["slba"] == 0x10 and io["elba"] == 0x17
+    assert "wall-clock" in doc
+    assert out.read_bytes() == bytes(8 * LBA_NBYTES)
+
+
+def test_lblk_split_by_mdts(tmp_path, ramdisk_info):
+    """A range larger than MDTS is read in MDTS-sized commands"""
+    mdts = ramdisk_info["xnvme_geo"]["mdts_nbytes"]
+    nbytes = 4 * mdts + 3 * LBA_NBYTES
+    nlb = nbytes // LBA_NBYTES - 1
+    out = tmp_path / "big.bin"
+    _, doc = run_yaml("lblk", "read", RAMDISK, "--slba", 0, "--nlb", nlb, "--data-output", out)
+    assert doc["xnvme_lblk_io"]["ncmds"] == 5
+    assert doc["xnvme_lblk_io"]["nbytes"] == nbytes
+    assert out.stat().st_size == nbytes
+
+    _, doc = run_yaml("lblk", "write", RAMDISK, "--slba", 0, "--nlb", nlb)
+    assert doc["xnvme_lblk_io"]["ncmds"] == 5
+
+
+def test_lblk_write_ramdisk(tmp_path):
+    data = os.urandom(16 * LBA_NBYTES)
+    src = tmp_path / "in.bin"
+    src.write_bytes(data)
+    _, doc = run_yaml("lblk", "write", RAMDISK, "--slba", "0x0", "--nlb", 15, "--data-input", src)
+    assert doc["xnvme_lblk_io"]["nbytes"] == len(data)
+    _, doc = run_yaml("lblk", "write", RAMDISK, "--slba", "0x0", "--nlb", 0)
+    assert doc["xnvme_lblk_io"]["nbytes"] == LBA_NBYTES
+
+
+def test_lblk_write_zeros_uncor():
+    _, doc = run_yaml("lblk", "write-zeros", RAMDISK, "--slba", 0, "--nlb", 100000)
+    assert doc["xnvme_lblk_io"]["ncmds"] >= 2  # NLB is a 16-bit field
+    _, doc = run_yaml("lblk", "write-uncor", RAMDISK, "--slba", "0x8", "--nlb", 7)
+    assert doc["xnvme_lblk_io"]["elba"] == 0xF
+
+
+def test_lblk_compare(tmp_path):
+    zeros = tmp_path / "zeros.bin"
+    zeros.write_bytes(bytes(8 * LBA_NBYTES))
+    run_yaml("lblk", "compare", RAMDISK, "--slba", 0, "--nlb", 7, "--data-input", zeros)
+
+    # a fresh ramdisk holds zeros, the generated pattern does not match
+    proc, doc = run_yaml("lblk", "compare", RAMDISK, "--slba", 0, "--nlb", 7, expect=(1,))
+    assert doc["xnvme_cmd_ctx"]["sct"] == 0x2 and doc["xnvme_cmd_ctx"]["sc"] == 0x85
+    assert "compare" in proc.stderr.decode()
+
+
+def test_lblk_scopy():
+    _, doc = run_yaml(
+        "lblk", "scopy", RAMDISK, "--slba", 0, "--nlb", 999, "--sdlba", "0x100"
+    )
+    assert doc["xnvme_lblk_scopy"]["ncmds"] >= 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["dir-send", RAMDISK, "--endir", "0x1"],
+        ["dir-receive", RAMDISK],
+        ["dir-receive", RAMDISK, "--dtype", "0x1", "--doper", "0x1"],
+    ],
+    ids=lambda a: "-".join(a[:1] + a[2:]),
+)
+def test_lblk_directives(args):
+    run_yaml("lblk", *args, expect=OK_OR_UNSUPPORTED)
+
+
+def test_lblk_out_of_range():
+    nlbas = RAMDISK_NBYTES // LBA_NBYTES
+    proc, _ = run_yaml("lblk", "read", RAMDISK, "--slba", hex(nlbas - 1), "--nlb", 1, expect=(1,))
+    assert "--slba" in proc.stderr.decode()
+
+
+# ------------------------------------------------------------------------------------------------
+# xdd and xnvme_file against the ramdisk
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sub", ["sync", "async"])
+def test_xdd_from_ramdisk(tmp_path, sub):
+    out = tmp_path / "out.bin"
+    nbytes = 3 * 131072 + 100
+    _, doc = run_yaml(
+        "xdd", sub, "--data-input", RAMDISK, "--data-output", out, "--data-nbytes", nbytes
+    )
+    assert doc["wall-clock"]["elapsed"] >= 0
+    assert out.read_bytes() == bytes(nbytes)
+
+
+@pytest.mark.parametrize("nbytes", [8, 4096, 3 * 1024 * 1024 + 5])
+def test_write_read_ramdisk(tmp_path, nbytes):
+    _, doc = run_yaml("xnvme_file", "write-read", RAMDISK, nbytes, cwd=tmp_path)
+    assert doc["xnvme_file_write_read"] == {"nbytes": nbytes, "ndiff": 0}
+    assert not (tmp_path / RAMDISK).exists(), "the ramdisk URI became a file"
+
+
+# ------------------------------------------------------------------------------------------------
+# Regular files: data persists between invocations
+# ------------------------------------------------------------------------------------------------
+
+
+def test_info_file(devfile):
+    _, doc = run_yaml("xnvme", "info", devfile)
+    assert doc["xnvme_dev"]["xnvme_ident"]["dtype"] == 0x4
+    assert doc["xnvme_dev"]["xnvme_geo"]["tbytes"] == FILE_NBYTES
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["idfy-ctrlr"], ["idfy-ns"], ["idfy", "--cns", "0x1"], ["idfy-cs"],
+        ["log-health"], ["log-erri", "--limit", 1], ["log", "--lid", "0x2", "--data-nbytes", 512],
+        ["feature-get", "--fid", "0x7"], ["feature-set", "--fid", "0x6", "--feat", "0x0"],
+        ["show-regs"], ["dsm", "--nsid", "0x1", "--slba", 0, "--llb", 1],
+        ["pioc", "--opcode", "0x02", "--data-nbytes", LBA_NBYTES],
+        ["padc", "--opcode", "0x06", "--cdw10", "0x1", "--data-nbytes", 4096],
+        ["format"], ["sanitize", "--sanact", "0x1"], ["subsystem-reset"], ["ctrlr-reset"],
+        ["ns-rescan"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_xnvme_on_file(devfile, args):
+    run_yaml("xnvme", args[0], devfile, *args[1:], expect=OK_OR_UNSUPPORTED)
+
+
+def test_idfy_ctrlr_file(devfile):
+    _, doc = run_yaml("xnvme", "idfy-ctrlr", devfile)
+    assert ctrlr_str(doc["xnvme_spec_idfy_ctrlr"]["mn"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["dir-send", "--endir", "0x1"], ["dir-receive"],
+        ["write-zeros", "--slba", 0, "--nlb", 7], ["write-uncor", "--slba", 0, "--nlb", 7],
+        ["compare", "--slba", 0, "--nlb", 7], ["scopy", "--slba", 0, "--nlb", 7, "--sdlba", 8],
+    ],
+    ids=lambda a: a[0],
+)
+def test_lblk_on_file(devfile, args):
+    run_yaml("lblk", args[0], devfile, *args[1:], expect=OK_OR_UNSUPPORTED)
+
+
+def test_lblk_write_read_file(tmp_path, devfile):
+    """lblk write from a data file, then lblk read into another: the bytes must match"""
+    nbytes = 3 * 1024 * 1024 + 7 * LBA_NBYTES  # several MDTS-sized commands
+    slba = 5
+    data = os.urandom(nbytes)
+    src = tmp_path / "in.bin"
+    src.write_bytes(data)
+    nlb = nbytes // LBA_NBYTES - 1
+
+    _, doc = run_yaml("lblk", "write", devfile, "--slba", hex(slba), "--nlb", nlb,
+                      "--data-input", src)
+    assert doc["xnvme_lblk_io"]["ncmds"] > 1
+
+    out = tmp_path / "out.bin"
+    _, doc = run_yaml("lblk", "read", devfile, "--slba", hex(slba), "--nlb", nlb,
+                      "--data-output", out)
+    assert doc["xnvme_lblk_io"]["nbytes"] == nbytes
+    assert out.read_bytes() == data
+
+    raw = devfile.read_bytes()
+    assert raw[slba * LBA_NBYTES : slba * LBA_NBYTES + nbytes] == data
+    assert raw[: slba * LBA_NBYTES] == bytes(slba * LBA_NBYTES)
+
+
+def test_lblk_write_pattern_file(tmp_path, devfile):
+    """Without --data-input the written data is the documented pattern"""
+    nlb = 4100
+    run_yaml("lblk", "write", devfile, "--slba", "0x3", "--nlb", nlb)
+    out = tmp_path / "out.bin"
+    run_yaml("lblk", "read", devfile, "--slba", "0x3", "--nlb", nlb, "--data-output", out)
+    assert out.read_bytes() == pattern((nlb + 1) * LBA_NBYTES)
+
+
+@pytest.mark.parametrize("sub,extra", [("sync", []), ("async", ["--qdepth", 4])])
+def test_xdd_file_copy(tmp_path, sub, extra):
+    data = os.urandom(5 * 1024 * 1024 + 123)
+    src = tmp_path / "src.bin"
+    src.write_bytes(data)
+    dst = tmp_path / "dst.bin"
+    _, doc = run_yaml("xdd", sub, "--data-input", src, "--data-output", dst,
+                      "--data-nbytes", len(data), "--iosize", 65536, *extra)
+    assert "wall-clock" in doc
+    assert dst.read_bytes() == data
+
+    # a range from an offset lands at the same offset
+    dst2 = tmp_path / "dst2.bin"
+    run_yaml("xdd", sub, "--data-input", src, "--data-output", dst2, "--data-nbytes", 4096,
+             "--offset", 8192, *extra)
+    assert dst2.read_bytes()[8192:] == data[8192 : 8192 + 4096]
+
+
+@pytest.mark.parametrize(
+    "sub,extra",
+    [
+        ("dump-sync", []),
+        ("dump-sync-iovec", ["--vec-cnt", 3, "--iosize", 4097]),
+        ("dump-async", ["--qdepth", 5, "--iosize", 7000]),
+        ("dump-async-iovec", ["--vec-cnt", 7]),
+    ],
+)
+def test_xnvme_file_dump(tmp_path, sub, extra):
+    nbytes = 1000003
+    out = tmp_path / "dump.bin"
+    _, doc = run_yaml("xnvme_file", sub, out, "--data-nbytes", nbytes, *extra)
+    assert "wall-clock" in doc
+    assert out.read_bytes() == pattern(nbytes)
+
+
+@pytest.mark.parametrize("sub,extra", [("load-sync", []), ("load-async", ["--qdepth", 4])])
+def test_xnvme_file_load(tmp_path, sub, extra):
+    src = tmp_path / "src.bin"
+    src.write_bytes(os.urandom(777777))
+    _, doc = run_yaml("xnvme_file", sub, src, *extra)
+    assert doc["wall-clock"]["mib"] >= 0
+
+
+@pytest.mark.parametrize(
+    "sub,extra", [("copy-sync", []), ("copy-async", ["--qdepth", 32, "--iosize", 4096])]
+)
+def test_xnvme_file_copy(tmp_path, sub, extra):
+    data = os.urandom(1000003)
+    src = tmp_path / "src.bin"
+    src.write_bytes(data)
+    dst = tmp_path / "dst.bin"
+    dst.write_bytes(b"x" * 2000000)  # longer: the copy truncates
+    run_yaml("xnvme_file", sub, src, dst, *extra)
+    assert dst.read_bytes() == data
+
+
+def test_write_read_file(tmp_path):
+    path = tmp_path / "wr.bin"
+    _, doc = run_yaml("xnvme_file", "write-read", path, 1000000)
+    assert doc["xnvme_file_write_read"]["ndiff"] == 0
+    assert path.read_bytes() == pattern(1000000)
+
+
+# ------------------------------------------------------------------------------------------------
+# Bad input: a non-zero exit and a message naming the argument, never a crash
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name,args,status,needle",
+    [
+        ("xnvme", ["bogus"], EXIT_ARGS, "bogus"),
+        ("lblk", ["bogus", RAMDISK], EXIT_ARGS, "bogus"),
+        ("xnvme", ["info", RAMDISK, "--bogus", "1"], EXIT_ARGS, "--bogus"),
+        ("lblk", ["read", RAMDISK, "--slba", 0, "--nlb", 0, "--bogus"], EXIT_ARGS, "--bogus"),
+        ("xnvme", ["idfy", RAMDISK], EXIT_ARGS, "--cns"),
+        ("lblk", ["read", RAMDISK, "--slba", 0], EXIT_ARGS, "--nlb"),
+        ("xdd", ["sync", "--data-input", RAMDISK], EXIT_ARGS, "--data-output"),
+        ("xnvme_file", ["write-read", RAMDISK], EXIT_ARGS, "data-nbytes"),
+        ("lblk", ["read", RAMDISK, "--slba", 0, "--nlb", 99999999999], EXIT_ARGS, "--nlb"),
+        ("lblk", ["read", RAMDISK, "--slba", "0x1ffffffffffffffff", "--nlb", 0], EXIT_ARGS,
+         "--slba"),
+        ("xnvme", ["feature-get", RAMDISK, "--fid", "0x1ffffffff"], EXIT_ARGS, "--fid"),
+        ("lblk", ["read", RAMDISK, "--slba", "0xZZ", "--nlb", 0], EXIT_ARGS, "--slba"),
+        ("lblk", ["read", RAMDISK, "--slba", "xyz", "--nlb", 0], EXIT_ARGS, "--slba"),
+        ("lblk", ["read", RAMDISK, "--slba", 0, "--nlb", "abc"], EXIT_ARGS, "--nlb"),
+        ("xnvme", ["format", RAMDISK, "--lbafl", "0x10"], EXIT_FAILED, "--lbafl"),
+        ("xnvme", ["log", RAMDISK, "--lid", "0x2", "--data-nbytes", 6], EXIT_FAILED,
+         "--data-nbytes"),
+        ("xnvme_file", ["dump-async", "x.bin", "--data-nbytes", 10, "--qdepth", 0],
+         EXIT_FAILED, "--qdepth"),
+        ("xnvme", ["info", "/nonexistent/device"], EXIT_ARGS, "/nonexistent/device"),
+    ],
+)
+def test_bad_arguments(tmp_path, name, args, status, needle):
+    proc = run(name, *args, cwd=tmp_path)
+    err = proc.stderr.decode()
+    assert proc.returncode == status, f"{name} {args}: exit {proc.returncode}\n{err}"
+    assert needle in err, f"{name} {args}: {needle!r} not named in {err!r}"
+
+
+def short_file(tmp_path):
+    path = tmp_path / "short.bin"
+    path.write_bytes(b"\x01" * 100)
+    return path
+
+
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("lblk", ["write", RAMDISK, "--slba", 0, "--nlb", 7, "--data-input", "{short}"]),
+        ("lblk", ["compare", RAMDISK, "--slba", 0, "--nlb", 7, "--data-input", "{short}"]),
+        ("xnvme", ["padc", RAMDISK, "--opcode", "0x9", "--data-nbytes", 4096,
+                   "--data-input", "{short}"]),
+        ("xnvme", ["pioc", RAMDISK, "--opcode", "0x1", "--data-nbytes", 4096,
+                   "--data-input", "{short}"]),
+        ("xnvme", ["feature-set", RAMDISK, "--fid", "0x3", "--feat", "0x0",
+                   "--data-nbytes", 4096, "--data-input", "{short}"]),
+        ("xdd", ["sync", "--data-input", "{short}", "--data-output", "{tmp}/o.bin",
+                 "--data-nbytes", 4096]),
+        ("xdd", ["async", "--data-input", "{short}", "--data-output", "{tmp}/o.bin",
+                 "--data-nbytes", 4096]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "-".join(str(a) for a in v[:1]),
+)
+def test_short_data_file(tmp_path, name, args):
+    short = short_file(tmp_path)
+    args = [str(a).format(short=short, tmp=tmp_path) for a in args]
+    proc = run(name, *args, cwd=tmp_path)
+    err = proc.stderr.decode()
+    assert proc.returncode == EXIT_FAILED, f"{name} {args}: exit {proc.returncode}\n{err}"
+    assert str(short) in err, err
+    assert args[0] in err, f"subcommand not named: {err}"
+    assert not (tmp_path / "o.bin").exists(), "output written despite the short input"
+
+
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("lblk", ["read", RAMDISK, "--slba", 0, "--nlb", 7, "--data-output", "{bad}"]),
+        ("xnvme", ["idfy-ctrlr", RAMDISK, "--data-output", "{bad}"]),
+        ("xnvme", ["log-health", RAMDISK, "--data-output", "{bad}"]),
+        ("xnvme", ["padc", RAMDISK, "--opcode", "0x6", "--cdw10", "0x1", "--data-nbytes", 4096,
+                   "--data-output", "{bad}"]),
+        ("xdd", ["sync", "--data-input", RAMDISK, "--data-output", "{bad}",
+                 "--data-nbytes", 4096]),
+        ("xnvme_file", ["dump-sync", "{bad}", "--data-nbytes", 4096]),
+        ("xnvme_file", ["copy-async", "{src}", "{bad}"]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "-".join(str(a) for a in v[:1]),
+)
+@pytest.mark.parametrize("bad", ["{tmp}/missing-dir/out.bin", "{tmp}"], ids=["nodir", "isdir"])
+def test_unwritable_output(tmp_path, name, args, bad):
+    src = tmp_path / "src.bin"
+    src.write_bytes(b"\x02" * 4096)
+    bad = bad.format(tmp=tmp_path)
+    args = [str(a).format(bad=bad, src=src) for a in args]
+    proc = run(name, *args, cwd=tmp_path)
+    err = proc.stderr.decode()
+    assert proc.returncode in (EXIT_FAILED, EXIT_ARGS), f"{name} {args}: {proc.returncode}"
+    assert bad in err, f"{name} {args}: {bad!r} not named in {err!r}"
+
+
+# ------------------------------------------------------------------------------------------------
+# Progress lines: on a terminal only
+# ------------------------------------------------------------------------------------------------
+
+
+def run_with_tty_stderr(name, *args, cwd=None):
+    """Runs a tool with stderr on a pseudo-terminal; returns (exit status, stdout, stderr)"""
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [tool_path(name)] + [str(a) for a in args],
+            cwd=cwd, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
+        )
+    finally:
+        os.close(slave)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO once the tool has exited and closed the terminal
+            break
+        if not chunk:
+            break
+        err += chunk
+    out = proc.stdout.read()
+    proc.wait(timeout=300)
+    os.close(master)
+    return proc.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.parametrize(
+    "name,args",
+    [
+        ("xdd", ["async", "--data-input", RAMDISK, "--data-output", "{tmp}/o.bin",
+                 "--data-nbytes", 64 << 20]),
+        ("lblk", ["read", RAMDISK, "--slba", 0, "--nlb", (64 << 20) // LBA_NBYTES - 1]),
+        ("xnvme_file", ["dump-sync", "{tmp}/d.bin", "--data-nbytes", 64 << 20]),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "-".join(str(a) for a in v[:1]),
+)
+def test_progress_only_on_terminal(tmp_path, name, args):
+    if not os.path.exists(tool_path(name)):
+        pytest.skip(f"{name} is not built")
+    args = [str(a).format(tmp=tmp_path) for a in args]
+
+    status, out, err = run_with_tty_stderr(name, *args, cwd=tmp_path)
+    assert status == EXIT_OK, err
+    assert "\r" in err and "MiB/s" in err and "100%" in err, repr(err)
+    assert "\r" not in out
+    yaml.safe_load(out)
+
+    proc = run(name, *args, cwd=tmp_path)
+    assert proc.returncode == EXIT_OK
+    assert proc.stderr == b"", proc.stderr
+
+
+# ------------------------------------------------------------------------------------------------
+# Generated man pages and bash completion
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", TOOLS)
+def test_man_page(name):
+    page = os.path.join(TOOLS_DIR, name + ".1")
+    assert os.path.exists(page), f"{page} was not generated"
+    if not shutil.which("man"):
+        pytest.skip("man is not installed")
+    env = dict(os.environ, MANWIDTH="100", LC_ALL="C.UTF-8", MANPAGER="cat", PAGER="cat")
+    proc = subprocess.run(
+        ["man", "--warnings", "-l", page],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=60, check=False,
+    )
+    text = proc.stdout.decode()
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stderr.decode().strip() == "", f"man warnings: {proc.stderr.decode()}"
+    for sub in COVERED[name]:
+        assert sub in text, f"{sub} missing from the man page of {name}"
+    assert "EXIT STATUS" in text
+
+
+def completion_file(name):
+    path = os.path.join(COMPLETIONS_DIR, name)
+    assert os.path.exists(path), f"{path} was not generated"
+    return path
+
+
+def complete(name, words, cwd):
+    """Sources the completion of `name` in bash and completes `words` (the last is current)"""
+    path = completion_file(name)
+    with open(path, encoding="utf-8") as f:
+        match = re.search(r"^complete -F (\S+) ", f.read(), re.MULTILINE)
+    assert match, f"{path} registers no completion function"
+    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in [name] + words)
+    script = (
+        f"source '{path}' || exit 3\n"
+        f"COMP_WORDS=({quoted})\n"
+        f"COMP_CWORD={len(words)}\n"
+        f"COMP_LINE=\"${{COMP_WORDS[*]}}\"\n"
+        f"COMP_POINT=${{#COMP_LINE}}\n"
+        f"{match.group(1)}\n"
+        "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    proc = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", script], cwd=cwd,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr.decode()
+    return set(proc.stdout.decode().split())
+
+
+@pytest.mark.parametrize("name", TOOLS)
+def test_bash_completion_subcommands(tmp_path, name):
+    if not shutil.which("bash"):
+        pytest.skip("bash is not installed")
+    assert COVERED[name] <= complete(name, [""], tmp_path)
+
+
+def test_bash_completion_details(tmp_path):
+    if not shutil.which("bash"):
+        pytest.skip("bash is not installed")
+    assert complete("xnvme", ["idfy"], tmp_path) == {"idfy", "idfy-ns", "idfy-ctrlr", "idfy-cs"}
+    assert complete("xnvme", ["log-h"], tmp_path) == {"log-health"}
+
+    opts = complete("lblk", ["read", RAMDISK, "--"], tmp_path)
+    assert {"--slba", "--nlb", "--data-output", "--nsid", "--help"} <= opts
+    assert "--data-input" not in opts
+
+    opts = complete("xdd", ["async", "--q"], tmp_path)
+    assert opts == {"--qdepth"}
+
+    (tmp_path / "afile.bin").write_bytes(b"")
+    assert "afile.bin" in complete("lblk", ["read", RAMDISK, "--data-output", "af"], tmp_path)
+    assert complete("lblk", ["read", RAMDISK, "--slba", ""], tmp_path) == set()

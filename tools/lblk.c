@@ -96,8 +96,8 @@ lblk_check_range(struct xnvme_cli *cli, const struct xnvme_geo *geo, enum xnvme_
 	uint64_t dev_nlbas;
 
 	if (nlbas > UINT64_MAX - slba) {
-		return tool_err(cli, -EINVAL, "--%s 0x%" PRIx64 " --nlb %u: the range overflows",
-				tool_opt_name(opt), slba, cli->args.nlb);
+		return tool_err(cli, -EINVAL, "%s 0x%" PRIx64 " --nlb %u: the range overflows",
+				tool_opt_label(cli, opt), slba, cli->args.nlb);
 	}
 	if (is_file && may_extend) {
 		return 0;
@@ -109,9 +109,9 @@ lblk_check_range(struct xnvme_cli *cli, const struct xnvme_geo *geo, enum xnvme_
 	}
 	if (slba + nlbas > dev_nlbas) {
 		return tool_err(cli, -EINVAL,
-				"--%s 0x%" PRIx64 " --nlb %u: LBAs up to 0x%" PRIx64
+				"%s 0x%" PRIx64 " --nlb %u: LBAs up to 0x%" PRIx64
 				" are beyond the end of the namespace (%" PRIu64 " LBAs)",
-				tool_opt_name(opt), slba, cli->args.nlb, slba + nlbas - 1,
+				tool_opt_label(cli, opt), slba, cli->args.nlb, slba + nlbas - 1,
 				dev_nlbas);
 	}
 	return 0;
@@ -300,8 +300,8 @@ lblk_io_cmd(struct lblk_io *io, uint64_t slba, uint64_t n)
 	if (io->op == LBLK_COMPARE && ctx.cpl.status.sct == XNVME_STATUS_CODE_TYPE_MEDIA &&
 	    ctx.cpl.status.sc == 0x85) {
 		return tool_cmd_err(io->cli, &ctx, err,
-				    "Compare: the data differs from the device within LBAs 0x%" PRIx64
-				    "-0x%" PRIx64,
+				    "Compare: the data differs from the device within LBAs "
+				    "0x%" PRIx64 "-0x%" PRIx64,
 				    slba, slba + n - 1);
 	}
 	return tool_cmd_err(io->cli, &ctx, err,
@@ -357,16 +357,17 @@ lblk_rw(struct xnvme_cli *cli, enum lblk_op op)
 			io.mbuf = xnvme_buf_alloc(io.dev, chunk * io.meta_blk);
 		}
 		if (!io.dbuf || (io.meta_blk && !io.mbuf)) {
-			err = tool_err(cli, -ENOMEM, "cannot allocate a buffer for %zu LBAs", chunk);
+			err = tool_err(cli, -ENOMEM, "cannot allocate a buffer for %zu LBAs",
+				       chunk);
 			goto exit;
 		}
 	}
 
-	xnvme_cli_pinf("%s: nsid: 0x%x, slba: 0x%016" PRIx64 ", nlb: %u, in commands of up to %" PRIu64
-		       " LBAs",
+	xnvme_cli_pinf("%s: nsid: 0x%x, slba: 0x%016" PRIx64
+		       ", nlb: %u, in commands of up to %" PRIu64 " LBAs",
 		       io.attr->name, io.nsid, io.slba, args->nlb, io.cmd_nlbas);
 
-	tool_progress_start(&prog, cli->sub->name, nbytes);
+	tool_progress_start(&prog, cli, nbytes);
 	xnvme_cli_timer_start(cli);
 	while (done < io.nlbas) {
 		uint64_t n = XNVME_MIN_U64(io.cmd_nlbas, io.nlbas - done);
@@ -486,7 +487,9 @@ sub_scopy(struct xnvme_cli *cli)
 		return -EINVAL;
 	}
 	err = lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, nlbas, false);
-	err = err ? err : lblk_check_range(cli, geo, XNVME_CLI_OPT_SDLBA, args->sdlba, nlbas, false);
+	if (!err) {
+		err = lblk_check_range(cli, geo, XNVME_CLI_OPT_SDLBA, args->sdlba, nlbas, false);
+	}
 	if (err) {
 		return err;
 	}
@@ -523,8 +526,8 @@ sub_scopy(struct xnvme_cli *cli)
 			pos += len;
 		}
 
-		err = xnvme_nvm_scopy(&ctx, nsid, args->sdlba + first, src->entry, (uint8_t)(nr - 1),
-				      XNVME_NVM_SCOPY_FMT_ZERO);
+		err = xnvme_nvm_scopy(&ctx, nsid, args->sdlba + first, src->entry,
+				      (uint8_t)(nr - 1), XNVME_NVM_SCOPY_FMT_ZERO);
 		if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
 			err = tool_cmd_err(cli, &ctx, err,
 					   "Simple Copy of LBAs 0x%" PRIx64 "-0x%" PRIx64
@@ -759,7 +762,8 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_short = "Write nlb+1 blocks at slba",
 		.descr_long = "Writes --nlb + 1 logical blocks at --slba, in commands of at most "
 			      "MDTS bytes; the data comes from --data-input, which must hold "
-			      "(nlb + 1) * LBA size bytes, or is generated (byte k is 'A' + k % 26)",
+			      "(nlb + 1) * LBA size bytes, or is generated (byte k is "
+			      "'A' + k % 26)",
 		.command = sub_write,
 		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
 	},

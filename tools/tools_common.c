@@ -45,7 +45,8 @@ tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
 	char msg[TOOL_MSG_LEN];
 	int len;
 
-	len = snprintf(msg, sizeof(msg), "%s: ", sub_name(cli));
+	len = snprintf(msg, sizeof(msg), "%s %s: ", (cli && cli->title) ? cli->title : "?",
+		       sub_name(cli));
 	if (len < 0 || (size_t)len >= sizeof(msg)) {
 		len = 0;
 	}
@@ -95,6 +96,29 @@ tool_opt_name(enum xnvme_cli_opt opt)
 	return (attr && attr->name) ? attr->name : "?";
 }
 
+const char *
+tool_opt_label(const struct xnvme_cli *cli, enum xnvme_cli_opt opt)
+{
+	static char bufs[4][64];
+	static unsigned int next;
+	char *buf = bufs[next++ % 4];
+	bool posa = false;
+
+	for (int i = 0; cli && cli->sub && i < XNVME_CLI_SUB_OPTS_LEN; ++i) {
+		const struct xnvme_cli_sub_opt *so = &cli->sub->opts[i];
+
+		if (so->opt == XNVME_CLI_OPT_NONE || so->opt == XNVME_CLI_OPT_END) {
+			break;
+		}
+		if (so->opt == opt && so->type == XNVME_CLI_POSA) {
+			posa = true;
+			break;
+		}
+	}
+	snprintf(buf, sizeof(bufs[0]), "%s%s", posa ? "" : "--", tool_opt_name(opt));
+	return buf;
+}
+
 static bool
 opt_is_hex(enum xnvme_cli_opt opt)
 {
@@ -110,13 +134,17 @@ tool_check_range(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t v
 	if (val >= min && val <= max) {
 		return 0;
 	}
+	if (val < min && (max == UINT64_MAX || max == SIZE_MAX || max == UINT32_MAX)) {
+		return tool_err(cli, -EINVAL, "%s %" PRIu64 ": must be at least %" PRIu64,
+				tool_opt_label(cli, opt), val, min);
+	}
 	if (opt_is_hex(opt)) {
 		return tool_err(cli, -EINVAL,
-				"--%s 0x%" PRIx64 ": out of range [0x%" PRIx64 ", 0x%" PRIx64 "]",
-				tool_opt_name(opt), val, min, max);
+				"%s 0x%" PRIx64 ": out of range [0x%" PRIx64 ", 0x%" PRIx64 "]",
+				tool_opt_label(cli, opt), val, min, max);
 	}
-	return tool_err(cli, -EINVAL, "--%s %" PRIu64 ": out of range [%" PRIu64 ", %" PRIu64 "]",
-			tool_opt_name(opt), val, min, max);
+	return tool_err(cli, -EINVAL, "%s %" PRIu64 ": out of range [%" PRIu64 ", %" PRIu64 "]",
+			tool_opt_label(cli, opt), val, min, max);
 }
 
 int
@@ -157,30 +185,31 @@ tool_file_open_in(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_c
 
 	file_setup(f, cli, opt, path);
 	if (!path || !path[0]) {
-		return tool_err(cli, -EINVAL, "--%s: empty path", tool_opt_name(opt));
+		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
 	}
 
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0) {
-		return tool_err(cli, -errno, "--%s %s: cannot open for reading", tool_opt_name(opt),
-				path);
+		return tool_err(cli, -errno, "%s %s: cannot open for reading",
+				tool_opt_label(cli, opt), path);
 	}
 	if (fstat(f->fd, &st)) {
 		int err = -errno;
 
 		tool_file_close(f);
-		return tool_err(cli, err, "--%s %s: cannot stat", tool_opt_name(opt), path);
+		return tool_err(cli, err, "%s %s: cannot stat", tool_opt_label(cli, opt), path);
 	}
 	if (S_ISDIR(st.st_mode)) {
 		tool_file_close(f);
-		return tool_err(cli, -EISDIR, "--%s %s: is a directory", tool_opt_name(opt), path);
+		return tool_err(cli, -EISDIR, "%s %s: is a directory", tool_opt_label(cli, opt),
+				path);
 	}
 	/* Pipes and devices have no meaningful size; tool_file_read() catches their end */
 	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < need) {
 		tool_file_close(f);
 		return tool_err(cli, -EINVAL,
-				"--%s %s: file holds %jd bytes, %" PRIu64 " bytes needed",
-				tool_opt_name(opt), path, (intmax_t)st.st_size, need);
+				"%s %s: file holds %jd bytes, %" PRIu64 " bytes needed",
+				tool_opt_label(cli, opt), path, (intmax_t)st.st_size, need);
 	}
 	return 0;
 }
@@ -191,13 +220,13 @@ tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_
 {
 	file_setup(f, cli, opt, path);
 	if (!path || !path[0]) {
-		return tool_err(cli, -EINVAL, "--%s: empty path", tool_opt_name(opt));
+		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
 	}
 
 	f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (f->fd < 0) {
-		return tool_err(cli, -errno, "--%s %s: cannot open for writing", tool_opt_name(opt),
-				path);
+		return tool_err(cli, -errno, "%s %s: cannot open for writing",
+				tool_opt_label(cli, opt), path);
 	}
 	return 0;
 }
@@ -215,14 +244,14 @@ tool_file_read(struct tool_file *f, void *buf, size_t nbytes)
 			continue;
 		}
 		if (ret < 0) {
-			return tool_err(f->cli, -errno, "--%s %s: read failed", tool_opt_name(f->opt),
-					f->path);
+			return tool_err(f->cli, -errno, "%s %s: read failed",
+					tool_opt_label(f->cli, f->opt), f->path);
 		}
 		if (ret == 0) {
 			return tool_err(f->cli, -EINVAL,
-					"--%s %s: ended after %" PRIu64 " bytes, %" PRIu64
+					"%s %s: ended after %" PRIu64 " bytes, %" PRIu64
 					" bytes needed",
-					tool_opt_name(f->opt), f->path, f->nbytes,
+					tool_opt_label(f->cli, f->opt), f->path, f->nbytes,
 					f->nbytes + left);
 		}
 		cur += ret;
@@ -245,8 +274,8 @@ tool_file_write(struct tool_file *f, const void *buf, size_t nbytes)
 			continue;
 		}
 		if (ret < 0) {
-			return tool_err(f->cli, -errno, "--%s %s: write failed",
-					tool_opt_name(f->opt), f->path);
+			return tool_err(f->cli, -errno, "%s %s: write failed",
+					tool_opt_label(f->cli, f->opt), f->path);
 		}
 		cur += ret;
 		left -= ret;
@@ -264,8 +293,8 @@ tool_file_close(struct tool_file *f)
 		return 0;
 	}
 	if (close(f->fd)) {
-		err = tool_err(f->cli, -errno, "--%s %s: close failed", tool_opt_name(f->opt),
-			       f->path);
+		err = tool_err(f->cli, -errno, "%s %s: close failed",
+			       tool_opt_label(f->cli, f->opt), f->path);
 	}
 	f->fd = -1;
 	return err;
@@ -395,10 +424,11 @@ progress_draw(struct tool_progress *p, uint64_t now)
 }
 
 void
-tool_progress_start(struct tool_progress *p, const char *label, uint64_t total)
+tool_progress_start(struct tool_progress *p, const struct xnvme_cli *cli, uint64_t total)
 {
 	memset(p, 0, sizeof(*p));
-	p->label = label ? label : "progress";
+	snprintf(p->label, sizeof(p->label), "%s %s", (cli && cli->title) ? cli->title : "?",
+		 sub_name(cli));
 	p->total = total;
 	p->tty = isatty(STDERR_FILENO) == 1;
 	p->start_ns = now_ns();
@@ -468,7 +498,7 @@ ticker_main(void *arg)
 }
 
 struct tool_ticker *
-tool_ticker_start(const char *label)
+tool_ticker_start(const struct xnvme_cli *cli)
 {
 	struct tool_ticker *t;
 
@@ -479,7 +509,7 @@ tool_ticker_start(const char *label)
 	if (!t) {
 		return NULL; /* progress is a nicety; the command runs without it */
 	}
-	tool_progress_start(&t->prog, label, 0);
+	tool_progress_start(&t->prog, cli, 0);
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_cond_init(&t->cond, NULL);
 	if (pthread_create(&t->thread, NULL, ticker_main, t)) {
@@ -669,11 +699,56 @@ tool_dev_info(struct xnvme_cli *cli)
 /* Byte-addressed transfers through the file API                                              */
 /* ------------------------------------------------------------------------------------------ */
 
+/* The options of the command line with the open flags of `mode` */
+static struct xnvme_opts
+xfer_opts(const struct xnvme_cli *cli, int mode, bool create)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+
+	xnvme_cli_to_opts(cli, &opts);
+	opts.rdonly = !(mode & TOOL_XFER_OUT);
+	opts.wronly = (mode & TOOL_XFER_OUT) && !(mode & TOOL_XFER_IN);
+	opts.rdwr = (mode & TOOL_XFER_OUT) && (mode & TOOL_XFER_IN);
+	opts.create = create;
+	opts.truncate = (mode & TOOL_XFER_OUT) && (mode & TOOL_XFER_TRUNC);
+	return opts;
+}
+
+/* xnvme_file_open() without the library's note on stderr about a failed open */
+static struct xnvme_dev *
+file_open_quiet(const char *path, struct xnvme_opts *opts)
+{
+	struct xnvme_dev *dev;
+	int saved, null, err;
+
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0) {
+		if (saved >= 0) {
+			close(saved);
+		}
+		if (null >= 0) {
+			close(null);
+		}
+		return xnvme_file_open(path, opts);
+	}
+	dev = xnvme_file_open(path, opts);
+	err = errno;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+	errno = err;
+	return dev;
+}
+
 int
 tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
 	       const char *path, int mode, size_t iosize, uint32_t qdepth, uint32_t vec_cnt)
 {
-	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_opts opts;
+	struct stat st;
 	int err;
 
 	memset(x, 0, sizeof(*x));
@@ -684,28 +759,25 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 	x->vec_cnt = vec_cnt;
 
 	if (!path || !path[0]) {
-		return tool_err(cli, -EINVAL, "--%s: empty path", tool_opt_name(opt));
+		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
 	}
 
-	xnvme_cli_to_opts(cli, &opts);
-	opts.rdonly = 0;
-	opts.wronly = 0;
-	opts.rdwr = 0;
-	if ((mode & TOOL_XFER_IN) && (mode & TOOL_XFER_OUT)) {
-		opts.rdwr = 1;
-	} else if (mode & TOOL_XFER_OUT) {
-		opts.wronly = 1;
+	/*
+	 * An output is created only when nothing answers to its name: with create set, the first
+	 * backend handling paths would make a file of a device URI such as "1GB".
+	 */
+	opts = xfer_opts(cli, mode, false);
+	if ((mode & TOOL_XFER_OUT) && stat(path, &st) && errno == ENOENT) {
+		x->dev = file_open_quiet(path, &opts);
+		if (!x->dev && errno == ENOENT) {
+			opts = xfer_opts(cli, mode, true);
+			x->dev = xnvme_file_open(path, &opts);
+		}
 	} else {
-		opts.rdonly = 1;
+		x->dev = xnvme_file_open(path, &opts);
 	}
-	if (mode & TOOL_XFER_OUT) {
-		opts.create = 1;
-		opts.truncate = (mode & TOOL_XFER_TRUNC) ? 1 : 0;
-	}
-
-	x->dev = xnvme_file_open(path, &opts);
 	if (!x->dev) {
-		return tool_err(cli, -errno, "--%s %s: cannot open%s", tool_opt_name(opt), path,
+		return tool_err(cli, -errno, "%s %s: cannot open%s", tool_opt_label(cli, opt), path,
 				(mode & TOOL_XFER_OUT) ? " for writing" : "");
 	}
 
@@ -714,8 +786,8 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 		if (err) {
 			x->queue = NULL;
 			tool_xfer_close(x);
-			return tool_err(cli, err, "--%s %s: cannot create a queue of depth %u",
-					tool_opt_name(opt), path, qdepth);
+			return tool_err(cli, err, "%s %s: cannot create a queue of depth %u",
+					tool_opt_label(cli, opt), path, qdepth);
 		}
 	}
 	return 0;
@@ -818,23 +890,24 @@ xfer_short(struct tool_xfer *x, bool write, uint64_t offset, size_t want, uint64
 {
 	if (write) {
 		return tool_err(x->cli, -EIO,
-				"--%s %s: short write at offset %" PRIu64 ": %" PRIu64
+				"%s %s: short write at offset %" PRIu64 ": %" PRIu64
 				" of %zu bytes",
-				tool_opt_name(x->opt), x->path, offset, got, want);
+				tool_opt_label(x->cli, x->opt), x->path, offset, got, want);
 	}
 	return tool_err(x->cli, -EINVAL,
-			"--%s %s: ends before offset %" PRIu64 ": only %" PRIu64
+			"%s %s: ends before offset %" PRIu64 ": only %" PRIu64
 			" bytes available there, %zu bytes needed",
-			tool_opt_name(x->opt), x->path, offset + want, got, want);
+			tool_opt_label(x->cli, x->opt), x->path, offset + want, got, want);
 }
 
 static int
 xfer_failed(struct tool_xfer *x, struct xnvme_cmd_ctx *ctx, int err, bool write, uint64_t offset,
 	    size_t nbytes)
 {
-	return tool_cmd_err(x->cli, ctx, err, "--%s %s: %s of %zu bytes at offset %" PRIu64 " failed",
-			    tool_opt_name(x->opt), x->path, write ? "write" : "read", nbytes,
-			    offset);
+	return tool_cmd_err(x->cli, ctx, err,
+			    "%s %s: %s of %zu bytes at offset %" PRIu64 " failed",
+			    tool_opt_label(x->cli, x->opt), x->path, write ? "write" : "read",
+			    nbytes, offset);
 }
 
 static int
@@ -983,8 +1056,8 @@ xfer_rw_async(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint
 
 		ret = xnvme_queue_poke(x->queue, 0);
 		if (ret < 0) {
-			err = tool_err(x->cli, ret, "--%s %s: polling the queue failed",
-				       tool_opt_name(x->opt), x->path);
+			err = tool_err(x->cli, ret, "%s %s: polling the queue failed",
+				       tool_opt_label(x->cli, x->opt), x->path);
 			xnvme_queue_drain(x->queue);
 			goto exit;
 		}
@@ -1008,8 +1081,8 @@ int
 tool_xfer_rw(struct tool_xfer *x, bool write, void *buf, size_t nbytes, uint64_t offset)
 {
 	if (!x->iosize) {
-		return tool_err(x->cli, -EINVAL, "--%s: transfer size of 0 bytes",
-				tool_opt_name(XNVME_CLI_OPT_IOSIZE));
+		return tool_err(x->cli, -EINVAL, "%s: transfer size of 0 bytes",
+				tool_opt_label(x->cli, XNVME_CLI_OPT_IOSIZE));
 	}
 	if (x->queue) {
 		return xfer_rw_async(x, write, buf, nbytes, offset);
@@ -1038,7 +1111,7 @@ tool_xfer_copy(struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes, uin
 		return tool_err(in->cli, -errno, "cannot allocate a %zu byte buffer", win);
 	}
 
-	tool_progress_start(&prog, sub_name(in->cli), nbytes);
+	tool_progress_start(&prog, in->cli, nbytes);
 	out->prog = &prog;
 	while (done < nbytes) {
 		size_t n = nbytes - done < win ? nbytes - done : win;

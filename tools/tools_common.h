@@ -27,7 +27,7 @@
 /* ------------------------------------------------------------------------------------------ */
 
 /**
- * Prints "# ERR: '<subcommand>: <formatted text>': {errno: ...}" on stderr.
+ * Prints "# ERR: '<tool> <subcommand>: <formatted text>': {errno: ...}" on stderr.
  *
  * @return `err` as a negative errno (-EINVAL when `err` is 0), for `return tool_err(...)`
  */
@@ -47,6 +47,13 @@ tool_cmd_err(const struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, int err, co
 /** Name of an option as written on the command line, without the dashes */
 const char *
 tool_opt_name(enum xnvme_cli_opt opt);
+
+/**
+ * The option as the user wrote it: "--name", or "name" for a positional argument of the running
+ * subcommand. Points to one of four rotating static buffers.
+ */
+const char *
+tool_opt_label(const struct xnvme_cli *cli, enum xnvme_cli_opt opt);
 
 /** Fails with a message naming the option when `val > max` */
 int
@@ -144,7 +151,7 @@ tool_hexdump_pr(const char *key, const void *buf, size_t nbytes);
  * deserve one; otherwise every call is a no-op.
  */
 struct tool_progress {
-	const char *label;
+	char label[64]; ///< "<tool> <subcommand>"
 	uint64_t total; ///< bytes; 0 when unknown (elapsed time only)
 	uint64_t done;
 	uint64_t start_ns;
@@ -154,7 +161,7 @@ struct tool_progress {
 };
 
 void
-tool_progress_start(struct tool_progress *p, const char *label, uint64_t total);
+tool_progress_start(struct tool_progress *p, const struct xnvme_cli *cli, uint64_t total);
 
 void
 tool_progress_update(struct tool_progress *p, uint64_t done);
@@ -170,7 +177,7 @@ tool_progress_end(struct tool_progress *p);
 struct tool_ticker;
 
 struct tool_ticker *
-tool_ticker_start(const char *label);
+tool_ticker_start(const struct xnvme_cli *cli);
 
 void
 tool_ticker_stop(struct tool_ticker *t);

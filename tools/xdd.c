@@ -94,11 +94,11 @@ static struct xnvme_cli_sub g_subs[] = {
 	{
 		.name = "sync",
 		.descr_short = "Copy with synchronous commands",
-		.descr_long = "Copies --data-nbytes bytes starting at byte --offset of --data-input "
-			      "to the same offset of --data-output (created when missing, not "
-			      "truncated), --iosize bytes (default 131072) per command; --direct "
-			      "opens both with O_DIRECT. Inputs and outputs are files or device "
-			      "URIs",
+		.descr_long = "Copies --data-nbytes bytes starting at byte --offset of "
+			      "--data-input to the same offset of --data-output (created when "
+			      "missing, not truncated), --iosize bytes (default 131072) per "
+			      "command; --direct opens both with O_DIRECT. Inputs and outputs are "
+			      "files or device URIs",
 		.command = sub_sync,
 		.opts = {OPTS_COPY},
 	},

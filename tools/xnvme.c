@@ -234,11 +234,14 @@ static int
 sub_log(struct xnvme_cli *cli)
 {
 	struct xnvme_cli_args *args = &cli->args;
-	uint64_t nbytes = cli->given[XNVME_CLI_OPT_DATA_NBYTES] ? args->data_nbytes : LOG_NBYTES_DEF;
+	uint64_t nbytes = LOG_NBYTES_DEF;
 	uint32_t nsid = log_nsid(cli);
 	void *buf;
 	int err;
 
+	if (cli->given[XNVME_CLI_OPT_DATA_NBYTES]) {
+		nbytes = args->data_nbytes;
+	}
 	err = tool_check_max(cli, XNVME_CLI_OPT_LID, args->lid, 0xFF);
 	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_LSP, args->lsp, 0x7F);
 	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_RAE, args->rae, 1);
@@ -467,7 +470,7 @@ sub_format(struct xnvme_cli *cli)
 
 	xnvme_cli_pinf("formatting nsid 0x%x with LBA format %u", nsid,
 		       (unsigned int)(lbafl | (lbafu << 4)));
-	ticker = tool_ticker_start(cli->sub->name);
+	ticker = tool_ticker_start(cli);
 	err = xnvme_adm_format(&ctx, nsid, lbafl, lbafu, mset, args->ses, pi, pil);
 	tool_ticker_stop(ticker);
 	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
@@ -501,7 +504,7 @@ sanitize_wait(struct xnvme_cli *cli, unsigned int *sstat)
 		return -ENOMEM;
 	}
 
-	tool_progress_start(&prog, cli->sub->name, total);
+	tool_progress_start(&prog, cli, total);
 	for (;;) {
 		struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(cli->args.dev);
 		struct timespec pause = {.tv_sec = 0, .tv_nsec = SANITIZE_POLL_NS};
@@ -511,7 +514,7 @@ sanitize_wait(struct xnvme_cli *cli, unsigned int *sstat)
 				    LOG_SANITIZE_STATUS_NBYTES);
 		if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
 			/* The command was accepted; without the log there is nothing to wait on */
-			xnvme_cli_pinf("sanitize status log unavailable; not waiting for completion");
+			xnvme_cli_pinf("sanitize status log unavailable; not waiting for the end");
 			err = 0;
 			*sstat = SANITIZE_SSTAT_NEVER;
 			break;
@@ -619,13 +622,15 @@ passthru(struct xnvme_cli *cli, bool admin)
 		}
 	}
 	if (args->data_input) {
-		err = tool_data_load(cli, XNVME_CLI_OPT_DATA_INPUT, args->data_input, dbuf, dnbytes);
+		err = tool_data_load(cli, XNVME_CLI_OPT_DATA_INPUT, args->data_input, dbuf,
+				     dnbytes);
 		if (err) {
 			goto exit;
 		}
 	}
 	if (args->meta_input) {
-		err = tool_data_load(cli, XNVME_CLI_OPT_META_INPUT, args->meta_input, mbuf, mnbytes);
+		err = tool_data_load(cli, XNVME_CLI_OPT_META_INPUT, args->meta_input, mbuf,
+				     mnbytes);
 		if (err) {
 			goto exit;
 		}
@@ -851,11 +856,11 @@ static struct xnvme_cli_sub g_subs[] = {
 	{
 		.name = "idfy",
 		.descr_short = "Identify with a caller-chosen CNS",
-		.descr_long = "Issues an Identify command for --cns (with --cntid, --nsid, --setid, "
-			      "--uuid) and prints the result when a printer exists for the "
-			      "structure (CNS 0x0, 0x1, 0x1C), else its raw bytes; --data-output "
-			      "writes the 4096 bytes to a file. --nsid defaults to the device "
-			      "namespace for namespace structures, else 0",
+		.descr_long = "Issues an Identify command for --cns (with --cntid, --nsid, "
+			      "--setid, --uuid) and prints the result when a printer exists for "
+			      "the structure (CNS 0x0, 0x1, 0x1C), else its raw bytes; "
+			      "--data-output writes the 4096 bytes to a file. --nsid defaults to "
+			      "the device namespace for namespace structures, else 0",
 		.command = sub_idfy,
 		.opts = {
 			OPTS_URI,
@@ -912,10 +917,10 @@ static struct xnvme_cli_sub g_subs[] = {
 	{
 		.name = "log",
 		.descr_short = "Get Log Page with a caller-chosen log identifier",
-		.descr_long = "Retrieves --data-nbytes (default 4096, a multiple of 4) bytes of log "
-			      "page --lid from offset --lpo-nbytes; --nsid defaults to 0xFFFFFFFF. "
-			      "The log is not decoded: it is written to --data-output, or printed "
-			      "as raw bytes",
+		.descr_long = "Retrieves --data-nbytes (default 4096, a multiple of 4) bytes of "
+			      "log page --lid from offset --lpo-nbytes; --nsid defaults to "
+			      "0xFFFFFFFF. The log is not decoded: it is written to --data-output, "
+			      "or printed as raw bytes",
 		.command = sub_log,
 		.opts = {
 			OPTS_URI,
@@ -1025,8 +1030,8 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_short = "Sanitize the NVM subsystem",
 		.descr_long = "Starts sanitize action --sanact (1: exit failure mode, 2: block "
 			      "erase, 3: overwrite, 4: crypto erase) and waits, following the "
-			      "Sanitize Status log, until it is no longer in progress. Destroys all "
-			      "data",
+			      "Sanitize Status log, until it is no longer in progress. Destroys "
+			      "all data",
 		.command = sub_sanitize,
 		.opts = {
 			OPTS_URI,
@@ -1055,10 +1060,10 @@ static struct xnvme_cli_sub g_subs[] = {
 		.name = "padc",
 		.descr_short = "Pass a raw admin command",
 		.descr_long = "Builds an admin command from --cdw0 .. --cdw15 (--opcode and --nsid "
-			      "override dwords 0 and 1), passes it with --data-nbytes/--meta-nbytes "
-			      "buffers filled from --data-input/--meta-input (zeros otherwise), "
-			      "and prints the completion; buffers are written to "
-			      "--data-output/--meta-output",
+			      "override dwords 0 and 1), passes it with "
+			      "--data-nbytes/--meta-nbytes buffers filled from "
+			      "--data-input/--meta-input (zeros otherwise), and prints the "
+			      "completion; buffers are written to --data-output/--meta-output",
 		.command = sub_padc,
 		.opts = {OPTS_PASSTHRU},
 	},
@@ -1112,7 +1117,8 @@ static struct xnvme_cli_sub g_subs[] = {
 	{
 		.name = "ns-rescan",
 		.descr_short = "Namespace rescan",
-		.descr_long = "Asks the operating system to rescan the namespaces of the controller",
+		.descr_long = "Asks the operating system to rescan the namespaces of the "
+			      "controller",
 		.command = sub_ns_rescan,
 		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
 	},

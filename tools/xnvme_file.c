@@ -85,8 +85,8 @@ sub_write_read(struct xnvme_cli *cli)
 	printf("xnvme_file_write_read: {nbytes: %zu, ndiff: %zu}\n", nbytes, ndiff);
 	xnvme_cli_timer_bw_pr(cli, "wall-clock", 2 * (uint64_t)nbytes);
 	if (ndiff) {
-		err = tool_err(cli, -EIO, "%s: %zu of %zu bytes read back differ from those written",
-			       args->uri, ndiff, nbytes);
+		err = tool_err(cli, -EIO, "%s: %zu of %zu bytes read back differ from those "
+			       "written", args->uri, ndiff, nbytes);
 	}
 
 exit:
@@ -126,7 +126,7 @@ dump(struct xnvme_cli *cli, int mode)
 	}
 
 	announce("dumping", nbytes, iosize, qdepth, vec_cnt);
-	tool_progress_start(&prog, cli->sub->name, nbytes);
+	tool_progress_start(&prog, cli, nbytes);
 	out.prog = &prog;
 	xnvme_cli_timer_start(cli);
 	while (done < nbytes) {
@@ -184,7 +184,7 @@ load(struct xnvme_cli *cli, int mode)
 	}
 
 	announce("loading", nbytes, iosize, qdepth, vec_cnt);
-	tool_progress_start(&prog, cli->sub->name, nbytes);
+	tool_progress_start(&prog, cli, nbytes);
 	in.prog = &prog;
 	xnvme_cli_timer_start(cli);
 	while (done < nbytes) {
@@ -409,8 +409,8 @@ static struct xnvme_cli_sub g_subs[] = {
 	{
 		.name = "copy-async",
 		.descr_short = "Copy one file to another through queues",
-		.descr_long = "As copy-sync, with up to --qdepth (default 16) commands in flight on "
-			      "each file",
+		.descr_long = "As copy-sync, with up to --qdepth (default 16) commands in flight "
+			      "on each file",
 		.command = sub_copy_async,
 		.opts = {
 			OPTS_COPY,

@@ -19,9 +19,9 @@ enum xnvme_be_linux_ftype {
 struct xnvme_be_linux_state {
 	int fd;
 	enum xnvme_be_linux_ftype ftype;
-	uint64_t nbytes;    ///< size at open (files grow: the admin shim re-reads it)
+	uint64_t nbytes;     ///< size at open (files grow: the admin shim re-reads it)
 	uint32_t lba_nbytes; ///< logical block size: BLKSSZGET for block devices, 512 for files
-	bool direct;        ///< opened with O_DIRECT
+	bool direct;         ///< opened with O_DIRECT
 };
 
 /**

@@ -1,0 +1,790 @@
+#!/usr/bin/env bash
+# QEMU NVMe test rig for xNVMe: boots a stock Debian kernel under QEMU (TCG) with emulated NVMe
+# namespaces and runs one command inside the guest, over the host's root file system.
+#
+#   rig.sh prepare [--fdp]                       install packages, fetch + cache kernel/initramfs
+#   rig.sh run [options] -- <command...>         boot, run <command> in the guest, return its rc
+#   rig.sh selftest [--fdp]                      boot once and smoke-check the guest devices
+#   rig.sh clean                                 remove the cache
+#
+# See tests/qemu/README.md. Exit codes of `run`: the guest command's exit code, or 125 when the
+# guest did not report one (boot failure, panic, timeout), or 2 on usage errors.
+set -euo pipefail
+
+SELF=$(readlink -f "${BASH_SOURCE[0]}")
+CACHE=${XNVME_QEMU_CACHE:-$HOME/.cache/xnvme-qemu}
+PKGS=(qemu-system-x86 qemu-utils busybox-static nvme-cli cpio kmod)
+BOOT_MODULES=(virtio_pci 9pnet_virtio 9p overlay nvme)
+RIG_RC_FAIL=125
+
+log() { printf 'qrig: %s\n' "$*" >&2; }
+die() { printf 'qrig: error: %s\n' "$*" >&2; exit "${QRIG_DIE_RC:-1}"; }
+
+PY=/usr/bin/python3
+[[ -x $PY ]] || PY=python3
+
+as_root() {
+	if [[ $(id -u) -eq 0 ]]; then "$@"
+	elif command -v sudo >/dev/null; then sudo -n "$@"
+	else die "need root for: $*"; fi
+}
+
+# --------------------------------------------------------------------------------------------
+# prepare
+# --------------------------------------------------------------------------------------------
+
+prepare_packages() {
+	local need=() p st
+	for p in "${PKGS[@]}"; do
+		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+		[[ $st == installed ]] || need+=("$p")
+	done
+	((${#need[@]})) || return 0
+	log "installing ${need[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	if ! as_root apt-get install -y -q --no-install-recommends "${need[@]}" >&2; then
+		as_root apt-get update -q >&2
+		as_root apt-get install -y -q --no-install-recommends "${need[@]}" >&2
+	fi
+}
+
+# linux-image-<kver> that the linux-image-amd64 metapackage currently depends on
+resolve_kernel_pkg() {
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+}
+
+# Decompress a kernel module (.ko/.ko.xz/.ko.gz/.ko.zst) and strip its appended signature.
+MODPREP_PY='
+import sys, lzma, gzip, struct, subprocess
+src, dst = sys.argv[1], sys.argv[2]
+if src.endswith(".xz"):
+    data = lzma.open(src).read()
+elif src.endswith(".gz"):
+    data = gzip.open(src).read()
+elif src.endswith(".zst"):
+    data = subprocess.run(["zstd", "-dc", src], check=True, stdout=subprocess.PIPE).stdout
+else:
+    data = open(src, "rb").read()
+magic = b"~Module signature appended~\n"
+if data.endswith(magic):
+    # struct module_signature: algo, hash, id_type, signer_len, key_id_len, pad[3], sig_len(be32)
+    info = data[-len(magic) - 12:-len(magic)]
+    signer_len, key_id_len = info[3], info[4]
+    sig_len = struct.unpack(">I", info[8:12])[0]
+    data = data[:-(len(magic) + 12 + sig_len + signer_len + key_id_len)]
+if data[:4] != b"\x7fELF":
+    sys.exit("not an ELF module: " + src)
+open(dst, "wb").write(data)
+'
+
+# Cut the XZ stream out of a bzImage and decompress it: the ELF vmlinux boots via PVH.
+VMLINUX_PY='
+import sys, lzma
+d = open(sys.argv[1], "rb").read()
+i = d.find(b"\xfd7zXZ\x00")
+if i < 0:
+    sys.exit("no XZ stream in " + sys.argv[1])
+out = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(d[i:])
+if out[:4] != b"\x7fELF":
+    sys.exit("decompressed kernel is not ELF")
+open(sys.argv[2], "wb").write(out)
+'
+
+# Extract a linux-image .deb into $CACHE/kernels/<kver>: lib/modules/<kver>, vmlinux, config
+install_kernel_deb() {
+	local deb=$1 kver=$2 kdir=$CACHE/kernels/$2 tmp
+	tmp=$(mktemp -d "$CACHE/tmp.kernel.XXXXXX")
+	dpkg-deb -x "$deb" "$tmp/x"
+	mkdir -p "$tmp/k/lib/modules"
+	if [[ -d $tmp/x/lib/modules/$kver ]]; then
+		mv "$tmp/x/lib/modules/$kver" "$tmp/k/lib/modules/"
+	elif [[ -d $tmp/x/usr/lib/modules/$kver ]]; then
+		mv "$tmp/x/usr/lib/modules/$kver" "$tmp/k/lib/modules/"
+	else
+		die "no lib/modules/$kver in $deb"
+	fi
+	mv "$tmp/x/boot/vmlinuz-$kver" "$tmp/k/vmlinuz"
+	cp "$tmp/x/boot/config-$kver" "$tmp/k/config" 2>/dev/null || true
+	depmod -b "$tmp/k" "$kver"
+	"$PY" -c "$VMLINUX_PY" "$tmp/k/vmlinuz" "$tmp/k/vmlinux"
+	[[ $(head -c4 "$tmp/k/vmlinux" | od -An -tx1 | tr -d ' ') == 7f454c46 ]] ||
+		die "vmlinux is not ELF"
+	echo "$kver" >"$tmp/k/kver"
+	rm -rf "$kdir"
+	mkdir -p "$CACHE/kernels"
+	mv "$tmp/k" "$kdir"
+	rm -rf "$tmp"
+}
+
+# Download (apt-get download, no installation) and extract the kernel package $1
+fetch_kernel() {
+	local pkg=$1 kver=${1#linux-image-} tmp
+	[[ -f $CACHE/kernels/$kver/vmlinux ]] && return 0
+	log "downloading $pkg"
+	tmp=$(mktemp -d "$CACHE/tmp.deb.XXXXXX")
+	chmod 755 "$tmp"
+	(cd "$tmp" && apt-get download -q "$pkg" >&2 2>"$tmp/apt.err") ||
+		{ cat "$tmp/apt.err" >&2; rm -rf "$tmp"; return 1; }
+	install_kernel_deb "$(ls "$tmp"/*.deb)" "$kver"
+	rm -rf "$tmp"
+}
+
+# The guest's /init (busybox sh). Baked into the initramfs; rebuilt when this text changes.
+guest_init() {
+	cat <<'INIT'
+#!/bin/busybox sh
+# qrig guest init, generated by tests/qemu/rig.sh
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+/bin/busybox --install -s
+mount -t devtmpfs devtmpfs /dev
+exec </dev/null >/dev/console 2>&1
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+say() { echo "qrig-init: $*"; }
+set -f
+read -r cmdline </proc/cmdline
+# busybox insmod does not read <module>.<param>=<val> from the command line: forward them
+while read -r mod; do
+	[ -n "$mod" ] || continue
+	name=${mod%.ko}; name=${name//-/_}
+	set --
+	for w in $cmdline; do
+		case $w in *.*=*) ;; *) continue ;; esac
+		p=${w%%.*}
+		[ "${p//-/_}" = "$name" ] && set -- "$@" "${w#*.}"
+	done
+	insmod "/modules/$mod" "$@" || say "insmod $mod $* failed"
+done </modules/order
+set +f
+
+o=trans=virtio,version=9p2000.L,msize=512000
+mkdir -p /ctl /lower /rw /newroot
+mount -t 9p -o $o,cache=none qrigctl /ctl || say "cannot mount the control share"
+mount -t 9p -o $o,cache=loose,ro hostroot /lower || say "cannot mount the host root"
+. /ctl/config
+mount -t tmpfs -o mode=0755 rw /rw
+mkdir -p /rw/upper /rw/work
+mount -t overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work overlay /newroot ||
+	say "cannot mount the overlay root"
+r=/newroot
+mount -t proc proc $r/proc
+mount -t sysfs sysfs $r/sys
+mount -t devtmpfs devtmpfs $r/dev
+mkdir -p $r/dev/pts $r/dev/shm $r/dev/hugepages $r/run $r/tmp
+mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts $r/dev/pts
+mount -t tmpfs -o mode=1777 shm $r/dev/shm
+mount -t hugetlbfs hugetlbfs $r/dev/hugepages
+mount -t tmpfs -o mode=0755 run $r/run
+mount -t tmpfs -o mode=1777 tmp $r/tmp
+mkdir -p $r/run/qrig /lib/modules "$r/lib/modules"
+mount --bind /ctl $r/run/qrig
+# the kernel's module tree (cache dir on the host): for modprobe in the guest and kernel requests
+mount --bind "/lower$QRIG_MODDIR" "$r/lib/modules"
+mount --bind "/lower$QRIG_MODDIR" /lib/modules
+mkdir -p "$r$QRIG_WORKDIR"
+mount -t 9p -o $o,cache=mmap qrigwork "$r$QRIG_WORKDIR" || say "cannot mount the work directory"
+
+# wait for the namespaces (hidden per-path disks nvmeXcYnZ do not count)
+n=0 i=0
+while :; do
+	n=0
+	for d in /sys/block/nvme*n*; do
+		case ${d##*/} in nvme*c*n*) ;; nvme*n*) [ -e "$d" ] && n=$((n + 1)) ;; esac
+	done
+	[ $n -ge "$QRIG_NS" ] && break
+	i=$((i + 1))
+	[ $i -ge 600 ] && break
+	sleep 0.05
+done
+warn=
+[ $n -ge "$QRIG_NS" ] || warn="only $n of $QRIG_NS NVMe namespaces appeared"
+
+# map namespaces and controllers to roles by (controller serial, nsid), not controller number
+for d in /sys/block/nvme*n*; do
+	b=${d##*/}
+	case $b in nvme*c*n*) continue ;; esac
+	[ -e "$d/nsid" ] || continue
+	read -r sn <"$d/device/serial" || continue
+	read -r nsid <"$d/nsid" || continue
+	role=
+	for m in $QRIG_ROLES; do
+		[ "${m%%=*}" = "$sn:$nsid" ] && role=${m#*=}
+	done
+	[ -n "$role" ] || continue
+	export "XNVME_QEMU_${role}_BLK=/dev/$b" "XNVME_QEMU_${role}_CHR=/dev/ng${b#nvme}" \
+		"XNVME_QEMU_${role}_NSID=$nsid"
+done
+for c in /sys/class/nvme/nvme*; do
+	[ -e "$c/serial" ] || continue
+	read -r sn <"$c/serial" || continue
+	cd -P "$c/device" && bdf=${PWD##*/}
+	cd /
+	for m in $QRIG_CTRLS; do
+		[ "${m%%=*}" = "$sn" ] || continue
+		p=${m#*=}
+		export "${p}CTRLR=/dev/${c##*/}" "${p}PCI_BDF=$bdf"
+	done
+done
+export XNVME_QEMU_GUEST=1 HOME=/root TERM=dumb
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# keep kernel messages off the console while the command runs (they stay in dmesg)
+echo 1 >/proc/sys/kernel/printk
+read -r up _ </proc/uptime
+echo "$QRIG_TOKEN:BEGIN:$up"
+[ -z "$warn" ] || echo "qrig: warning: $warn"
+chroot $r /bin/bash /run/qrig/cmd.sh </dev/null
+rc=$?
+echo "$QRIG_TOKEN:END:$rc"
+dmesg >/ctl/dmesg
+echo $rc >/ctl/rc.tmp && mv /ctl/rc.tmp /ctl/rc
+sync
+poweroff -f
+INIT
+}
+
+module_list() { # load order of BOOT_MODULES with dependencies, one path per line
+	local kdir=$1 kver=$2 m
+	for m in "${BOOT_MODULES[@]}"; do
+		modprobe -C /dev/null -d "$kdir" -S "$kver" --show-depends "$m" |
+			awk '$1 == "insmod" { print $2 }'
+	done | awk '!seen[$0]++'
+}
+
+# Build initramfs-<hash>.cpio in the kernel dir; prints its path
+build_initramfs() {
+	local kdir=$1 kver=$2 mods hash out tmp f n
+	mods=$(module_list "$kdir" "$kver")
+	[[ -n $mods ]] || die "module dependency resolution failed for $kver"
+	hash=$({ guest_init; echo "$mods"; echo "$MODPREP_PY"; cat /bin/busybox; } | sha256sum | cut -c1-16)
+	out=$kdir/initramfs-$hash.cpio
+	if [[ ! -f $out ]]; then
+		tmp=$(mktemp -d "$CACHE/tmp.initramfs.XXXXXX")
+		mkdir -p "$tmp/r/"{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,modules}
+		cp /bin/busybox "$tmp/r/bin/busybox"
+		guest_init >"$tmp/r/init"
+		chmod 755 "$tmp/r/init"
+		: >"$tmp/r/modules/order"
+		while read -r f; do
+			n=${f##*/}; n=${n%.xz}; n=${n%.gz}; n=${n%.zst}
+			"$PY" -c "$MODPREP_PY" "$f" "$tmp/r/modules/$n"
+			echo "$n" >>"$tmp/r/modules/order"
+		done <<<"$mods"
+		(cd "$tmp/r" && find . -print0 | LC_ALL=C sort -z |
+			cpio --null -o -H newc -R 0:0 --quiet) >"$tmp/initramfs.cpio"
+		mv "$tmp/initramfs.cpio" "$out"
+		rm -rf "$tmp"
+	fi
+	echo "$out"
+}
+
+prepare_kernel() {
+	local pkg kver kdir initrd
+	pkg=$(resolve_kernel_pkg || true)
+	if [[ -z $pkg ]]; then
+		as_root apt-get update -q >&2 || true
+		pkg=$(resolve_kernel_pkg || true)
+	fi
+	if [[ -n $pkg ]]; then
+		kver=${pkg#linux-image-}
+		if ! fetch_kernel "$pkg"; then
+			kver=
+			log "warning: could not download $pkg"
+		fi
+	fi
+	if [[ -z ${kver:-} ]]; then # offline: fall back to the kernel prepared last time
+		[[ -f $CACHE/current ]] || die "cannot resolve or download a guest kernel"
+		kver=$(sed -n 's/^QRIG_KVER=//p' "$CACHE/current")
+		log "warning: using the cached kernel $kver"
+	fi
+	kdir=$CACHE/kernels/$kver
+	initrd=$(build_initramfs "$kdir" "$kver")
+	printf 'QRIG_KVER=%s\nQRIG_KDIR=%s\nQRIG_INITRD=%s\n' "$kver" "$kdir" "$initrd" \
+		>"$CACHE/current.tmp"
+	mv "$CACHE/current.tmp" "$CACHE/current"
+}
+
+# QEMU 10 (for FDP) from bookworm-backports, fetched with a private apt state directory: the
+# host's apt configuration and package database are not touched, nothing is installed.
+prepare_qemu10() {
+	local B=$CACHE/bpo-apt tmp ver d
+	if [[ -f $CACHE/qemu10/current ]]; then
+		d=$(cat "$CACHE/qemu10/current")
+		[[ -x $d/usr/bin/qemu-system-x86_64 ]] && return 0
+	fi
+	mkdir -p "$B/etc" "$B/lists/partial" "$B/cache/archives/partial"
+	cat >"$B/etc/bpo.sources" <<'EOF'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	local O=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$B/etc"
+		-o "Dir::State::Lists=$B/lists" -o "Dir::Cache=$B/cache")
+	log "fetching QEMU 10 from bookworm-backports (private apt state in $B)"
+	apt-get "${O[@]}" update -q >&2
+	tmp=$(mktemp -d "$CACHE/tmp.qemu10.XXXXXX")
+	chmod 755 "$tmp"
+	(cd "$tmp" && apt-get "${O[@]}" download -q qemu-system-x86/bookworm-backports \
+		qemu-system-common/bookworm-backports qemu-system-data/bookworm-backports \
+		seabios/bookworm-backports >&2 2>"$tmp/apt.err") ||
+		{ cat "$tmp/apt.err" >&2; rm -rf "$tmp"; die "QEMU 10 download failed"; }
+	ver=$(dpkg-deb -f "$tmp"/qemu-system-x86_*.deb Version)
+	ver=${ver//[:~+]/_}
+	d=$CACHE/qemu10/$ver
+	for f in "$tmp"/*.deb; do dpkg-deb -x "$f" "$tmp/x"; done
+	"$tmp/x/usr/bin/qemu-system-x86_64" --version >/dev/null ||
+		die "the backports QEMU does not run on this host"
+	rm -rf "$d"
+	mkdir -p "$CACHE/qemu10"
+	mv "$tmp/x" "$d"
+	rm -rf "$tmp"
+	echo "$d" >"$CACHE/qemu10/current"
+}
+
+with_lock() {
+	mkdir -p "$CACHE"
+	(
+		flock 9
+		"$@"
+	) 9>"$CACHE/.lock"
+}
+
+prepare_all() {
+	local fdp=$1
+	prepare_packages
+	prepare_kernel
+	[[ $fdp == 0 ]] || prepare_qemu10
+	rm -rf "$CACHE"/tmp.* 2>/dev/null || true
+}
+
+cmd_prepare() {
+	local fdp=0
+	while (($#)); do
+		case $1 in
+		--fdp) fdp=1 ;;
+		*) QRIG_DIE_RC=2 die "prepare: unknown option $1" ;;
+		esac
+		shift
+	done
+	with_lock prepare_all "$fdp"
+	. "$CACHE/current"
+	log "ready: kernel $QRIG_KVER, initramfs ${QRIG_INITRD##*/}$([[ $fdp == 0 ]] || echo ", QEMU 10 $(cat "$CACHE/qemu10/current")")"
+}
+
+# Fast path for run: trust the cache if it is complete, else prepare under the lock
+ensure_prepared() {
+	local fdp=$1 ok=1
+	if [[ -f $CACHE/current ]]; then
+		. "$CACHE/current"
+		[[ -f $QRIG_KDIR/vmlinux && -f $QRIG_INITRD ]] || ok=0
+	else
+		ok=0
+	fi
+	if ((fdp)) && ! [[ -f $CACHE/qemu10/current && -x $(cat "$CACHE/qemu10/current")/usr/bin/qemu-system-x86_64 ]]; then
+		ok=0
+	fi
+	if ((!ok)); then
+		with_lock prepare_all "$fdp" >&2
+		. "$CACHE/current"
+	fi
+	# an initramfs built by an older rig.sh: rebuild (cheap) so /init matches this script
+	local want
+	want=$({ guest_init; module_list "$QRIG_KDIR" "$QRIG_KVER"; echo "$MODPREP_PY"; cat /bin/busybox; } | sha256sum | cut -c1-16)
+	if [[ ${QRIG_INITRD##*/} != initramfs-$want.cpio ]]; then
+		with_lock prepare_kernel_cached
+		. "$CACHE/current"
+	fi
+}
+
+prepare_kernel_cached() { # rebuild the initramfs for the current kernel, no network
+	local initrd
+	. "$CACHE/current"
+	initrd=$(build_initramfs "$QRIG_KDIR" "$QRIG_KVER")
+	printf 'QRIG_KVER=%s\nQRIG_KDIR=%s\nQRIG_INITRD=%s\n' "$QRIG_KVER" "$QRIG_KDIR" "$initrd" \
+		>"$CACHE/current.tmp"
+	mv "$CACHE/current.tmp" "$CACHE/current"
+}
+
+# --------------------------------------------------------------------------------------------
+# run
+# --------------------------------------------------------------------------------------------
+
+usage_run() {
+	cat >&2 <<'EOF'
+usage: rig.sh run [options] -- <command...>
+  --timeout S     whole-VM time limit in seconds (default $XNVME_QEMU_TIMEOUT or 600)
+  --smp N         vCPUs (default 1; one NVMe I/O queue per vCPU)
+  --mem MiB       guest RAM (default 1024)
+  --fdp           add an FDP controller (serial qfdp0); uses QEMU 10 from bookworm-backports
+  --workdir DIR   host directory shared read-write at the same path (default: cwd)
+  --env K=V       export K=V for the command (repeatable)
+  --kparam WORD   extra kernel command-line word, e.g. nvme.io_queue_depth=64 (repeatable)
+  --no-poll       do not add nvme.poll_queues=1
+  --keep          keep the per-run directory (images, serial log, dmesg)
+EOF
+}
+
+# role map: "serial:nsid=ROLE"; controllers: "serial=ENVPREFIX"
+ROLES_BASE="qnvm0:1=NVM qnvm0:2=NVM4K qnvm0:3=PI qnvm0:4=ZNS"
+CTRLS_BASE="qnvm0=XNVME_QEMU_"
+
+RUN_DIR=
+QEMU_PID=
+FILTER_PID=
+KEEP=0
+run_cleanup() {
+	if [[ -n $QEMU_PID ]] && kill -0 "$QEMU_PID" 2>/dev/null; then
+		kill -TERM "$QEMU_PID" 2>/dev/null || true
+		wait "$QEMU_PID" 2>/dev/null || true
+	fi
+	if [[ -n $FILTER_PID ]]; then wait "$FILTER_PID" 2>/dev/null || true; fi
+	if [[ -n $RUN_DIR ]]; then
+		if ((KEEP)); then log "kept $RUN_DIR"; else rm -rf "$RUN_DIR"; fi
+	fi
+}
+
+pick_accel() {
+	local a=${XNVME_QEMU_ACCEL:-auto}
+	if [[ $a == auto ]]; then
+		a=tcg
+		# KVM only on a real VT-x/AMD-V host (not PVM, which cannot run Debian kernels)
+		if [[ -w /dev/kvm && ! -d /sys/module/kvm_pvm ]] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
+			a=kvm
+		fi
+	fi
+	case $a in
+	kvm) echo "-accel kvm -cpu host" ;;
+	tcg) echo "-accel tcg,thread=multi -cpu max" ;;
+	*) die "XNVME_QEMU_ACCEL must be auto, tcg or kvm" ;;
+	esac
+}
+
+ms() { local n=$(($1 / 1000000)); printf '%d.%03d' $((n / 1000)) $((n % 1000)); }
+
+cmd_run() {
+	local timeout=${XNVME_QEMU_TIMEOUT:-600} smp=1 mem=1024 fdp=0 workdir=$PWD poll=1
+	local envs=() kparams=()
+	while (($#)); do
+		case $1 in
+		--timeout) timeout=$2; shift ;;
+		--smp) smp=$2; shift ;;
+		--mem) mem=$2; shift ;;
+		--fdp) fdp=1 ;;
+		--workdir) workdir=$2; shift ;;
+		--env) envs+=("$2"); shift ;;
+		--kparam) kparams+=("$2"); shift ;;
+		--no-poll) poll=0 ;;
+		--keep) KEEP=1 ;;
+		-h | --help) usage_run; exit 0 ;;
+		--) shift; break ;;
+		*) usage_run; QRIG_DIE_RC=2 die "run: unknown option $1" ;;
+		esac
+		shift
+	done
+	(($#)) || { usage_run; QRIG_DIE_RC=2 die "run: no command"; }
+	[[ $timeout =~ ^[0-9]+$ && $smp =~ ^[0-9]+$ && $mem =~ ^[0-9]+$ ]] ||
+		QRIG_DIE_RC=2 die "run: --timeout/--smp/--mem take integers"
+	workdir=$(readlink -f "$workdir")
+	[[ -d $workdir ]] || QRIG_DIE_RC=2 die "run: no directory $workdir"
+	[[ $workdir != / ]] || QRIG_DIE_RC=2 die "run: the work directory cannot be /"
+
+	QRIG_DIE_RC=$RIG_RC_FAIL ensure_prepared "$fdp"
+
+	local qemu=qemu-system-x86_64 qemu_env=()
+	local qemu_l=()
+	if ((fdp)); then
+		local q10
+		q10=$(cat "$CACHE/qemu10/current")
+		qemu=$q10/usr/bin/qemu-system-x86_64
+		qemu_l=(-L "$q10/usr/share/seabios" -L "$q10/usr/share/qemu")
+		qemu_env=(env "QEMU_MODULE_DIR=$q10/usr/lib/x86_64-linux-gnu/qemu")
+	fi
+
+	RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/xnvme-qemu-run.XXXXXX")
+	trap run_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	mkdir "$RUN_DIR/ctl"
+	local img=$RUN_DIR
+	truncate -s 512M "$img/nvm.img"
+	truncate -s 256M "$img/nvm4k.img"
+	truncate -s 128M "$img/pi.img"
+	truncate -s 256M "$img/zns.img"
+
+	local roles=$ROLES_BASE ctrls=$CTRLS_BASE nns=4
+	if ((fdp)); then
+		truncate -s 256M "$img/fdp.img"
+		roles+=" qfdp0:1=FDP"
+		ctrls+=" qfdp0=XNVME_QEMU_FDP_"
+		nns=5
+	fi
+
+	local token="QRIG-$$-$RANDOM$RANDOM"
+	{
+		printf 'QRIG_MODDIR=%q\n' "$QRIG_KDIR/lib/modules"
+		printf 'QRIG_WORKDIR=%q\n' "$workdir"
+		printf 'QRIG_NS=%q\nQRIG_ROLES=%q\nQRIG_CTRLS=%q\nQRIG_TOKEN=%q\n' \
+			"$nns" "$roles" "$ctrls" "$token"
+	} >"$RUN_DIR/ctl/config"
+
+	# the guest command; a guest-side timeout leaves time to collect dmesg (exit code 124)
+	local gt=$((timeout - 30)) e
+	{
+		echo "# generated by rig.sh"
+		for e in "${envs[@]}"; do
+			[[ $e == *=* ]] || QRIG_DIE_RC=2 die "run: --env takes K=V"
+			printf 'export %q=%q\n' "${e%%=*}" "${e#*=}"
+		done
+		printf 'cd -- %q || exit 126\n' "$workdir"
+		if ((gt >= 30)); then printf 'timeout -k 5 %d ' "$gt"; fi
+		printf '%q ' "$@"
+		echo
+	} >"$RUN_DIR/ctl/cmd.sh"
+
+	local append="console=ttyS0 quiet loglevel=4 panic=-1 8250.nr_uarts=1 mitigations=off"
+	append+=" tsc=reliable"
+	((poll)) && append+=" nvme.poll_queues=1"
+	((${#kparams[@]})) && append+=" ${kparams[*]}"
+
+	local vfs="security_model=none"
+	# shellcheck disable=SC2207
+	local Q=("${qemu_env[@]}" "$qemu" "${qemu_l[@]}" $(pick_accel)
+		-M q35 -m "$mem" -smp "$smp" -nodefaults -display none -no-reboot -monitor none
+		-serial stdio -kernel "$QRIG_KDIR/vmlinux" -initrd "$QRIG_INITRD" -append "$append"
+		-virtfs "local,path=$RUN_DIR/ctl,mount_tag=qrigctl,$vfs"
+		-virtfs "local,path=/,mount_tag=hostroot,$vfs,readonly=on,multidevs=remap"
+		-virtfs "local,path=$workdir,mount_tag=qrigwork,$vfs,multidevs=remap")
+	local d
+	for d in nvm nvm4k pi zns; do
+		Q+=(-drive "file=$img/$d.img,if=none,id=$d,format=raw,cache=unsafe")
+	done
+	Q+=(-device nvme,id=nvme0,serial=qnvm0,mdts=7,zoned.zasl=5
+		-device nvme-ns,drive=nvm,bus=nvme0,nsid=1,logical_block_size=512,physical_block_size=512
+		-device nvme-ns,drive=nvm4k,bus=nvme0,nsid=2,logical_block_size=4096,physical_block_size=4096
+		-device nvme-ns,drive=pi,bus=nvme0,nsid=3,logical_block_size=512,physical_block_size=512,ms=8,mset=0,pi=1,pil=0
+		-device nvme-ns,drive=zns,bus=nvme0,nsid=4,logical_block_size=4096,physical_block_size=4096,zoned=true,zoned.zone_size=16M,zoned.zone_capacity=12M,zoned.max_open=8,zoned.max_active=12)
+	if ((fdp)); then
+		Q+=(-drive "file=$img/fdp.img,if=none,id=fdp,format=raw,cache=unsafe"
+			-device nvme-subsys,id=fdpsubsys,nqn=qfdpsubsys,fdp=on,fdp.runs=32M,fdp.nrg=1,fdp.nruh=8
+			-device nvme,id=nvme1,serial=qfdp0,subsys=fdpsubsys,mdts=7
+			-device nvme-ns,drive=fdp,bus=nvme1,nsid=1,logical_block_size=512,physical_block_size=512,fdp.ruhs=0-7)
+	fi
+	printf '%q ' "${Q[@]}" >"$RUN_DIR/qemu.cmdline"
+
+	# live output: everything to serial.log, the command's lines (between the markers, minus
+	# kernel messages) to stdout
+	local awk_cmd=(awk)
+	command -v mawk >/dev/null && awk_cmd=(mawk -W interactive)
+	mkfifo "$RUN_DIR/serial.fifo"
+	"${awk_cmd[@]}" -v logf="$RUN_DIR/serial.log" -v tok="$token" -v up="$RUN_DIR/boot" '
+		{
+			sub(/\r+$/, "")
+			print > logf; fflush(logf)
+			if (!on) {
+				if (index($0, tok ":BEGIN:") == 1) {
+					on = 1; "date +%s%N" | getline tb; close("date +%s%N")
+					print substr($0, length(tok) + 8), tb > up; close(up)
+				}
+				next
+			}
+			i = index($0, tok ":END:")
+			if (i) {
+				if (i > 1) { print substr($0, 1, i - 1); fflush() }
+				"date +%s%N" | getline te; close("date +%s%N")
+				print te >> up; close(up)
+				on = 0; next
+			}
+			if ($0 ~ /^\[ *[0-9]+\.[0-9]+\] /) next
+			print; fflush()
+		}' <"$RUN_DIR/serial.fifo" &
+	FILTER_PID=$!
+
+	local t0 t1 qrc=0 rc
+	t0=$(date +%s%N)
+	timeout -k 10 "$timeout" "${Q[@]}" </dev/null >"$RUN_DIR/serial.fifo" 2>"$RUN_DIR/qemu.err" &
+	QEMU_PID=$!
+	wait "$QEMU_PID" || qrc=$?
+	QEMU_PID=
+	wait "$FILTER_PID" || true
+	FILTER_PID=
+	t1=$(date +%s%N)
+
+	local wall boot=? up tb te times=
+	wall=$(( (t1 - t0) / 1000000 ))
+	if [[ -s $RUN_DIR/boot ]]; then
+		{ read -r up tb; read -r te || te=; } <"$RUN_DIR/boot"
+		boot=$(ms $((tb - t0)))
+		times=" (guest uptime ${up}s), command $(ms $((${te:-$t1} - tb)))s, poweroff $(ms $((t1 - ${te:-$t1})))s"
+	fi
+	if [[ -s $RUN_DIR/ctl/rc ]]; then
+		rc=$(cat "$RUN_DIR/ctl/rc")
+		[[ $rc =~ ^[0-9]+$ ]] || rc=$RIG_RC_FAIL
+		if [[ $rc == 124 ]] && ((gt >= 30)); then
+			log "the guest command timed out after ${gt}s; dmesg tail:"
+			tail -n 40 "$RUN_DIR/ctl/dmesg" >&2 || true
+		fi
+		log "guest exit $rc: boot ${boot}s${times}, total $(ms $((t1 - t0)))s"
+	else
+		rc=$RIG_RC_FAIL
+		{
+			echo "qrig: the guest did not report an exit code (qemu/timeout status $qrc$([[ $qrc == 124 ]] && echo ", timed out after ${timeout}s"))"
+			echo "qrig: ---- qemu stderr ----"
+			cat "$RUN_DIR/qemu.err" 2>/dev/null || true
+			echo "qrig: ---- serial log ----"
+			cat "$RUN_DIR/serial.log" 2>/dev/null || true
+			if [[ -s $RUN_DIR/ctl/dmesg ]]; then
+				echo "qrig: ---- dmesg ----"
+				cat "$RUN_DIR/ctl/dmesg"
+			fi
+			echo "qrig: ---- end ----"
+		} >&2
+	fi
+	return "$rc"
+}
+
+# --------------------------------------------------------------------------------------------
+# selftest
+# --------------------------------------------------------------------------------------------
+
+cmd_selftest() {
+	local args=() wd
+	while (($#)); do
+		case $1 in
+		--fdp) args+=(--fdp) ;;
+		--smp | --timeout) args+=("$1" "$2"); shift ;;
+		*) QRIG_DIE_RC=2 die "selftest: unknown option $1" ;;
+		esac
+		shift
+	done
+	wd=$(mktemp -d "${TMPDIR:-/tmp}/xnvme-qemu-selftest.XXXXXX")
+	local rc=0
+	(cmd_run --timeout 300 "${args[@]}" --workdir "$wd" -- bash "$SELF" __guest_selftest) || rc=$?
+	rm -rf "$wd"
+	if ((rc == 0)); then log "selftest PASSED"; else log "selftest FAILED (rc $rc)"; fi
+	return "$rc"
+}
+
+# Runs inside the guest
+guest_selftest() {
+	set +e
+	local fails=0 r
+	pass() { echo "PASS  $*"; }
+	fail() { echo "FAIL  $*"; fails=$((fails + 1)); }
+	check() { # check <description> <command...>
+		local d=$1; shift
+		if "$@"; then pass "$d"; else fail "$d"; fi
+	}
+
+	[[ ${XNVME_QEMU_GUEST:-} == 1 ]] || { echo "FAIL  not in the guest"; return 1; }
+	env | grep '^XNVME_QEMU_' | sort
+	for r in NVM NVM4K PI ZNS ${XNVME_QEMU_FDP_CTRLR:+FDP}; do
+		local b=XNVME_QEMU_${r}_BLK c=XNVME_QEMU_${r}_CHR
+		check "$r: block ${!b:-unset}" test -b "${!b:-/nonexistent}"
+		check "$r: char ${!c:-unset}" test -c "${!c:-/nonexistent}"
+	done
+	check "controller ${XNVME_QEMU_CTRLR:-unset}" test -c "${XNVME_QEMU_CTRLR:-/nonexistent}"
+	check "PCI BDF ${XNVME_QEMU_PCI_BDF:-unset}" test -e "/sys/bus/pci/devices/${XNVME_QEMU_PCI_BDF:-x}"
+
+	local out
+	out=$(nvme list 2>&1); echo "$out"
+	check "nvme list shows 4 qnvm0 namespaces" test "$(grep -c qnvm0 <<<"$out")" -eq 4
+
+	out=$(nvme id-ctrl "$XNVME_QEMU_CTRLR" 2>&1)
+	check "id-ctrl: serial qnvm0" grep -qE '^sn +: qnvm0' <<<"$out"
+	check "id-ctrl: mdts 7" grep -qE '^mdts +: 7$' <<<"$out"
+
+	inuse() { # prints "ms:<m> lbads:<l>" of the LBA format in use
+		nvme id-ns "$1" 2>/dev/null | sed -n 's/^lbaf *[0-9]* *: *\(ms:[0-9]*\) *\(lbads:[0-9]*\).*in use.*/\1 \2/p'
+	}
+	check "NVM id-ns: 512 B LBA, no metadata" test "$(inuse "$XNVME_QEMU_NVM_CHR")" = "ms:0 lbads:9"
+	check "NVM4K id-ns: 4 KiB LBA" test "$(inuse "$XNVME_QEMU_NVM4K_CHR")" = "ms:0 lbads:12"
+	check "PI id-ns: 512 B + 8 B metadata" test "$(inuse "$XNVME_QEMU_PI_CHR")" = "ms:8 lbads:9"
+	out=$(nvme id-ns "$XNVME_QEMU_PI_CHR" 2>&1)
+	check "PI id-ns: dps 1 (type 1, PI in last 8 B)" grep -qE '^dps +: 0x1$' <<<"$out"
+	check "PI id-ns: flbas 0x1 (separate metadata)" grep -qE '^flbas +: 0x1$' <<<"$out"
+	check "ZNS id-ns: 4 KiB LBA" test "$(inuse "$XNVME_QEMU_ZNS_CHR")" = "ms:0 lbads:12"
+
+	local sb=/sys/block
+	local pib=${XNVME_QEMU_PI_BLK##*/} zb=${XNVME_QEMU_ZNS_BLK##*/}
+	check "PI: kernel integrity T10-DIF-TYPE1-CRC" \
+		grep -qx T10-DIF-TYPE1-CRC "$sb/$pib/integrity/format"
+	check "poll queues: io_poll on ${XNVME_QEMU_NVM_BLK##*/}" \
+		grep -qx 1 "$sb/${XNVME_QEMU_NVM_BLK##*/}/queue/io_poll"
+
+	# write/read with dd through the block layer
+	head -c 1048576 /dev/urandom >/tmp/pat
+	io() { # io <dev> <bs>
+		dd if=/tmp/pat of="$1" bs="$2" seek=$((4 * 1048576 / $2)) oflag=direct conv=fsync status=none &&
+			dd if="$1" of=/tmp/back bs="$2" skip=$((4 * 1048576 / $2)) count=$((1048576 / $2)) \
+				iflag=direct status=none && cmp -s /tmp/pat /tmp/back
+	}
+	check "NVM: dd write/read 1 MiB O_DIRECT" io "$XNVME_QEMU_NVM_BLK" 512
+	check "NVM4K: dd write/read 1 MiB O_DIRECT" io "$XNVME_QEMU_NVM4K_BLK" 4096
+	check "PI: dd write/read 1 MiB O_DIRECT (kernel-generated PI)" io "$XNVME_QEMU_PI_BLK" 4096
+	check "NVM: nvme read via char device" nvme read "$XNVME_QEMU_NVM_CHR" -s 8192 -c 7 -z 4096 \
+		-d /tmp/rd
+	check "NVM: passthrough read matches dd data" cmp -s -n 4096 /tmp/rd /tmp/pat
+
+	# zoned namespace
+	check "ZNS: host-managed" grep -qx host-managed "$sb/$zb/queue/zoned"
+	check "ZNS: 16 zones" grep -qx 16 "$sb/$zb/queue/nr_zones"
+	check "ZNS: zone size 16 MiB" grep -qx 32768 "$sb/$zb/queue/chunk_sectors"
+	check "ZNS: max open 8" grep -qx 8 "$sb/$zb/queue/max_open_zones"
+	check "ZNS: max active 12" grep -qx 12 "$sb/$zb/queue/max_active_zones"
+	out=$(nvme zns report-zones "$XNVME_QEMU_ZNS_CHR" -d 2 2>&1); echo "$out"
+	local cap
+	cap=$(sed -n 's/.*Cap: *\(0x[0-9a-fA-F]*\).*/\1/p' <<<"$out" | head -n1)
+	check "ZNS: zone capacity ${cap:-?} LBAs (12 MiB) < zone size 4096 LBAs" \
+		test "$((cap))" -eq 3072
+	check "ZNS: write 64 KiB at zone 1 start" dd if=/tmp/pat of="$XNVME_QEMU_ZNS_BLK" bs=65536 \
+		count=1 seek=256 oflag=direct status=none
+	out=$(nvme zns report-zones "$XNVME_QEMU_ZNS_CHR" -s 0x1000 -d 1 2>&1); echo "$out"
+	check "ZNS: zone 1 write pointer advanced by 16 LBAs" grep -qiE 'WP: *0x1010 ' <<<"$out"
+	check "ZNS: reset zone 1" nvme zns reset-zone "$XNVME_QEMU_ZNS_CHR" -s 0x1000
+
+	if [[ -n ${XNVME_QEMU_FDP_CTRLR:-} ]]; then
+		local ctratt
+		ctratt=$(nvme id-ctrl "$XNVME_QEMU_FDP_CTRLR" | sed -n 's/^ctratt *: *//p')
+		check "FDP: ctratt ${ctratt:-?} has bit 19 (FDP)" test "$(( (ctratt >> 19) & 1 ))" -eq 1
+		check "FDP: write with placement handle 3" nvme write "$XNVME_QEMU_FDP_CHR" -s 0 -c 7 \
+			-z 4096 -d /tmp/pat --dir-type=2 --dir-spec=3
+	fi
+
+	if command -v fio >/dev/null; then
+		check "fio io_uring_cmd --hipri on ${XNVME_QEMU_NVM_CHR}" fio --name=p \
+			--filename="$XNVME_QEMU_NVM_CHR" --ioengine=io_uring_cmd --cmd_type=nvme \
+			--rw=randread --bs=4k --size=4M --io_size=1M --hipri=1 --output=/dev/null
+	else
+		echo "SKIP  fio not installed on the host"
+	fi
+
+	echo "selftest: $fails failure(s)"
+	((fails == 0))
+}
+
+cmd_clean() {
+	[[ -d $CACHE ]] || return 0
+	with_lock true
+	rm -rf "$CACHE"
+	log "removed $CACHE"
+}
+
+main() {
+	local sub=${1:-}
+	(($#)) && shift
+	case $sub in
+	prepare) cmd_prepare "$@" ;;
+	run) cmd_run "$@" ;;
+	selftest) cmd_selftest "$@" ;;
+	clean) cmd_clean ;;
+	__guest_selftest) guest_selftest ;;
+	*)
+		sed -n '2,10p' "$SELF" | sed 's/^# \{0,1\}//' >&2
+		exit 2
+		;;
+	esac
+}
+
+main "$@"
