@@ -228,6 +228,7 @@ dev_reset_for_backend(struct xnvme_dev *dev, const struct xnvme_be *be, const ch
 	dev->sync = NULL;
 	dev->async = NULL;
 	dev->state = NULL;
+	dev->mdts_cap_nbytes = 0;
 	dev->errmsg[0] = '\0';
 	xnvme_ident_from_uri(uri, &dev->ident);
 }

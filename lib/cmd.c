@@ -52,34 +52,21 @@ int
 xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	       size_t mbuf_nbytes)
 {
-	struct xnvme_queue *queue;
 	int err;
 
-	if (!ctx) {
+	if (XNVME_BE_UNLIKELY(!ctx)) {
 		return -EINVAL;
 	}
-	switch (ctx->opts) {
-	case XNVME_CMD_ASYNC:
-		queue = ctx->async.queue;
-		if (queue->outstanding >= queue->capacity) {
-			return -EBUSY;
-		}
-		cpl_clear(ctx);
-		err = queue->async->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
-		queue->outstanding += !err;
-		return err;
-
-	case XNVME_CMD_SYNC:
-		if (!ctx->dev) {
-			return -EINVAL;
-		}
-		cpl_clear(ctx);
-		err = ctx->dev->sync->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
-		return sync_verdict(ctx, err);
-
-	default:
+	/* asynchronous first: the per-I/O path of queue clients */
+	if (XNVME_BE_LIKELY(ctx->opts == XNVME_CMD_ASYNC)) {
+		return xnvme_cmd_pass_async(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	}
+	if (ctx->opts != XNVME_CMD_SYNC || !ctx->dev) {
 		return -EINVAL;
 	}
+	cpl_clear(ctx);
+	err = ctx->dev->sync->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	return sync_verdict(ctx, err);
 }
 
 int

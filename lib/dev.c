@@ -247,7 +247,9 @@ xnvme_dev_get_geo(const struct xnvme_dev *dev)
 	if (!dev) {
 		return NULL;
 	}
-	xnvme_dev_ensure_geo(mut(dev));
+	if (XNVME_BE_UNLIKELY(!xnvme_dev_geo_ready(dev))) {
+		xnvme_dev_ensure_geo(mut(dev));
+	}
 	return &dev->geo;
 }
 
@@ -297,7 +299,9 @@ xnvme_dev_get_nsid(const struct xnvme_dev *dev)
 	if (!dev) {
 		return 0;
 	}
-	xnvme_dev_ensure_ident(mut(dev));
+	if (XNVME_BE_UNLIKELY(!xnvme_dev_ident_ready(dev))) {
+		xnvme_dev_ensure_ident(mut(dev));
+	}
 	return dev->ident.nsid;
 }
 
@@ -339,6 +343,8 @@ xnvme_dev_get_ssw(const struct xnvme_dev *dev)
 	if (!dev) {
 		return 0;
 	}
-	xnvme_dev_ensure_geo(mut(dev));
+	if (XNVME_BE_UNLIKELY(!xnvme_dev_geo_ready(dev))) {
+		xnvme_dev_ensure_geo(mut(dev));
+	}
 	return dev->geo.ssw;
 }

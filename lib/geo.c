@@ -131,6 +131,11 @@ xnvme_geo_derive(struct xnvme_dev *dev)
 	geo->tbytes = (uint64_t)geo->npugrp * geo->npunit * geo->nzone * geo->nsect * geo->nbytes;
 	geo->ssw = XNVME_ILOG2(geo->nbytes);
 	geo->mdts_nbytes = mdts_nbytes(&dev->idfy_ctrlr.ctrlr);
+	if (dev->mdts_cap_nbytes && geo->mdts_nbytes > dev->mdts_cap_nbytes && geo->lba_nbytes) {
+		uint32_t cap = dev->mdts_cap_nbytes - dev->mdts_cap_nbytes % geo->lba_nbytes;
+
+		geo->mdts_nbytes = cap ? cap : geo->lba_nbytes;
+	}
 
 	return 0;
 }

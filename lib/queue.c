@@ -105,7 +105,7 @@ xnvme_queue_term(struct xnvme_queue *queue)
 int
 xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
 {
-	if (!queue->outstanding) {
+	if (XNVME_BE_UNLIKELY(!queue->outstanding)) {
 		return 0;
 	}
 	return queue->async->poke(queue, max);
@@ -136,12 +136,19 @@ xnvme_queue_wait(struct xnvme_queue *queue)
 	return xnvme_queue_drain(queue);
 }
 
+/* Out of line so that the per-I/O path of get_cmd_ctx needs no stack frame */
+__attribute__((noinline, cold)) static struct xnvme_cmd_ctx *
+get_cmd_ctx_fail(const struct xnvme_queue *queue)
+{
+	errno = queue ? ENOMEM : EINVAL;
+	return NULL;
+}
+
 struct xnvme_cmd_ctx *
 xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 {
-	if (!queue || !queue->nfree) {
-		errno = queue ? ENOMEM : EINVAL;
-		return NULL;
+	if (XNVME_BE_UNLIKELY(!queue || !queue->nfree)) {
+		return get_cmd_ctx_fail(queue);
 	}
 	return queue->free[--queue->nfree];
 }
@@ -149,7 +156,7 @@ xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 int
 xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
-	if (!queue || !ctx || queue->nfree > queue->capacity) {
+	if (XNVME_BE_UNLIKELY(!queue || !ctx || queue->nfree > queue->capacity)) {
 		return -EINVAL;
 	}
 	queue->free[queue->nfree++] = ctx;

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/uio.h>
 
 #include <libxnvme.h>
@@ -136,6 +137,13 @@ struct xnvme_dev {
 
 	void *state; ///< backend-private, owned by be->dev->dev_close
 
+	/**
+	 * Set by the backend's open: the largest transfer its I/O path accepts in one command
+	 * (e.g. what the kernel maps for a passthrough ioctl); 0 = no limit beyond MDTS. The
+	 * geometry's mdts_nbytes is capped at it, rounded down to whole LBAs.
+	 */
+	uint32_t mdts_cap_nbytes;
+
 	int ident_done; ///< atomic: identification ran (successfully or not)
 	int ident_err;
 	int geo_done; ///< atomic: geometry derived (successfully or not)
@@ -185,6 +193,44 @@ xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
 	queue->outstanding--;
 	ctx->async.cb(ctx, ctx->async.cb_arg);
+}
+
+#define XNVME_BE_LIKELY(x) __builtin_expect(!!(x), 1)
+#define XNVME_BE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/** Getters' fast path: identification already ran (acquire pairs with its release store) */
+static inline bool
+xnvme_dev_ident_ready(const struct xnvme_dev *dev)
+{
+	return __atomic_load_n(&dev->ident_done, __ATOMIC_ACQUIRE) != 0;
+}
+
+/** Getters' fast path: geometry already derived */
+static inline bool
+xnvme_dev_geo_ready(const struct xnvme_dev *dev)
+{
+	return __atomic_load_n(&dev->geo_done, __ATOMIC_ACQUIRE) != 0;
+}
+
+/**
+ * The asynchronous branch of xnvme_cmd_pass() for hot paths that already know the context is
+ * asynchronous (ctx->opts == XNVME_CMD_ASYNC): capacity check, cpl cleared, mechanism submit,
+ * outstanding counted. Identical in effect to xnvme_cmd_pass() on such a context.
+ */
+static inline int
+xnvme_cmd_pass_async(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		     size_t mbuf_nbytes)
+{
+	struct xnvme_queue *queue = ctx->async.queue;
+	int err;
+
+	if (XNVME_BE_UNLIKELY(queue->outstanding >= queue->capacity)) {
+		return -EBUSY;
+	}
+	memset(&ctx->cpl, 0, sizeof(ctx->cpl));
+	err = queue->async->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	queue->outstanding += !err;
+	return err;
 }
 
 /** Folds an OS error (positive or negative errno) into cpl: sct 7, sc = errno, result 0 */

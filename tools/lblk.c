@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
  * lblk: logical-block commands of the NVM command set (read, write, write zeroes, write
- * uncorrectable, compare, simple copy) and directives.
+ * uncorrectable, compare, simple copy), writes with directives, end-to-end protection
+ * information, and directive management.
  *
  * Ranges larger than one command may carry (MDTS for data commands, the 16-bit NLB field, the
  * Write Zeroes / Write Uncorrectable size limits, the Simple Copy limits) are split into several
@@ -15,40 +16,11 @@
 #include <string.h>
 #include <libxnvme.h>
 #include "tools_common.h"
-
-/* Most blocks one command addresses: NLB is a 16-bit zero-based field */
-#define NLB_FIELD_MAX 65536U
-
-/* The Write Zeroes / Uncorrectable size limits are in units of the minimum memory page size */
-#define MPSMIN_NBYTES 4096ULL
+#include "tools_lblk.h"
 
 #define DRECV_NBYTES 4096U
 /* Streams Get Status: the open count and up to 65535 stream identifiers */
 #define DRECV_GETST_NBYTES (2U * 65536U)
-
-enum lblk_op {
-	LBLK_READ,
-	LBLK_WRITE,
-	LBLK_WRITE_ZEROES,
-	LBLK_WRITE_UNCOR,
-	LBLK_COMPARE,
-};
-
-struct lblk_op_attr {
-	const char *name; ///< in messages
-	uint8_t opcode;
-	bool to_host;   ///< data flows from the device to --data-output
-	bool from_host; ///< data flows from --data-input (or generated) to the device
-};
-
-static const struct lblk_op_attr g_ops[] = {
-	[LBLK_READ] = {"Read", XNVME_SPEC_NVM_OPC_READ, true, false},
-	[LBLK_WRITE] = {"Write", XNVME_SPEC_NVM_OPC_WRITE, false, true},
-	[LBLK_WRITE_ZEROES] = {"Write Zeroes", XNVME_SPEC_NVM_OPC_WRITE_ZEROES, false, false},
-	[LBLK_WRITE_UNCOR] = {"Write Uncorrectable", XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE, false,
-			      false},
-	[LBLK_COMPARE] = {"Compare", XNVME_SPEC_NVM_OPC_COMPARE, false, true},
-};
 
 static int
 sub_enum(struct xnvme_cli *cli)
@@ -68,383 +40,329 @@ sub_idfy(struct xnvme_cli *cli)
 	return tool_idfy_ns(cli);
 }
 
-/** The device geometry, or NULL (reported) when it does not describe logical blocks */
-static const struct xnvme_geo *
-lblk_geo(struct xnvme_cli *cli)
-{
-	const struct xnvme_geo *geo = xnvme_dev_get_geo(cli->args.dev);
-
-	if (!geo || !geo->lba_nbytes ||
-	    (geo->type != XNVME_GEO_CONVENTIONAL && geo->type != XNVME_GEO_ZONED)) {
-		tool_err(cli, -EINVAL, "%s: the device has no logical-block geometry",
-			 cli->args.uri);
-		return NULL;
-	}
-	return geo;
-}
-
-/**
- * Checks that [slba, slba + nlbas) lies within the namespace. Writes to a regular file may
- * extend it, so only reads and compares are bounded by its size there.
- */
-static int
-lblk_check_range(struct xnvme_cli *cli, const struct xnvme_geo *geo, enum xnvme_cli_opt opt,
-		 uint64_t slba, uint64_t nlbas, bool may_extend)
-{
-	const struct xnvme_ident *ident = xnvme_dev_get_ident(cli->args.dev);
-	bool is_file = ident && ident->dtype == TOOL_DTYPE_FILE;
-	uint64_t dev_nlbas;
-
-	if (nlbas > UINT64_MAX - slba) {
-		return tool_err(cli, -EINVAL, "%s 0x%" PRIx64 " --nlb %u: the range overflows",
-				tool_opt_label(cli, opt), slba, cli->args.nlb);
-	}
-	if (is_file && may_extend) {
-		return 0;
-	}
-	if (is_file) {
-		dev_nlbas = geo->tbytes / geo->lba_nbytes;
-	} else {
-		dev_nlbas = geo->nsect * geo->nzone * geo->npunit * geo->npugrp;
-	}
-	if (slba + nlbas > dev_nlbas) {
-		return tool_err(cli, -EINVAL,
-				"%s 0x%" PRIx64 " --nlb %u: LBAs up to 0x%" PRIx64
-				" are beyond the end of the namespace (%" PRIu64 " LBAs)",
-				tool_opt_label(cli, opt), slba, cli->args.nlb, slba + nlbas - 1,
-				dev_nlbas);
-	}
-	return 0;
-}
-
-/** Most blocks one command of `op` may address on this device */
-static uint64_t
-lblk_cmd_nlbas(struct xnvme_dev *dev, const struct xnvme_geo *geo, enum lblk_op op)
-{
-	uint64_t lim = NLB_FIELD_MAX;
-	unsigned int exp = 0;
-
-	switch (op) {
-	case LBLK_READ:
-	case LBLK_WRITE:
-	case LBLK_COMPARE:
-		if (geo->mdts_nbytes) {
-			uint64_t mdts = geo->mdts_nbytes / geo->lba_nbytes;
-
-			lim = mdts ? XNVME_MIN_U64(lim, mdts) : 1;
-		}
-		return lim;
-
-	case LBLK_WRITE_ZEROES:
-	case LBLK_WRITE_UNCOR:
-		if (xnvme_dev_get_csi(dev) == XNVME_SPEC_CSI_NVM) {
-			const struct xnvme_spec_nvm_idfy_ctrlr *nvm =
-				(const struct xnvme_spec_nvm_idfy_ctrlr *)xnvme_dev_get_ctrlr_css(
-					dev);
-
-			if (nvm) {
-				exp = op == LBLK_WRITE_ZEROES ? nvm->wzsl : nvm->wusl;
-			}
-		}
-		/* 0 means no limit beyond the NLB field; larger exponents exceed it anyway */
-		if (exp && exp < 32) {
-			uint64_t nlbas = (MPSMIN_NBYTES << exp) / geo->lba_nbytes;
-
-			lim = nlbas ? XNVME_MIN_U64(lim, nlbas) : 1;
-		}
-		return lim;
-	}
-	return 1;
-}
-
-struct lblk_io {
-	struct xnvme_cli *cli;
-	struct xnvme_dev *dev;
-	const struct xnvme_geo *geo;
-	const struct lblk_op_attr *attr;
-	enum lblk_op op;
-	uint32_t nsid;
-	uint64_t slba;
-	uint64_t nlbas;     ///< one-based
-	uint64_t cmd_nlbas; ///< per command
-	size_t meta_blk;    ///< separate metadata bytes per block, 0 when none
-
-	void *dbuf;
-	void *mbuf;
-	struct tool_file din, dout, min, mout;
-};
-
-static int
-lblk_io_open_files(struct lblk_io *io)
-{
-	struct xnvme_cli_args *args = &io->cli->args;
-	uint64_t dnbytes = io->nlbas * io->geo->lba_nbytes;
-	uint64_t mnbytes = io->nlbas * io->meta_blk;
-	int err = 0;
-
-	if (!io->meta_blk && (args->meta_input || args->meta_output)) {
-		return tool_err(io->cli, -EINVAL, "--%s %s: the namespace has no separate metadata",
-				args->meta_input ? "meta-input" : "meta-output",
-				args->meta_input ? args->meta_input : args->meta_output);
-	}
-
-	if (io->attr->from_host) {
-		if (args->data_input) {
-			err = tool_file_open_in(&io->din, io->cli, XNVME_CLI_OPT_DATA_INPUT,
-						args->data_input, dnbytes);
-		}
-		if (!err && args->meta_input) {
-			err = tool_file_open_in(&io->min, io->cli, XNVME_CLI_OPT_META_INPUT,
-						args->meta_input, mnbytes);
-		}
-	} else if (io->attr->to_host) {
-		if (args->data_output) {
-			err = tool_file_open_out(&io->dout, io->cli, XNVME_CLI_OPT_DATA_OUTPUT,
-						 args->data_output);
-		}
-		if (!err && args->meta_output) {
-			err = tool_file_open_out(&io->mout, io->cli, XNVME_CLI_OPT_META_OUTPUT,
-						 args->meta_output);
-		}
-	} else if (args->data_input || args->meta_input) {
-		xnvme_cli_pinf("%s transfers no data; --data-input/--meta-input are not used",
-			       io->attr->name);
-	}
-	return err;
-}
-
-static int
-lblk_io_close_files(struct lblk_io *io)
-{
-	int err = 0, ret;
-
-	tool_file_close(&io->din);
-	tool_file_close(&io->min);
-	/* A failing close of an output may be the first sign of lost data */
-	ret = tool_file_close(&io->dout);
-	err = err ? err : ret;
-	ret = tool_file_close(&io->mout);
-	err = err ? err : ret;
-	return err;
-}
-
-/* Fills the buffers of one command from the inputs or the generated pattern */
-static int
-lblk_io_fill(struct lblk_io *io, uint64_t done, uint64_t n)
-{
-	size_t dnbytes = n * io->geo->lba_nbytes;
-	size_t mnbytes = n * io->meta_blk;
-	int err;
-
-	if (tool_file_is_open(&io->din)) {
-		err = tool_file_read(&io->din, io->dbuf, dnbytes);
-		if (err) {
-			return err;
-		}
-	} else {
-		tool_pattern_fill(io->dbuf, dnbytes, done * io->geo->lba_nbytes);
-	}
-	if (io->mbuf) {
-		if (tool_file_is_open(&io->min)) {
-			return tool_file_read(&io->min, io->mbuf, mnbytes);
-		}
-		memset(io->mbuf, 0, mnbytes);
-	}
-	return 0;
-}
-
-static int
-lblk_io_drain(struct lblk_io *io, uint64_t n)
-{
-	int err = 0;
-
-	if (tool_file_is_open(&io->dout)) {
-		err = tool_file_write(&io->dout, io->dbuf, n * io->geo->lba_nbytes);
-	}
-	if (!err && tool_file_is_open(&io->mout)) {
-		err = tool_file_write(&io->mout, io->mbuf, n * io->meta_blk);
-	}
-	return err;
-}
-
-static int
-lblk_io_cmd(struct lblk_io *io, uint64_t slba, uint64_t n)
-{
-	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(io->dev);
-	uint16_t nlb = (uint16_t)(n - 1);
-	int err;
-
-	switch (io->op) {
-	case LBLK_READ:
-		err = xnvme_nvm_read(&ctx, io->nsid, slba, nlb, io->dbuf, io->mbuf);
-		break;
-	case LBLK_WRITE:
-		err = xnvme_nvm_write(&ctx, io->nsid, slba, nlb, io->dbuf, io->mbuf);
-		break;
-	case LBLK_COMPARE:
-		err = xnvme_nvm_compare(&ctx, io->nsid, slba, nlb, io->dbuf, io->mbuf);
-		break;
-	case LBLK_WRITE_ZEROES:
-		err = xnvme_nvm_write_zeroes(&ctx, io->nsid, slba, nlb);
-		break;
-	case LBLK_WRITE_UNCOR:
-		err = xnvme_nvm_write_uncorrectable(&ctx, io->nsid, slba, nlb);
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (!err && !xnvme_cmd_ctx_cpl_status(&ctx)) {
-		return 0;
-	}
-
-	if (io->op == LBLK_COMPARE && ctx.cpl.status.sct == XNVME_STATUS_CODE_TYPE_MEDIA &&
-	    ctx.cpl.status.sc == 0x85) {
-		return tool_cmd_err(io->cli, &ctx, err,
-				    "Compare: the data differs from the device within LBAs "
-				    "0x%" PRIx64 "-0x%" PRIx64,
-				    slba, slba + n - 1);
-	}
-	return tool_cmd_err(io->cli, &ctx, err,
-			    "%s of LBAs 0x%" PRIx64 "-0x%" PRIx64 " (nsid 0x%x) failed",
-			    io->attr->name, slba, slba + n - 1, io->nsid);
-}
-
-static int
-lblk_rw(struct xnvme_cli *cli, enum lblk_op op)
-{
-	struct xnvme_cli_args *args = &cli->args;
-	struct lblk_io io = {
-		.cli = cli,
-		.dev = args->dev,
-		.attr = &g_ops[op],
-		.op = op,
-		.slba = args->slba,
-		.nlbas = (uint64_t)args->nlb + 1,
-		.din = TOOL_FILE_INIT,
-		.dout = TOOL_FILE_INIT,
-		.min = TOOL_FILE_INIT,
-		.mout = TOOL_FILE_INIT,
-	};
-	struct tool_progress prog;
-	bool has_data = io.attr->to_host || io.attr->from_host;
-	uint64_t ncmds = 0, done = 0, nbytes;
-	int err, ret;
-
-	io.geo = lblk_geo(cli);
-	if (!io.geo) {
-		return -EINVAL;
-	}
-	io.nsid = tool_nsid(cli);
-	io.meta_blk = (io.geo->nbytes_oob && !io.geo->lba_extended) ? io.geo->nbytes_oob : 0;
-	io.cmd_nlbas = lblk_cmd_nlbas(io.dev, io.geo, op);
-	nbytes = io.nlbas * io.geo->lba_nbytes;
-
-	err = lblk_check_range(cli, io.geo, XNVME_CLI_OPT_SLBA, io.slba, io.nlbas,
-			       op == LBLK_WRITE || op == LBLK_WRITE_ZEROES);
-	if (err) {
-		return err;
-	}
-	err = lblk_io_open_files(&io);
-	if (err) {
-		goto exit;
-	}
-
-	if (has_data) {
-		size_t chunk = XNVME_MIN_U64(io.cmd_nlbas, io.nlbas);
-
-		io.dbuf = xnvme_buf_alloc(io.dev, chunk * io.geo->lba_nbytes);
-		if (io.meta_blk) {
-			io.mbuf = xnvme_buf_alloc(io.dev, chunk * io.meta_blk);
-		}
-		if (!io.dbuf || (io.meta_blk && !io.mbuf)) {
-			err = tool_err(cli, -ENOMEM, "cannot allocate a buffer for %zu LBAs",
-				       chunk);
-			goto exit;
-		}
-	}
-
-	xnvme_cli_pinf("%s: nsid: 0x%x, slba: 0x%016" PRIx64
-		       ", nlb: %u, in commands of up to %" PRIu64 " LBAs",
-		       io.attr->name, io.nsid, io.slba, args->nlb, io.cmd_nlbas);
-
-	tool_progress_start(&prog, cli, nbytes);
-	xnvme_cli_timer_start(cli);
-	while (done < io.nlbas) {
-		uint64_t n = XNVME_MIN_U64(io.cmd_nlbas, io.nlbas - done);
-
-		if (io.attr->from_host) {
-			err = lblk_io_fill(&io, done, n);
-			if (err) {
-				break;
-			}
-		}
-		err = lblk_io_cmd(&io, io.slba + done, n);
-		if (err) {
-			break;
-		}
-		if (io.attr->to_host) {
-			err = lblk_io_drain(&io, n);
-			if (err) {
-				break;
-			}
-		}
-		done += n;
-		ncmds += 1;
-		tool_progress_update(&prog, done * io.geo->lba_nbytes);
-	}
-	xnvme_cli_timer_stop(cli);
-	tool_progress_end(&prog);
-
-	ret = lblk_io_close_files(&io);
-	err = err ? err : ret;
-	if (err) {
-		goto exit;
-	}
-
-	printf("xnvme_lblk_io: {op: '%s', opcode: 0x%x, nsid: 0x%x, slba: 0x%016" PRIx64
-	       ", elba: 0x%016" PRIx64 ", nlb: %u, nbytes: %" PRIu64 ", ncmds: %" PRIu64 "}\n",
-	       io.attr->name, io.attr->opcode, io.nsid, io.slba, io.slba + io.nlbas - 1, args->nlb,
-	       has_data ? nbytes : 0, ncmds);
-	xnvme_cli_timer_bw_pr(cli, "wall-clock", has_data ? nbytes : 0);
-	if (args->data_output && io.attr->to_host) {
-		xnvme_cli_pinf("wrote %" PRIu64 " bytes to '%s'", nbytes, args->data_output);
-	}
-
-exit:
-	lblk_io_close_files(&io);
-	xnvme_buf_free(io.dev, io.mbuf);
-	xnvme_buf_free(io.dev, io.dbuf);
-	return err;
-}
-
 static int
 sub_read(struct xnvme_cli *cli)
 {
-	return lblk_rw(cli, LBLK_READ);
+	return tool_lblk_rw(cli, TOOL_LBLK_READ);
 }
 
 static int
 sub_write(struct xnvme_cli *cli)
 {
-	return lblk_rw(cli, LBLK_WRITE);
+	return tool_lblk_rw(cli, TOOL_LBLK_WRITE);
 }
 
 static int
 sub_write_zeros(struct xnvme_cli *cli)
 {
-	return lblk_rw(cli, LBLK_WRITE_ZEROES);
+	return tool_lblk_rw(cli, TOOL_LBLK_WRITE_ZEROES);
 }
 
 static int
 sub_write_uncor(struct xnvme_cli *cli)
 {
-	return lblk_rw(cli, LBLK_WRITE_UNCOR);
+	return tool_lblk_rw(cli, TOOL_LBLK_WRITE_UNCOR);
 }
 
 static int
 sub_compare(struct xnvme_cli *cli)
 {
-	return lblk_rw(cli, LBLK_COMPARE);
+	return tool_lblk_rw(cli, TOOL_LBLK_COMPARE);
+}
+
+static int
+sub_write_dir(struct xnvme_cli *cli)
+{
+	int err;
+
+	/* DTYPE is a 4-bit field of the I/O commands (CDW12), DSPEC 16 bits of CDW13 */
+	err = tool_check_max(cli, XNVME_CLI_OPT_DTYPE, cli->args.dtype, 0xF);
+	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_DSPEC, cli->args.dspec, 0xFFFF);
+	if (err) {
+		return err;
+	}
+	return tool_lblk_rw(cli, TOOL_LBLK_WRITE_DIR);
+}
+
+/* PRINFO of the I/O commands: PRCHK in bits 2:0, PRACT in bit 3 */
+#define PRINFO_PRACT 0x8
+#define PRCHK_ALL                                                                        \
+	(XNVME_PI_FLAGS_GUARD_CHECK | XNVME_PI_FLAGS_APPTAG_CHECK | XNVME_PI_FLAGS_REFTAG_CHECK)
+
+/** State of write-read-pi beyond the shared transfer */
+struct lblk_pi {
+	struct xnvme_pi_ctx pi; ///< generates and verifies the tuples of one command
+	uint32_t prchk;
+	uint32_t apptag;
+	uint32_t apptag_mask;
+	size_t pi_nbytes;
+	size_t blk_nbytes; ///< bytes per block in the data buffer: with interleaved metadata or not
+	bool pract;
+	bool strip; ///< PRACT with PI as the whole metadata: the host transfers no metadata
+	void *rdbuf; ///< read-back data of one command
+	void *rmbuf; ///< read-back separate metadata of one command
+	uint64_t nverified;
+	uint64_t ndiff;
+	uint64_t first_diff;
+};
+
+/* Checks the options against the protection settings of the namespace and fills `lp` */
+static int
+lblk_pi_args(struct xnvme_cli *cli, const struct xnvme_geo *geo, struct lblk_pi *lp)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	uint64_t nlbas = (uint64_t)args->nlb + 1;
+	uint32_t gen;
+	int err;
+
+	if (!geo->pi_type) {
+		return tool_err(cli, -EINVAL,
+				"%s: the namespace is not formatted with protection information "
+				"(pi_type 0)",
+				args->uri);
+	}
+	if (geo->pi_format != XNVME_SPEC_NVM_NS_16B_GUARD &&
+	    geo->pi_format != XNVME_SPEC_NVM_NS_64B_GUARD) {
+		return tool_err(cli, -ENOTSUP,
+				"%s: protection information format %u is not supported; only the "
+				"16-bit (0) and 64-bit (2) guard formats are",
+				args->uri, geo->pi_format);
+	}
+	lp->pi_nbytes = xnvme_pi_size(geo->pi_format);
+	if (geo->nbytes_oob < lp->pi_nbytes) {
+		return tool_err(cli, -EINVAL,
+				"%s: %u bytes of metadata per LBA cannot hold a %zu byte PI tuple",
+				args->uri, geo->nbytes_oob, lp->pi_nbytes);
+	}
+	/* xnvme_pi_ctx_init() takes a 32-bit initial reference tag */
+	if (geo->pi_format == XNVME_SPEC_NVM_NS_64B_GUARD && args->slba + nlbas > (1ULL << 32)) {
+		return tool_err(cli, -EINVAL,
+				"--slba 0x%" PRIx64 " --nlb %u: reference tags beyond 32 bits are "
+				"not supported",
+				args->slba, args->nlb);
+	}
+
+	lp->pract = args->pract;
+	lp->prchk = PRCHK_ALL;
+	if (geo->pi_type == XNVME_PI_TYPE3) {
+		lp->prchk &= ~XNVME_PI_FLAGS_REFTAG_CHECK;
+	}
+	if (cli->given[XNVME_CLI_OPT_PRCHK]) {
+		lp->prchk = args->prchk;
+	}
+	lp->apptag = cli->given[XNVME_CLI_OPT_APPTAG] ? args->apptag : 0;
+	lp->apptag_mask = cli->given[XNVME_CLI_OPT_APPTAG_MASK] ? args->apptag_mask : 0xFFFF;
+
+	err = tool_check_max(cli, XNVME_CLI_OPT_PRCHK, lp->prchk, PRCHK_ALL);
+	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_APPTAG, lp->apptag, 0xFFFF);
+	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_APPTAG_MASK, lp->apptag_mask, 0xFFFF);
+	if (err) {
+		return err;
+	}
+	if (geo->pi_type == XNVME_PI_TYPE3 && (lp->prchk & XNVME_PI_FLAGS_REFTAG_CHECK)) {
+		return tool_err(cli, -EINVAL,
+				"--prchk 0x%x: type 3 protection has no reference tag to check",
+				lp->prchk);
+	}
+	if (lp->apptag == XNVME_APPTAG_IGNORE) {
+		return tool_err(cli, -EINVAL,
+				"--apptag 0x%x: an application tag of all ones turns off the "
+				"checks of every block",
+				lp->apptag);
+	}
+
+	/*
+	 * The host generates and verifies every field the protection type defines, whatever the
+	 * device is asked to check (--prchk)
+	 */
+	gen = PRCHK_ALL;
+	if (geo->pi_type == XNVME_PI_TYPE3) {
+		gen &= ~XNVME_PI_FLAGS_REFTAG_CHECK;
+	}
+	lp->blk_nbytes = geo->lba_extended ? geo->lba_nbytes : geo->nbytes;
+	err = xnvme_pi_ctx_init(&lp->pi, lp->blk_nbytes, geo->nbytes_oob, geo->lba_extended,
+				geo->pi_loc, geo->pi_type, gen, (uint32_t)args->slba,
+				(uint16_t)lp->apptag_mask, (uint16_t)lp->apptag, geo->pi_format);
+	if (err) {
+		return tool_err(cli, err,
+				"%s: xnvme_pi_ctx_init() rejects the format (%u+%u bytes per LBA, "
+				"%s metadata, pi_type %u, pi_format %u)",
+				args->uri, geo->nbytes, geo->nbytes_oob,
+				geo->lba_extended ? "interleaved" : "separate", geo->pi_type,
+				geo->pi_format);
+	}
+	lp->strip = lp->pract && geo->nbytes_oob == lp->pi_nbytes;
+	return 0;
+}
+
+/* The protection fields of a Read or Write of the blocks from `slba` */
+static void
+lblk_pi_prep(const struct lblk_pi *lp, struct xnvme_cmd_ctx *ctx, uint64_t slba, bool pract)
+{
+	ctx->cmd.nvm.prinfo = lp->prchk | (pract ? PRINFO_PRACT : 0);
+	ctx->cmd.nvm.ilbrt = (uint32_t)slba;
+	ctx->cmd.nvm.lbat = lp->apptag;
+	ctx->cmd.nvm.lbatm = lp->apptag_mask;
+}
+
+/*
+ * Verifies the read-back tuples block by block, to name the first bad one, and compares the
+ * data of every block with what was written
+ */
+static int
+lblk_pi_check(struct tool_lblk_io *io, struct lblk_pi *lp, uint64_t slba, uint64_t n)
+{
+	const struct xnvme_geo *geo = io->geo;
+	/* without metadata in the host buffer the written blocks lie packed */
+	size_t wstride = (lp->strip && geo->lba_extended) ? geo->nbytes : geo->lba_nbytes;
+	uint8_t *rd = lp->rdbuf, *rm = lp->rmbuf, *wd = io->dbuf;
+
+	for (uint64_t i = 0; i < n; ++i) {
+		lp->pi.init_ref_tag = (uint32_t)(slba + i);
+		if (xnvme_pi_verify(&lp->pi, rd + i * geo->lba_nbytes,
+				   rm ? rm + i * io->meta_blk : NULL, 1)) {
+			return tool_err(io->cli, -EIO,
+					"the protection information read back from LBA 0x%" PRIx64
+					" does not verify (pi_type %u, guard, application tag 0x%x "
+					"mask 0x%x, reference tag 0x%x)",
+					slba + i, geo->pi_type, lp->apptag, lp->apptag_mask,
+					(uint32_t)(slba + i));
+		}
+		lp->nverified += 1;
+		if (memcmp(rd + i * geo->lba_nbytes, wd + i * wstride, geo->nbytes)) {
+			if (!lp->ndiff) {
+				lp->first_diff = slba + i;
+			}
+			lp->ndiff += 1;
+		}
+	}
+	return 0;
+}
+
+/* Write, read back and check the `n` blocks from the `done`-th block of the range */
+static int
+lblk_pi_chunk(struct tool_lblk_io *io, struct lblk_pi *lp, uint64_t done, uint64_t n)
+{
+	const struct xnvme_geo *geo = io->geo;
+	uint64_t slba = io->slba + done;
+	uint16_t nlb = (uint16_t)(n - 1);
+	struct xnvme_cmd_ctx ctx;
+	uint8_t *d = io->dbuf;
+	int err;
+
+	err = tool_lblk_io_fill(io, done, n);
+	if (err) {
+		return err;
+	}
+	if (!lp->pract) {
+		lp->pi.init_ref_tag = (uint32_t)slba;
+		xnvme_pi_generate(&lp->pi, io->dbuf, io->mbuf, (uint32_t)n);
+	} else if (lp->strip && geo->lba_extended) {
+		/* Only data travels: pack the blocks; each moves towards the buffer start */
+		for (uint64_t i = 1; i < n; ++i) {
+			memmove(d + i * geo->nbytes, d + i * geo->lba_nbytes, geo->nbytes);
+		}
+	}
+
+	ctx = xnvme_cmd_ctx_from_dev(io->dev);
+	lblk_pi_prep(lp, &ctx, slba, lp->pract);
+	err = xnvme_nvm_write(&ctx, io->nsid, slba, nlb, io->dbuf, lp->strip ? NULL : io->mbuf);
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		return tool_cmd_err(io->cli, &ctx, err,
+				    "Write with PRINFO 0x%x of LBAs 0x%" PRIx64 "-0x%" PRIx64
+				    " failed",
+				    (unsigned int)ctx.cmd.nvm.prinfo, slba, slba + n - 1);
+	}
+
+	/* Read back with the tuples (no PRACT), checked by the device as --prchk asks */
+	ctx = xnvme_cmd_ctx_from_dev(io->dev);
+	lblk_pi_prep(lp, &ctx, slba, false);
+	err = xnvme_nvm_read(&ctx, io->nsid, slba, nlb, lp->rdbuf, lp->rmbuf);
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		return tool_cmd_err(io->cli, &ctx, err,
+				    "Read with PRINFO 0x%x of LBAs 0x%" PRIx64 "-0x%" PRIx64
+				    " failed",
+				    (unsigned int)ctx.cmd.nvm.prinfo, slba, slba + n - 1);
+	}
+
+	return lblk_pi_check(io, lp, slba, n);
+}
+
+static int
+sub_write_read_pi(struct xnvme_cli *cli)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	struct lblk_pi lp = {0};
+	struct tool_lblk_io io;
+	const struct xnvme_geo *geo;
+	uint64_t done = 0, ncmds = 0;
+	size_t chunk;
+	int err, ret;
+
+	geo = tool_lblk_geo(cli);
+	if (!geo) {
+		return -EINVAL;
+	}
+	err = lblk_pi_args(cli, geo, &lp);
+	if (err) {
+		return err;
+	}
+	err = tool_lblk_io_setup(&io, cli, TOOL_LBLK_WRITE_PI);
+	if (err) {
+		return err;
+	}
+
+	chunk = XNVME_MIN_U64(io.cmd_nlbas, io.nlbas);
+	lp.rdbuf = xnvme_buf_alloc(io.dev, chunk * geo->lba_nbytes);
+	if (io.meta_blk) {
+		lp.rmbuf = xnvme_buf_alloc(io.dev, chunk * io.meta_blk);
+	}
+	if (!lp.rdbuf || (io.meta_blk && !lp.rmbuf)) {
+		err = tool_err(cli, -ENOMEM, "cannot allocate a buffer for %zu LBAs", chunk);
+		goto exit;
+	}
+
+	xnvme_cli_pinf("Write and Read with PI: nsid: 0x%x, slba: 0x%016" PRIx64
+		       ", nlb: %u, pract: %u, prchk: 0x%x, in commands of up to %" PRIu64 " LBAs",
+		       io.nsid, io.slba, args->nlb, lp.pract, lp.prchk, io.cmd_nlbas);
+
+	xnvme_cli_timer_start(cli);
+	while (done < io.nlbas) {
+		uint64_t n = XNVME_MIN_U64(io.cmd_nlbas, io.nlbas - done);
+
+		err = lblk_pi_chunk(&io, &lp, done, n);
+		if (err) {
+			break;
+		}
+		done += n;
+		ncmds += 1;
+	}
+	xnvme_cli_timer_stop(cli);
+	if (err) {
+		goto exit;
+	}
+
+	printf("xnvme_lblk_pi: {nsid: 0x%x, slba: 0x%016" PRIx64 ", elba: 0x%016" PRIx64
+	       ", nlb: %u, pi_type: %u, pi_format: %u, pi_loc: %u, pi_nbytes: %zu, "
+	       "md_nbytes: %u, extended: %u, pract: %u, prchk: 0x%x, apptag: 0x%x, "
+	       "apptag_mask: 0x%x, ncmds: %" PRIu64 ", nverified: %" PRIu64 ", ndiff: %" PRIu64
+	       "}\n",
+	       io.nsid, io.slba, io.slba + io.nlbas - 1, args->nlb, geo->pi_type, geo->pi_format,
+	       geo->pi_loc, lp.pi_nbytes, geo->nbytes_oob, geo->lba_extended, lp.pract, lp.prchk,
+	       lp.apptag, lp.apptag_mask, ncmds, lp.nverified, lp.ndiff);
+	xnvme_cli_timer_bw_pr(cli, "wall-clock", 2 * io.nlbas * geo->lba_nbytes);
+	if (lp.ndiff) {
+		err = tool_err(cli, -EIO,
+			       "the data read back differs from the data written in %" PRIu64
+			       " LBAs, the first at 0x%" PRIx64,
+			       lp.ndiff, lp.first_diff);
+	}
+
+exit:
+	xnvme_buf_free(io.dev, lp.rmbuf);
+	xnvme_buf_free(io.dev, lp.rdbuf);
+	ret = tool_lblk_io_teardown(&io);
+	return err ? err : ret;
 }
 
 /* The Simple Copy limits of the namespace; a zero limit is left to the device to enforce */
@@ -454,7 +372,7 @@ scopy_limits(struct xnvme_dev *dev, uint64_t *range_nlbas, uint64_t *cmd_nlbas,
 {
 	const struct xnvme_spec_idfy_ns *ns = xnvme_dev_get_ns(dev);
 
-	*range_nlbas = NLB_FIELD_MAX;
+	*range_nlbas = TOOL_NLB_FIELD_MAX;
 	*cmd_nlbas = UINT32_MAX;
 	*nranges = XNVME_SPEC_NVM_SCOPY_NENTRY_MAX;
 	if (!ns) {
@@ -482,13 +400,14 @@ sub_scopy(struct xnvme_cli *cli)
 	bool backwards;
 	int err = 0;
 
-	geo = lblk_geo(cli);
+	geo = tool_lblk_geo(cli);
 	if (!geo) {
 		return -EINVAL;
 	}
-	err = lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, nlbas, false);
+	err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, nlbas, false);
 	if (!err) {
-		err = lblk_check_range(cli, geo, XNVME_CLI_OPT_SDLBA, args->sdlba, nlbas, false);
+		err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SDLBA, args->sdlba, nlbas,
+					    false);
 	}
 	if (err) {
 		return err;
@@ -782,6 +701,45 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "the device's size limit; no data is transferred",
 		.command = sub_write_uncor,
 		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+	},
+	{
+		.name = "write-dir",
+		.descr_short = "Write nlb+1 blocks at slba with a directive",
+		.descr_long = "Writes --nlb + 1 logical blocks at --slba like 'write', with the "
+			      "directive type --dtype (default 0, none; 1: streams, 2: data "
+			      "placement) and the directive specific value --dspec (the stream "
+			      "identifier, or the FDP placement handle) in every command",
+		.command = sub_write_dir,
+		.opts = {
+			OPTS_RANGE,
+			OPTS_INPUTS,
+			{XNVME_CLI_OPT_DTYPE, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_DSPEC, XNVME_CLI_LOPT},
+			XNVME_CLI_SYNC_OPTS,
+		},
+	},
+	{
+		.name = "write-read-pi",
+		.descr_short = "Write nlb+1 blocks with protection information, read back, verify",
+		.descr_long = "Writes --nlb + 1 logical blocks at --slba with protection "
+			      "information generated by the library for the protection type and "
+			      "format of the namespace (or, with --pract 1, by the device), reads "
+			      "them back with the protection information, verifies every tuple and "
+			      "compares the data. --prchk selects the fields the device checks "
+			      "(bit 0: reference tag, 1: application tag, 2: guard; default: all "
+			      "the type defines), --apptag and --apptag_mask (default 0 and "
+			      "0xffff) the application tag. Data comes from --data-input or is "
+			      "generated",
+		.command = sub_write_read_pi,
+		.opts = {
+			OPTS_RANGE,
+			{XNVME_CLI_OPT_PRACT, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_PRCHK, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_APPTAG, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_APPTAG_MASK, XNVME_CLI_LOPT},
+			OPTS_INPUTS,
+			XNVME_CLI_SYNC_OPTS,
+		},
 	},
 	{
 		.name = "compare",

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * Helpers shared by the command-line tools (not installed): error reporting that names the
- * subcommand and the argument, option range checks, data files, generated data, progress lines
- * on a terminal, device enumeration and chunked file/device transfers.
+ * subcommand, the argument and the NVMe status, option range checks, data files, generated
+ * data, progress lines on a terminal, device enumeration, log pages and chunked file/device
+ * transfers. Logical-block I/O lives in tools_lblk.h.
  */
 #ifndef XNVME_TOOLS_COMMON_H
 #define XNVME_TOOLS_COMMON_H
@@ -37,12 +38,19 @@ tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
 
 /**
  * Reports a failed command: the completion on stdout (xnvme_cmd_ctx_pr) and an error line on
- * stderr. `err` is the return value of the command function; a status without an error is
- * reported as -EIO.
+ * stderr, naming the NVMe status when the device answered with one. `err` is the return value
+ * of the command function; a status without an error is reported as -EIO.
  */
 int
 tool_cmd_err(const struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, int err, const char *fmt,
 	     ...) __attribute__((format(printf, 4, 5)));
+
+/**
+ * Name of the NVMe status of a completion, e.g. "Invalid Command Opcode"; status codes specific
+ * to a command set are named after the command set of the device the command went to.
+ */
+const char *
+tool_status_str(const struct xnvme_cmd_ctx *ctx);
 
 /** Name of an option as written on the command line, without the dashes */
 const char *
@@ -201,6 +209,33 @@ tool_idfy_ns(struct xnvme_cli *cli);
 /** Prints the device handle (identification, backend, options, geometry) */
 int
 tool_dev_info(struct xnvme_cli *cli);
+
+/** `nbytes` zeroed bytes from the allocator of the device, or NULL (reported) */
+void *
+tool_dev_buf(struct xnvme_cli *cli, size_t nbytes);
+
+/** The nsid of log pages when --nsid is not given: the controller-wide 0xFFFFFFFF */
+#define TOOL_NSID_ALL 0xFFFFFFFF
+
+/** --nsid when given, else TOOL_NSID_ALL */
+uint32_t
+tool_log_nsid(const struct xnvme_cli *cli);
+
+/**
+ * Get Log Page of `nbytes` into a fresh device buffer, with the log specific identifier `lsi`
+ * (CDW11 bits 31:16; 0 when unused). Returns NULL (reported, *err set) when the command fails;
+ * free the buffer with xnvme_buf_free().
+ */
+void *
+tool_log_get(struct xnvme_cli *cli, uint8_t lid, uint8_t lsp, uint16_t lsi, uint64_t lpo,
+	     uint32_t nsid, uint8_t rae, uint32_t nbytes, int *err);
+
+/**
+ * Error Information log: --limit entries (default: as many as the controller keeps) of --nsid
+ * (default: controller-wide), printed and written to --data-output when given
+ */
+int
+tool_log_erri(struct xnvme_cli *cli);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Byte-addressed transfers through the file API (xdd, xnvme_file)                            */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
- * xnvme: enumerate devices, inspect them and pass admin and raw commands.
+ * xnvme: enumerate devices, inspect them, manage Flexible Data Placement and pass admin and
+ * raw commands.
  *
  * Every subcommand is one entry of g_subs[] plus one handler; adding a subcommand means adding
  * both and nothing else.
@@ -14,12 +15,8 @@
 #include <libxnvme.h>
 #include "tools_common.h"
 
-/* Log pages queried without --nsid are the controller-wide ones */
-#define NSID_ALL 0xFFFFFFFF
-
 #define IDFY_NBYTES sizeof(struct xnvme_spec_idfy)
 #define LOG_NBYTES_DEF 4096
-#define LOG_ERRI_LIMIT_MAX 4096
 
 /* Sanitize Status log page (NVMe base specification) */
 #define LOG_SANITIZE_STATUS 0x81
@@ -29,20 +26,6 @@
 #define SANITIZE_SSTAT_BUSY 0x2
 #define SANITIZE_SSTAT_FAILED 0x3
 #define SANITIZE_POLL_NS (250L * 1000 * 1000)
-
-/** Allocates `nbytes` zeroed bytes from the device allocator, reporting failure */
-static void *
-dev_buf(struct xnvme_cli *cli, size_t nbytes)
-{
-	void *buf = xnvme_buf_alloc(cli->args.dev, nbytes);
-
-	if (!buf) {
-		tool_err(cli, -errno, "cannot allocate a %zu byte buffer", nbytes);
-		return NULL;
-	}
-	memset(buf, 0, nbytes);
-	return buf;
-}
 
 static int
 sub_enum(struct xnvme_cli *cli)
@@ -100,7 +83,7 @@ sub_idfy(struct xnvme_cli *cli)
 		nsid = cns_is_per_ns(args->cns) ? xnvme_dev_get_nsid(args->dev) : 0;
 	}
 
-	idfy = dev_buf(cli, IDFY_NBYTES);
+	idfy = tool_dev_buf(cli, IDFY_NBYTES);
 	if (!idfy) {
 		return -ENOMEM;
 	}
@@ -159,7 +142,7 @@ sub_idfy_ctrlr(struct xnvme_cli *cli)
 	struct xnvme_spec_idfy *idfy;
 	int err;
 
-	idfy = dev_buf(cli, IDFY_NBYTES);
+	idfy = tool_dev_buf(cli, IDFY_NBYTES);
 	if (!idfy) {
 		return -ENOMEM;
 	}
@@ -183,7 +166,7 @@ sub_idfy_cs(struct xnvme_cli *cli)
 	struct xnvme_spec_idfy *idfy;
 	int err;
 
-	idfy = dev_buf(cli, IDFY_NBYTES);
+	idfy = tool_dev_buf(cli, IDFY_NBYTES);
 	if (!idfy) {
 		return -ENOMEM;
 	}
@@ -200,42 +183,12 @@ exit:
 	return err;
 }
 
-/** Get Log Page into a fresh buffer; prints the failure and returns NULL on error */
-static void *
-log_get(struct xnvme_cli *cli, uint8_t lid, uint8_t lsp, uint64_t lpo, uint32_t nsid, uint8_t rae,
-	uint32_t nbytes, int *err)
-{
-	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(cli->args.dev);
-	void *buf;
-
-	buf = dev_buf(cli, nbytes);
-	if (!buf) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	*err = xnvme_adm_log(&ctx, lid, lsp, lpo, nsid, rae, buf, nbytes);
-	if (*err || xnvme_cmd_ctx_cpl_status(&ctx)) {
-		*err = tool_cmd_err(cli, &ctx, *err,
-				    "Get Log Page --lid 0x%x --nsid 0x%x of %u bytes failed", lid,
-				    nsid, nbytes);
-		xnvme_buf_free(cli->args.dev, buf);
-		return NULL;
-	}
-	return buf;
-}
-
-static uint32_t
-log_nsid(const struct xnvme_cli *cli)
-{
-	return cli->given[XNVME_CLI_OPT_NSID] ? cli->args.nsid : NSID_ALL;
-}
-
 static int
 sub_log(struct xnvme_cli *cli)
 {
 	struct xnvme_cli_args *args = &cli->args;
 	uint64_t nbytes = LOG_NBYTES_DEF;
-	uint32_t nsid = log_nsid(cli);
+	uint32_t nsid = tool_log_nsid(cli);
 	void *buf;
 	int err;
 
@@ -258,7 +211,8 @@ sub_log(struct xnvme_cli *cli)
 				args->lpo_nbytes);
 	}
 
-	buf = log_get(cli, args->lid, args->lsp, args->lpo_nbytes, nsid, args->rae, nbytes, &err);
+	buf = tool_log_get(cli, args->lid, args->lsp, 0, args->lpo_nbytes, nsid, args->rae, nbytes,
+			   &err);
 	if (!buf) {
 		return err;
 	}
@@ -279,33 +233,7 @@ sub_log(struct xnvme_cli *cli)
 static int
 sub_log_erri(struct xnvme_cli *cli)
 {
-	struct xnvme_cli_args *args = &cli->args;
-	uint32_t limit = args->limit;
-	uint32_t nbytes;
-	void *buf;
-	int err;
-
-	if (cli->given[XNVME_CLI_OPT_LIMIT]) {
-		err = tool_check_range(cli, XNVME_CLI_OPT_LIMIT, limit, 1, LOG_ERRI_LIMIT_MAX);
-		if (err) {
-			return err;
-		}
-	} else {
-		const struct xnvme_spec_idfy_ctrlr *ctrlr = xnvme_dev_get_ctrlr(args->dev);
-
-		limit = ctrlr ? ctrlr->elpe + 1U : 1;
-	}
-	nbytes = limit * sizeof(struct xnvme_spec_log_erri_entry);
-
-	buf = log_get(cli, XNVME_SPEC_LOG_ERRI, 0, 0, log_nsid(cli), 0, nbytes, &err);
-	if (!buf) {
-		return err;
-	}
-	xnvme_spec_log_erri_pr(buf, (int)limit, XNVME_PR_DEF);
-	err = tool_data_output(cli, buf, nbytes);
-
-	xnvme_buf_free(args->dev, buf);
-	return err;
+	return tool_log_erri(cli);
 }
 
 static int
@@ -315,7 +243,8 @@ sub_log_health(struct xnvme_cli *cli)
 	void *buf;
 	int err;
 
-	buf = log_get(cli, XNVME_SPEC_LOG_HEALTH, 0, 0, log_nsid(cli), 0, nbytes, &err);
+	buf = tool_log_get(cli, XNVME_SPEC_LOG_HEALTH, 0, 0, 0, tool_log_nsid(cli), 0, nbytes,
+			   &err);
 	if (!buf) {
 		return err;
 	}
@@ -344,7 +273,7 @@ sub_feature_get(struct xnvme_cli *cli)
 		return tool_err(cli, -EINVAL, "--data-output needs a non-zero --data-nbytes");
 	}
 	if (nbytes) {
-		buf = dev_buf(cli, nbytes);
+		buf = tool_dev_buf(cli, nbytes);
 		if (!buf) {
 			return -ENOMEM;
 		}
@@ -375,6 +304,15 @@ sub_feature_get(struct xnvme_cli *cli)
 	if (nbytes) {
 		if (args->data_output) {
 			err = tool_data_output(cli, buf, nbytes);
+		} else if (args->fid == XNVME_SPEC_FEAT_FDP_EVENTS &&
+			   args->sel != XNVME_SPEC_FEAT_SEL_SUPPORTED) {
+			struct xnvme_spec_feat feat = {.val = ctx.cpl.cdw0};
+
+			/* the count in the completion may exceed what the buffer holds */
+			if ((feat.val & 0xFF) > nbytes / sizeof(struct xnvme_spec_fdp_event_desc)) {
+				feat.val = nbytes / sizeof(struct xnvme_spec_fdp_event_desc);
+			}
+			xnvme_spec_feat_fdp_events_pr(buf, feat, XNVME_PR_DEF);
 		} else {
 			tool_hexdump_pr("data", buf, nbytes);
 		}
@@ -404,7 +342,7 @@ sub_feature_set(struct xnvme_cli *cli)
 				args->data_input);
 	}
 	if (nbytes) {
-		buf = dev_buf(cli, nbytes);
+		buf = tool_dev_buf(cli, nbytes);
 		if (!buf) {
 			return -ENOMEM;
 		}
@@ -499,7 +437,7 @@ sanitize_wait(struct xnvme_cli *cli, unsigned int *sstat)
 	uint8_t *log;
 	int err = 0;
 
-	log = dev_buf(cli, LOG_SANITIZE_STATUS_NBYTES);
+	log = tool_dev_buf(cli, LOG_SANITIZE_STATUS_NBYTES);
 	if (!log) {
 		return -ENOMEM;
 	}
@@ -510,7 +448,7 @@ sanitize_wait(struct xnvme_cli *cli, unsigned int *sstat)
 		struct timespec pause = {.tv_sec = 0, .tv_nsec = SANITIZE_POLL_NS};
 		uint16_t sprog;
 
-		err = xnvme_adm_log(&ctx, LOG_SANITIZE_STATUS, 0, 0, NSID_ALL, 0, log,
+		err = xnvme_adm_log(&ctx, LOG_SANITIZE_STATUS, 0, 0, TOOL_NSID_ALL, 0, log,
 				    LOG_SANITIZE_STATUS_NBYTES);
 		if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
 			/* The command was accepted; without the log there is nothing to wait on */
@@ -608,14 +546,14 @@ passthru(struct xnvme_cli *cli, bool admin)
 	}
 
 	if (dnbytes) {
-		dbuf = dev_buf(cli, dnbytes);
+		dbuf = tool_dev_buf(cli, dnbytes);
 		if (!dbuf) {
 			err = -ENOMEM;
 			goto exit;
 		}
 	}
 	if (mnbytes) {
-		mbuf = dev_buf(cli, mnbytes);
+		mbuf = tool_dev_buf(cli, mnbytes);
 		if (!mbuf) {
 			err = -ENOMEM;
 			goto exit;
@@ -710,7 +648,7 @@ sub_dsm(struct xnvme_cli *cli)
 	if (err) {
 		return err;
 	}
-	range = dev_buf(cli, sizeof(*range));
+	range = tool_dev_buf(cli, sizeof(*range));
 	if (!range) {
 		return -ENOMEM;
 	}
@@ -782,6 +720,337 @@ sub_show_regs(struct xnvme_cli *cli)
 		xnvme_spec_ctrlr_bar_pp(bar, XNVME_PR_DEF);
 	}
 	xnvme_buf_virt_free(bar);
+	return err;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Flexible Data Placement                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Entries of FDP logs and reclaim unit handle lists are counted in 16 bits */
+#define FDP_LIMIT_MAX 0xFFFFU
+
+/* Largest FDP configurations log printed whole */
+#define FDP_CONF_NBYTES_MAX (1U << 20)
+
+/* Get Features (FDP events) answers with up to 255 two-byte event descriptors */
+#define FDP_EVENTS_MAX 0xFFU
+#define FDP_EVENTS_NBYTES (FDP_EVENTS_MAX * sizeof(struct xnvme_spec_fdp_event_desc))
+
+/*
+ * An FDP log page of the endurance group --lsi: `nbytes` into a fresh buffer, printed by the
+ * caller and written to --data-output
+ */
+static void *
+fdp_log_get(struct xnvme_cli *cli, uint8_t lid, uint8_t lsp, uint32_t nbytes, int *err)
+{
+	*err = tool_check_max(cli, XNVME_CLI_OPT_LSI, cli->args.lsi, 0xFFFF);
+	if (*err) {
+		return NULL;
+	}
+	return tool_log_get(cli, lid, lsp, (uint16_t)cli->args.lsi, 0, tool_log_nsid(cli), 0,
+			    nbytes, err);
+}
+
+/* Writes the log to --data-output and frees it */
+static int
+fdp_log_put(struct xnvme_cli *cli, void *log, uint32_t nbytes)
+{
+	int err = tool_data_output(cli, log, nbytes);
+
+	xnvme_buf_free(cli->args.dev, log);
+	return err;
+}
+
+static int
+sub_log_fdp_config(struct xnvme_cli *cli)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	struct xnvme_spec_log_fdp_conf *log;
+	uint64_t nbytes = args->data_nbytes;
+	int err;
+
+	err = tool_check_range(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes,
+			       sizeof(*log) + sizeof(struct xnvme_spec_fdp_conf_desc), UINT32_MAX);
+	if (err) {
+		return err;
+	}
+	if (nbytes % 4) {
+		return tool_err(cli, -EINVAL, "--data-nbytes %" PRIu64 ": not a multiple of 4",
+				nbytes);
+	}
+
+	log = fdp_log_get(cli, XNVME_SPEC_LOG_FDPCONF, 0, (uint32_t)nbytes, &err);
+	if (!log) {
+		return err;
+	}
+	if (log->size <= nbytes) {
+		/* a log not stating its size is bounded by what was read */
+		if (!log->size) {
+			log->size = (uint32_t)nbytes;
+		}
+		xnvme_spec_log_fdp_conf_pr(log, XNVME_PR_DEF);
+		return fdp_log_put(cli, log, (uint32_t)nbytes);
+	}
+
+	/* The printer follows the descriptors as far as the log says it reaches: read it all */
+	xnvme_cli_pinf("the log holds %" PRIu32 " bytes, more than --data-nbytes %" PRIu64
+		       "; printing all of it",
+		       log->size, nbytes);
+	if (log->size > FDP_CONF_NBYTES_MAX) {
+		err = tool_err(cli, -EFBIG,
+			       "the FDP configurations log of %" PRIu32
+			       " bytes exceeds the %u bytes this tool prints",
+			       log->size, FDP_CONF_NBYTES_MAX);
+	} else {
+		uint32_t whole_nbytes = (log->size + 3) & ~3U;
+		struct xnvme_spec_log_fdp_conf *whole;
+
+		whole = fdp_log_get(cli, XNVME_SPEC_LOG_FDPCONF, 0, whole_nbytes, &err);
+		if (whole) {
+			whole->size = XNVME_MIN(whole->size, whole_nbytes);
+			xnvme_spec_log_fdp_conf_pr(whole, XNVME_PR_DEF);
+			xnvme_buf_free(cli->args.dev, whole);
+		}
+	}
+	if (err) {
+		xnvme_buf_free(cli->args.dev, log);
+		return err;
+	}
+	return fdp_log_put(cli, log, (uint32_t)nbytes);
+}
+
+static int
+sub_log_ruhu(struct xnvme_cli *cli)
+{
+	struct xnvme_spec_log_ruhu *log;
+	uint32_t limit = cli->args.limit, nbytes;
+	int err;
+
+	err = tool_check_range(cli, XNVME_CLI_OPT_LIMIT, limit, 1, FDP_LIMIT_MAX);
+	if (err) {
+		return err;
+	}
+	nbytes = sizeof(*log) + limit * sizeof(struct xnvme_spec_ruhu_desc);
+
+	log = fdp_log_get(cli, XNVME_SPEC_LOG_FDPRUHU, 0, nbytes, &err);
+	if (!log) {
+		return err;
+	}
+	xnvme_spec_log_ruhu_pr(log, (int)XNVME_MIN(limit, log->nruh), XNVME_PR_DEF);
+	return fdp_log_put(cli, log, nbytes);
+}
+
+static int
+sub_log_fdp_stats(struct xnvme_cli *cli)
+{
+	uint32_t nbytes = sizeof(struct xnvme_spec_log_fdp_stats);
+	void *log;
+	int err;
+
+	log = fdp_log_get(cli, XNVME_SPEC_LOG_FDPSTATS, 0, nbytes, &err);
+	if (!log) {
+		return err;
+	}
+	xnvme_spec_log_fdp_stats_pr(log, XNVME_PR_DEF);
+	return fdp_log_put(cli, log, nbytes);
+}
+
+static int
+sub_log_fdp_events(struct xnvme_cli *cli)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	struct xnvme_spec_log_fdp_events *log;
+	uint32_t limit = args->limit, nbytes;
+	int err;
+
+	err = tool_check_range(cli, XNVME_CLI_OPT_LIMIT, limit, 1, FDP_LIMIT_MAX);
+	/* LSP bit 0 selects host (0) or controller (1) events */
+	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_LSP, args->lsp, 0x1);
+	if (err) {
+		return err;
+	}
+	nbytes = sizeof(*log) + limit * sizeof(struct xnvme_spec_fdp_event);
+
+	log = fdp_log_get(cli, XNVME_SPEC_LOG_FDPEVENTS, (uint8_t)args->lsp, nbytes, &err);
+	if (!log) {
+		return err;
+	}
+	xnvme_spec_log_fdp_events_pr(log, (int)XNVME_MIN(limit, log->nevents), XNVME_PR_DEF);
+	return fdp_log_put(cli, log, nbytes);
+}
+
+/* Get Features (FDP events) of placement handle `ph`: descriptors in `buf`, count returned */
+static int
+fdp_events_get(struct xnvme_cli *cli, uint32_t nsid, uint16_t ph, void *buf,
+	       struct xnvme_spec_feat *feat)
+{
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(cli->args.dev);
+	int err;
+
+	memset(buf, 0, FDP_EVENTS_NBYTES);
+	xnvme_prep_adm_gfeat(&ctx, nsid, XNVME_SPEC_FEAT_FDP_EVENTS, XNVME_SPEC_FEAT_SEL_CURRENT);
+	/* CDW11: the placement handle, and the most event types to return in bits 23:16 */
+	ctx.cmd.gfeat.cdw11 = ph | (FDP_EVENTS_MAX << 16);
+	err = xnvme_cmd_pass_admin(&ctx, buf, FDP_EVENTS_NBYTES, NULL, 0);
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		return tool_cmd_err(cli, &ctx, err,
+				    "Get Features (FDP events) of placement handle 0x%x failed",
+				    ph);
+	}
+	feat->val = ctx.cpl.cdw0;
+	if ((feat->val & 0xFF) > FDP_EVENTS_MAX) {
+		feat->val = FDP_EVENTS_MAX;
+	}
+	return 0;
+}
+
+static int
+sub_set_fdp_events(struct xnvme_cli *cli)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	struct xnvme_dev *dev = args->dev;
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	struct xnvme_spec_fdp_event_desc *desc;
+	struct xnvme_spec_feat feat;
+	uint32_t nsid = tool_nsid(cli);
+	uint16_t ph = args->feat & 0xFFFF;
+	uint8_t *types = NULL;
+	unsigned int ntypes;
+	int err;
+
+	if (args->fid != XNVME_SPEC_FEAT_FDP_EVENTS) {
+		return tool_err(cli, -EINVAL,
+				"--fid 0x%x: set-fdp-events sets the FDP events feature (0x%x); "
+				"use feature-set for other features",
+				args->fid, XNVME_SPEC_FEAT_FDP_EVENTS);
+	}
+	err = tool_check_max(cli, XNVME_CLI_OPT_CDW12, args->cdw[12], 0x1);
+	if (err) {
+		return err;
+	}
+
+	desc = tool_dev_buf(cli, FDP_EVENTS_NBYTES);
+	if (!desc) {
+		return -ENOMEM;
+	}
+	err = fdp_events_get(cli, nsid, ph, desc, &feat);
+	if (err) {
+		goto exit;
+	}
+	ntypes = feat.val & 0xFF;
+	if (!ntypes) {
+		err = tool_err(cli, -ENOENT,
+			       "placement handle 0x%x supports no FDP event types to %s", ph,
+			       args->cdw[12] ? "enable" : "disable");
+		goto exit;
+	}
+
+	/* Set Features takes the event types to change, one byte each */
+	types = tool_dev_buf(cli, ntypes);
+	if (!types) {
+		err = -ENOMEM;
+		goto exit;
+	}
+	for (unsigned int i = 0; i < ntypes; ++i) {
+		types[i] = desc[i].type;
+	}
+
+	/* CDW11: the placement handle and the number of event types; CDW12 bit 0: enable */
+	xnvme_prep_adm_sfeat(&ctx, nsid, XNVME_SPEC_FEAT_FDP_EVENTS, ph | (ntypes << 16),
+			     args->save);
+	ctx.cmd.common.cdw12 = args->cdw[12];
+	err = xnvme_cmd_pass_admin(&ctx, types, ntypes, NULL, 0);
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		err = tool_cmd_err(cli, &ctx, err,
+				   "Set Features (FDP events) of placement handle 0x%x failed", ph);
+		goto exit;
+	}
+	xnvme_cli_pinf("%s %u FDP event types of placement handle 0x%x%s",
+		       args->cdw[12] ? "enabled" : "disabled", ntypes, ph,
+		       args->save ? " and saved" : "");
+
+	/* What the device reports now */
+	err = fdp_events_get(cli, nsid, ph, desc, &feat);
+	if (!err) {
+		xnvme_spec_feat_fdp_events_pr(desc, feat, XNVME_PR_DEF);
+	}
+
+exit:
+	xnvme_buf_free(dev, types);
+	xnvme_buf_free(dev, desc);
+	return err;
+}
+
+static int
+sub_fdp_ruhs(struct xnvme_cli *cli)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(args->dev);
+	uint32_t nsid = tool_nsid(cli), limit = args->limit, nbytes;
+	struct xnvme_spec_ruhs *ruhs;
+	int err;
+
+	err = tool_check_range(cli, XNVME_CLI_OPT_LIMIT, limit, 1, FDP_LIMIT_MAX);
+	if (err) {
+		return err;
+	}
+	nbytes = sizeof(*ruhs) + limit * sizeof(struct xnvme_spec_ruhs_desc);
+	ruhs = tool_dev_buf(cli, nbytes);
+	if (!ruhs) {
+		return -ENOMEM;
+	}
+
+	err = xnvme_nvm_mgmt_recv(&ctx, nsid, XNVME_SPEC_IO_MGMT_RECV_RUHS, 0, ruhs, nbytes);
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		err = tool_cmd_err(cli, &ctx, err,
+				   "I/O Management Receive (reclaim unit handle status) of nsid "
+				   "0x%x failed",
+				   nsid);
+		goto exit;
+	}
+	xnvme_spec_ruhs_pr(ruhs, (int)XNVME_MIN(limit, ruhs->nruhsd), XNVME_PR_DEF);
+
+exit:
+	xnvme_buf_free(args->dev, ruhs);
+	return err;
+}
+
+static int
+sub_fdp_ruhu(struct xnvme_cli *cli)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(args->dev);
+	uint32_t nsid = tool_nsid(cli);
+	uint8_t *pids;
+	int err;
+
+	err = tool_check_max(cli, XNVME_CLI_OPT_PID, args->pid, 0xFFFF);
+	if (err) {
+		return err;
+	}
+	pids = tool_dev_buf(cli, sizeof(uint16_t));
+	if (!pids) {
+		return -ENOMEM;
+	}
+	/* The list of placement identifiers is little-endian; MOS is its zero-based length */
+	pids[0] = args->pid & 0xFF;
+	pids[1] = (args->pid >> 8) & 0xFF;
+
+	err = xnvme_nvm_mgmt_send(&ctx, nsid, XNVME_SPEC_IO_MGMT_SEND_RUHU, 0, pids,
+				  sizeof(uint16_t));
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		err = tool_cmd_err(cli, &ctx, err,
+				   "I/O Management Send (reclaim unit handle update) of --pid 0x%x "
+				   "failed",
+				   args->pid);
+		goto exit;
+	}
+	printf("xnvme_nvm_mgmt_send: {nsid: 0x%x, mo: 0x%x, mos: 0x0, pid: 0x%x}\n", nsid,
+	       XNVME_SPEC_IO_MGMT_SEND_RUHU, args->pid);
+
+exit:
+	xnvme_buf_free(args->dev, pids);
 	return err;
 }
 
@@ -965,6 +1234,73 @@ static struct xnvme_cli_sub g_subs[] = {
 		},
 	},
 	{
+		.name = "log-fdp-config",
+		.descr_short = "FDP Configurations log page (0x20)",
+		.descr_long = "Prints the Flexible Data Placement configurations of endurance "
+			      "group --lsi: --data-nbytes (a multiple of 4) of the log are read; "
+			      "--data-output also writes them to a file",
+		.command = sub_log_fdp_config,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_LSI, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
+		.name = "log-ruhu",
+		.descr_short = "Reclaim Unit Handle Usage log page (0x21)",
+		.descr_long = "Prints up to --limit reclaim unit handle usage descriptors of "
+			      "endurance group --lsi; --data-output also writes the log to a file",
+		.command = sub_log_ruhu,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_LSI, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
+		.name = "log-fdp-stats",
+		.descr_short = "FDP Statistics log page (0x22)",
+		.descr_long = "Prints the host and media bytes written and the media bytes erased "
+			      "of endurance group --lsi; --data-output also writes the log to a "
+			      "file",
+		.command = sub_log_fdp_stats,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_LSI, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
+		.name = "log-fdp-events",
+		.descr_short = "FDP Events log page (0x23)",
+		.descr_long = "Prints up to --limit FDP events of endurance group --lsi: host "
+			      "events with --lsp 0, controller events with --lsp 1; --data-output "
+			      "also writes the log to a file",
+		.command = sub_log_fdp_events,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_LSI, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_LSP, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
 		.name = "feature-get",
 		.descr_short = "Get Features; prints the decoded feature value",
 		.descr_long = "Retrieves feature --fid with select --sel (0: current, 1: default, "
@@ -1001,6 +1337,26 @@ static struct xnvme_cli_sub g_subs[] = {
 			{XNVME_CLI_OPT_CDW12, XNVME_CLI_LOPT},
 			{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_LOPT},
 			{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LOPT},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
+		.name = "set-fdp-events",
+		.descr_short = "Enable or disable all FDP event types of a placement handle",
+		.descr_long = "Sets the FDP events feature (--fid 0x1e) of the placement handle in "
+			      "bits 15:0 of --feat for every event type the handle supports "
+			      "(read with Get Features): --cdw12 1 enables them, 0 disables them; "
+			      "--save keeps the setting across resets. Prints the event types "
+			      "afterwards",
+		.command = sub_set_fdp_events,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_FID, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_FEAT, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_CDW12, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_SAVE, XNVME_CLI_LFLG},
 			XNVME_CLI_ADMIN_OPTS,
 		},
 	},
@@ -1042,6 +1398,35 @@ static struct xnvme_cli_sub g_subs[] = {
 			{XNVME_CLI_OPT_OWPASS, XNVME_CLI_LOPT},
 			{XNVME_CLI_OPT_OIPBP, XNVME_CLI_LFLG},
 			{XNVME_CLI_OPT_NODAS, XNVME_CLI_LFLG},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
+		.name = "fdp-ruhs",
+		.descr_short = "Reclaim Unit Handle Status (I/O Management Receive)",
+		.descr_long = "Prints up to --limit reclaim unit handle status descriptors of "
+			      "--nsid (default: the device namespace): placement identifier, "
+			      "handle, and the media writes left in the active reclaim unit",
+		.command = sub_fdp_ruhs,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
+		.name = "fdp-ruhu",
+		.descr_short = "Reclaim Unit Handle Update (I/O Management Send)",
+		.descr_long = "Has the reclaim unit handle of placement identifier --pid of --nsid "
+			      "(default: the device namespace) reference a new, empty reclaim unit",
+		.command = sub_fdp_ruhu,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_PID, XNVME_CLI_LREQ},
+			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
 			XNVME_CLI_ADMIN_OPTS,
 		},
 	},

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <libxnvme.h>
+#include "xnvme_be.h" /* read/write hot path: geometry fast check, asynchronous pass inline */
 
 /* Zero-based dword count of a transfer; 0 for transfers shorter than one dword */
 static inline uint32_t
@@ -57,22 +58,43 @@ xnvme_prep_nvm(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_
 	ctx->cmd.nvm.nlb = nlb;
 }
 
+/*
+ * Read and write: the per-I/O entry points. Same effect as xnvme_prep_nvm() followed by
+ * pass_lba_data(), with the common case inlined: geometry already derived and an asynchronous
+ * context go straight to the queue's mechanism; everything else takes the general path.
+ */
+static inline int
+rw_lba_data(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba,
+	    uint16_t nlb, const void *dbuf, const void *mbuf)
+{
+	const struct xnvme_dev *dev = ctx->dev;
+	size_t nblocks = (size_t)nlb + 1;
+
+	ctx->cmd.common.opcode = opcode;
+	ctx->cmd.common.nsid = nsid;
+	ctx->cmd.nvm.slba = slba;
+	ctx->cmd.nvm.nlb = nlb;
+
+	if (XNVME_BE_LIKELY(dev && xnvme_dev_geo_ready(dev) && ctx->opts == XNVME_CMD_ASYNC)) {
+		return xnvme_cmd_pass_async(ctx, (void *)dbuf,
+					    dbuf ? nblocks * dev->geo.lba_nbytes : 0, (void *)mbuf,
+					    mbuf ? nblocks * dev->geo.nbytes_oob : 0);
+	}
+	return pass_lba_data(ctx, nlb, dbuf, mbuf);
+}
+
 int
 xnvme_nvm_read(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf,
 	       void *mbuf)
 {
-	xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_READ, nsid, slba, nlb);
-
-	return pass_lba_data(ctx, nlb, dbuf, mbuf);
+	return rw_lba_data(ctx, XNVME_SPEC_NVM_OPC_READ, nsid, slba, nlb, dbuf, mbuf);
 }
 
 int
 xnvme_nvm_write(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb,
 		const void *dbuf, const void *mbuf)
 {
-	xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, slba, nlb);
-
-	return pass_lba_data(ctx, nlb, dbuf, mbuf);
+	return rw_lba_data(ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, slba, nlb, dbuf, mbuf);
 }
 
 int

@@ -50,6 +50,23 @@ nil_term(struct xnvme_queue *queue)
 	return 0;
 }
 
+static inline void
+nil_complete_next(struct xnvme_queue *queue, struct nil_state *state)
+{
+	struct xnvme_cmd_ctx *ctx = state->ring[state->head++ & state->mask];
+
+	xnvme_queue_complete(queue, ctx);
+}
+
+__attribute__((noinline)) static int
+nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; ++i) {
+		nil_complete_next(queue, state);
+	}
+	return (int)n;
+}
+
 static int
 nil_poke(struct xnvme_queue *queue, uint32_t max)
 {
@@ -61,23 +78,22 @@ nil_poke(struct xnvme_queue *queue, uint32_t max)
 	if (max && max < n) {
 		n = max;
 	}
-	for (uint32_t i = 0; i < n; ++i) {
-		struct xnvme_cmd_ctx *ctx = state->ring[state->head++ & state->mask];
-
-		xnvme_queue_complete(queue, ctx);
+	/* one ready command (queue depth 1, or fio reaping one at a time): no loop, no frame */
+	if (XNVME_BE_LIKELY(n == 1)) {
+		nil_complete_next(queue, state);
+		return 1;
 	}
-	return (int)n;
+	return nil_reap(queue, state, n);
 }
 
-static int
+static inline int
 nil_submit(struct xnvme_cmd_ctx *ctx)
 {
 	struct nil_state *state = ctx->async.queue->state;
 
-	/* The core bounds outstanding commands by capacity; this guards the ring regardless */
-	if (state->tail - state->head > state->mask) {
-		return -EBUSY;
-	}
+	/* No ring-full check: the core refuses a submission once `capacity` commands are
+	 * outstanding, and every outstanding command of this mechanism holds exactly one ring
+	 * slot (the ring has at least `capacity` slots). */
 	state->ring[state->tail++ & state->mask] = ctx;
 	return 0;
 }

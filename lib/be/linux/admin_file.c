@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Admin mechanism "file_as_ns": makes a regular file (or, until the block mechanisms exist, a
- * block device) look like a controller with one namespace by synthesising identify data
+ * Admin mechanism "file_as_ns": makes a regular file (or, when asked for explicitly, a block
+ * device) look like a controller with one namespace by synthesising identify data
  * (backends.md §3.3). Sizes are re-read on every identify so a growing file is seen.
  */
 #include <errno.h>
@@ -26,7 +26,9 @@ enum shim_sc {
 static int
 shim_check_support(struct xnvme_dev *dev)
 {
-	if (!xnvme_be_linux_state(dev)) {
+	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
+
+	if (!state || state->ftype == XNVME_BE_LINUX_CHAR) {
 		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
 					    "serves regular files and block devices only");
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The Linux backend: files, block devices and (later) NVMe nodes through the kernel.
+ * The Linux backend: files, block devices and NVMe nodes through the kernel.
  *
  * List order matters: with no option given, the first entry of a kind is the generic choice
  * (backends.md §2). The full lists, as the mechanisms get built, are
@@ -18,17 +18,24 @@ static const struct xnvme_be_mem *const linux_mem[] = {
 };
 
 static const struct xnvme_be_admin *const linux_admin[] = {
+	&xnvme_be_linux_admin_nvme,
+	&xnvme_be_linux_admin_block,
 	&xnvme_be_linux_admin_file,
 	NULL,
 };
 
 static const struct xnvme_be_sync *const linux_sync[] = {
+	&xnvme_be_linux_sync_nvme,
 	&xnvme_be_linux_sync_psync,
+	&xnvme_be_linux_sync_block,
 	NULL,
 };
 
 static const struct xnvme_be_async *const linux_async[] = {
 	&xnvme_be_async_emu,
+	&xnvme_be_linux_async_liburing,
+	&xnvme_be_linux_async_ucmd,
+	&xnvme_be_linux_async_libaio,
 	&xnvme_be_linux_async_posix,
 	&xnvme_be_async_thrpool,
 	&xnvme_be_async_nil,

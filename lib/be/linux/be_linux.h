@@ -12,21 +12,45 @@
 /** What dev_open found behind the URI */
 enum xnvme_be_linux_ftype {
 	XNVME_BE_LINUX_FILE = 1,  ///< regular file
-	XNVME_BE_LINUX_BLOCK = 2, ///< non-NVMe block device
+	XNVME_BE_LINUX_BLOCK = 2, ///< block device: NVMe namespace (state->nvme) or any other
+	XNVME_BE_LINUX_CHAR = 3,  ///< NVMe char device: controller or generic namespace node
 };
+
+/** Run-time fallbacks of the NVMe passthrough ioctls, remembered per handle (atomic bits) */
+enum xnvme_be_linux_nvme_quirk {
+	XNVME_BE_LINUX_NO_IO64 = 1 << 0,    ///< NVME_IOCTL_IO64_CMD answered ENOTTY
+	XNVME_BE_LINUX_NO_IO64_VEC = 1 << 1, ///< NVME_IOCTL_IO64_CMD_VEC answered ENOTTY
+	XNVME_BE_LINUX_NO_ADMIN64 = 1 << 2, ///< NVME_IOCTL_ADMIN64_CMD answered ENOTTY
+};
+
+/** Length of kernel device names kept in the state (nvme0n1, ng0n1, nvme0, loop0, ...) */
+#define XNVME_BE_LINUX_NAME_LEN 64
 
 /** dev->state of a handle opened by the Linux backend */
 struct xnvme_be_linux_state {
 	int fd;
 	enum xnvme_be_linux_ftype ftype;
 	uint64_t nbytes;     ///< size at open (files grow: the admin shim re-reads it)
-	uint32_t lba_nbytes; ///< logical block size: BLKSSZGET for block devices, 512 for files
+	uint32_t lba_nbytes; ///< logical block size: BLKSSZGET for block devices, 512 otherwise
 	bool direct;         ///< opened with O_DIRECT
+
+	bool nvme;      ///< answers the NVMe passthrough ioctls (NVME_IOCTL_ID)
+	bool ctrlr;     ///< NVMe controller node (/dev/nvmeX)
+	int nvme_id_err; ///< errno of the NVME_IOCTL_ID probe when !nvme (for refusals)
+	int quirks;     ///< enum xnvme_be_linux_nvme_quirk bits, accessed atomically
+
+	uint32_t nsid;  ///< NVMe namespace id; 0xFFFFFFFF for a controller node
+	uint64_t zone_nsect; ///< zoned block device: zone size in 512 B sectors (0: conventional)
+	uint32_t nzones;     ///< zoned block device: number of zones
+
+	char name[XNVME_BE_LINUX_NAME_LEN];  ///< kernel name of the node ("" for files)
+	char disk[XNVME_BE_LINUX_NAME_LEN];  ///< block disk whose queue limits apply ("" if none)
+	char ctrlr_name[XNVME_BE_LINUX_NAME_LEN]; ///< NVMe: controller (nvmeX) for topology ops
 };
 
 /**
- * The state of `dev` when it was opened by the Linux backend as a file or block device, else
- * NULL (mechanisms use this in check_support and must not be handed other handles).
+ * The state of `dev` when it was opened by the Linux backend, else NULL (mechanisms use this
+ * in check_support and must not be handed other handles).
  */
 static inline struct xnvme_be_linux_state *
 xnvme_be_linux_state(const struct xnvme_dev *dev)
@@ -34,9 +58,87 @@ xnvme_be_linux_state(const struct xnvme_dev *dev)
 	return dev->be == &xnvme_be_linux ? (struct xnvme_be_linux_state *)dev->state : NULL;
 }
 
+/**
+ * Reads a small sysfs attribute at the printf-formatted path into `buf` (NUL-terminated,
+ * trailing newline stripped). Returns 0 or a negative errno.
+ */
+int
+xnvme_be_linux_sysfs_read(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** As xnvme_be_linux_sysfs_read() for an unsigned decimal value */
+int
+xnvme_be_linux_sysfs_u64(uint64_t *val, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * Parses kernel NVMe names: "<prefix>X" gives 1 (controller-like), "<prefix>XnY" gives 2
+ * (namespace-like), anything else 0 (e.g. hidden multipath paths nvmeXcYnZ, partitions).
+ */
+int
+xnvme_be_linux_nvme_name(const char *name, const char *prefix, uint32_t *x, uint32_t *y);
+
+/**
+ * Calls `cb` with every device URI enumeration visits under the sysfs tree at `sysfs_root`
+ * ("/sys" on a live system): NVMe controllers (/dev/nvmeX), then namespace block devices
+ * (/dev/nvmeXnY, hidden multipath paths nvmeXcYnZ skipped), then generic namespace char
+ * devices (/dev/ngXnY), each group in numeric order. Stops when `cb` returns non-zero and
+ * returns that value; 0 when all were listed; a negative errno when the tree is unreadable.
+ */
+int
+xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void *arg),
+			 void *arg);
+
+/** What xnvme_be_linux_nvme_pass() issues */
+enum xnvme_be_linux_pass {
+	XNVME_BE_LINUX_PASS_IO = 0,     ///< NVME_IOCTL_IO64_CMD, else NVME_IOCTL_IO_CMD
+	XNVME_BE_LINUX_PASS_IO_VEC = 1, ///< NVME_IOCTL_IO64_CMD_VEC; -ENOTTY (cpl untouched) if absent
+	XNVME_BE_LINUX_PASS_ADMIN = 2,  ///< NVME_IOCTL_ADMIN64_CMD, else NVME_IOCTL_ADMIN_CMD
+};
+
+/**
+ * Executes ctx->cmd through an NVMe passthrough ioctl on the handle's node. `data`/`dlen` are
+ * the data buffer and its byte count, or for PASS_IO_VEC an iovec array and its entry count.
+ * Status folding as described in nvme_pass.c; returns 0, -EIO (NVMe status) or -errno.
+ */
+int
+xnvme_be_linux_nvme_pass(struct xnvme_cmd_ctx *ctx, enum xnvme_be_linux_pass kind, void *data,
+			 size_t dlen, void *mbuf, size_t mlen);
+
+/** Folds an OS error into cpl (sct 7, sc errno) and returns -errno */
+int
+xnvme_be_linux_nvme_errno(struct xnvme_cmd_ctx *ctx, int err);
+
+/** check_support of the nvme mechanisms: the node answers NVMe ioctls, else a reason */
+int
+xnvme_be_linux_nvme_check(struct xnvme_dev *dev);
+
+/** The dev mechanism's enumerate (enumerate.c); sys_uri "sysfs:<root>" reads another tree */
+int
+xnvme_be_linux_enumerate(const char *sys_uri, struct xnvme_opts *opts,
+			 xnvme_enumerate_cb cb_func, void *cb_args);
+
+/**
+ * Whether the io_uring_cmd async mechanism can serve `dev` (build and kernel support), defined
+ * by async_ucmd.c. The dev mechanism asks it to choose the default async mechanism of generic
+ * NVMe char devices.
+ */
+bool
+xnvme_be_linux_ucmd_supported(struct xnvme_dev *dev);
+
 extern const struct xnvme_be_dev xnvme_be_linux_dev;
+extern const struct xnvme_be_admin xnvme_be_linux_admin_nvme;
+extern const struct xnvme_be_admin xnvme_be_linux_admin_block;
 extern const struct xnvme_be_admin xnvme_be_linux_admin_file;
+extern const struct xnvme_be_sync xnvme_be_linux_sync_nvme;
 extern const struct xnvme_be_sync xnvme_be_linux_sync_psync;
+extern const struct xnvme_be_sync xnvme_be_linux_sync_block;
 extern const struct xnvme_be_async xnvme_be_linux_async_posix;
+extern const struct xnvme_be_async xnvme_be_linux_async_liburing;
+extern const struct xnvme_be_async xnvme_be_linux_async_ucmd;
+extern const struct xnvme_be_async xnvme_be_linux_async_libaio;
+
+/** IORING_SETUP_* flags of the ring of an io_uring / io_uring_cmd queue (tests, diagnostics) */
+unsigned int
+xnvme_be_linux_uring_queue_flags(struct xnvme_queue *queue);
 
 #endif /* XNVME_BE_LINUX_H */

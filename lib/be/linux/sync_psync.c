@@ -27,7 +27,9 @@ struct psync_rw {
 static int
 psync_check_support(struct xnvme_dev *dev)
 {
-	if (!xnvme_be_linux_state(dev)) {
+	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
+
+	if (!state || state->ftype == XNVME_BE_LINUX_CHAR) {
 		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
 					    "serves regular files and block devices only");
 	}

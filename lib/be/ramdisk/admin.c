@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The admin mechanism "ramdisk": an in-memory controller answering Identify, Get Log Page,
- * Get/Set Features, plus the topology pseudo-commands. Other admin opcodes are refused with
+ * Get/Set Features, Directive Send/Receive, plus the topology pseudo-commands. Other admin opcodes are refused with
  * Invalid Command Opcode, as a controller that does not implement them would.
  */
 #include <string.h>
@@ -30,6 +30,12 @@ ramdisk_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, voi
 		break;
 	case XNVME_SPEC_ADM_OPC_SFEAT:
 		err = xnvme_ramdisk_adm_sfeat(rd, ctx, dbuf, dbuf_nbytes);
+		break;
+	case XNVME_SPEC_ADM_OPC_DSEND:
+		err = xnvme_ramdisk_dir_send(rd, ctx);
+		break;
+	case XNVME_SPEC_ADM_OPC_DRECV:
+		err = xnvme_ramdisk_dir_recv(rd, ctx, dbuf, dbuf_nbytes);
 		break;
 	default:
 		err = ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, RAMDISK_SC_INVALID_OPCODE);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * Get/Set Features for the ramdisk controller: arbitration, power management, temperature
- * threshold, error recovery, volatile write cache and number of queues. Values are shared by
+ * threshold, error recovery, volatile write cache and number of queues; the FDP features
+ * (0x1D, 0x1E) are answered by fdp.c when FDP is on and refused otherwise. Values are shared by
  * every handle of the ramdisk and kept as current values only: nothing is saveable, so the
  * "saved" selection reports defaults and Set Features with SV fails as NVMe prescribes.
  */
@@ -86,10 +87,9 @@ xnvme_ramdisk_adm_gfeat(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbu
 	int64_t caps = feat_caps(fid);
 	uint32_t val;
 
-	/* none of the supported features returns a data structure */
-	(void)dbuf;
-	(void)dbuf_nbytes;
-
+	if (fid == XNVME_SPEC_FEAT_FDP_MODE || fid == XNVME_SPEC_FEAT_FDP_EVENTS) {
+		return xnvme_ramdisk_fdp_gfeat(rd, ctx, dbuf, dbuf_nbytes);
+	}
 	if (caps < 0 || sel > XNVME_SPEC_FEAT_SEL_SUPPORTED) {
 		return ramdisk_invalid_field(ctx);
 	}
@@ -161,9 +161,9 @@ xnvme_ramdisk_adm_sfeat(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const voi
 	struct xnvme_spec_feat arg = ctx->cmd.sfeat.feat;
 	int64_t caps = feat_caps(fid);
 
-	(void)dbuf;
-	(void)dbuf_nbytes;
-
+	if (fid == XNVME_SPEC_FEAT_FDP_MODE || fid == XNVME_SPEC_FEAT_FDP_EVENTS) {
+		return xnvme_ramdisk_fdp_sfeat(rd, ctx, dbuf, dbuf_nbytes);
+	}
 	if (caps < 0) {
 		return ramdisk_invalid_field(ctx);
 	}

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Identify for the ramdisk controller: controller and namespace data describing a 512-byte
- * LBA NVM namespace, the active namespace lists, the namespace identification descriptors, the
- * I/O command set list and the command-set specific structures of the namespace's set. The
- * file-system set (CSI 0x1F) is refused, so the core settles on NVM.
+ * Identify for the ramdisk controller: controller and namespace data describing the namespace
+ * the URI configured (LBA format with metadata and protection information, zoned, key-value,
+ * FDP), the active namespace lists, the namespace identification descriptors, the I/O command
+ * set list and the command-set specific structures of the namespace's set (a zoned namespace
+ * also answers the NVM set's, as ZNS devices do). The file-system set (CSI 0x1F) is refused, so
+ * the core settles on the namespace's own set.
  */
 #include <string.h>
 
@@ -43,7 +45,10 @@ idfy_ctrlr(const struct ramdisk *rd, struct xnvme_spec_idfy_ctrlr *ctrlr)
 	ctrlr->cntlid = 1;
 	ctrlr->ver.val = 0x00020000;
 	ctrlr->ctratt.extended_lba_formats = 1;
+	ctrlr->ctratt.endurance_groups = rd->fdp != NULL;
+	ctrlr->ctratt.flexible_data_placement = rd->fdp != NULL;
 	ctrlr->cntrltype = 1; /* I/O controller */
+	ctrlr->oacs.directives = 1;
 
 	ctrlr->acl = 3;
 	ctrlr->aerl = 3;
@@ -57,7 +62,8 @@ idfy_ctrlr(const struct ramdisk *rd, struct xnvme_spec_idfy_ctrlr *ctrlr)
 	ctrlr->npss = 0;
 	ctrlr->wctemp = RAMDISK_WCTEMP_K;
 	ctrlr->cctemp = RAMDISK_CCTEMP_K;
-	ctrlr->tnvmcap[0] = rd->nbytes;
+	ctrlr->tnvmcap[0] = rd->ns->csi == XNVME_SPEC_CSI_KV ? rd->nbytes
+							     : rd->nlbas << rd->lba_shift;
 	ctrlr->unvmcap[0] = 0;
 
 	ctrlr->sqes.min = 6;
@@ -65,11 +71,12 @@ idfy_ctrlr(const struct ramdisk *rd, struct xnvme_spec_idfy_ctrlr *ctrlr)
 	ctrlr->cqes.min = 4;
 	ctrlr->cqes.max = 4;
 	ctrlr->nn = 1;
-	ctrlr->oncs.compare = 1;
-	ctrlr->oncs.write_unc = 1;
-	ctrlr->oncs.dsm = 1;
-	ctrlr->oncs.write_zeroes = 1;
-	ctrlr->oncs.copy = 1;
+	/* one namespace: the optional commands are those of its command set */
+	ctrlr->oncs.compare = rd->ns->csi != XNVME_SPEC_CSI_KV;
+	ctrlr->oncs.write_zeroes = rd->ns->csi != XNVME_SPEC_CSI_KV;
+	ctrlr->oncs.write_unc = rd->ns->csi == XNVME_SPEC_CSI_NVM;
+	ctrlr->oncs.dsm = rd->ns->csi == XNVME_SPEC_CSI_NVM;
+	ctrlr->oncs.copy = rd->ns->csi == XNVME_SPEC_CSI_NVM;
 	ctrlr->vwc.present = 1;
 	ctrlr->vwc.flush_broadcast = 0x3; /* Flush accepts NSID 0xFFFFFFFF */
 	ctrlr->cdfs.format0 = 1;
@@ -87,27 +94,47 @@ idfy_ctrlr(const struct ramdisk *rd, struct xnvme_spec_idfy_ctrlr *ctrlr)
 	ctrlr->psd[0].rwl = 0;
 }
 
+/* Base namespace data; a key-value namespace has none (zero-filled, as for other sets) */
 static void
 idfy_ns(const struct ramdisk *rd, struct xnvme_spec_idfy_ns *ns)
 {
+	const struct ramdisk_cfg *cfg = &rd->cfg;
+
+	if (rd->ns->csi == XNVME_SPEC_CSI_KV) {
+		return;
+	}
 	ns->nsze = rd->nlbas;
 	ns->ncap = rd->nlbas;
 	ns->nuse = rd->nlbas;
 	ns->nlbaf = 0; /* zero-based: one format */
 	ns->flbas.format = 0;
-	ns->flbas.extended = 0;
-	ns->lbaf[0].ms = 0;
-	ns->lbaf[0].ds = RAMDISK_LBA_SHIFT;
+	ns->flbas.extended = cfg->mset;
+	ns->lbaf[0].ms = cfg->ms;
+	ns->lbaf[0].ds = rd->lba_shift;
 	ns->lbaf[0].rp = 0;
 
-	/* deallocated LBAs read as zeroes; Write Zeroes may deallocate */
-	ns->dlfeat.bits.read_value = 1;
-	ns->dlfeat.bits.write_zero_deallocate = 1;
+	if (cfg->ms) {
+		/* metadata both ways (interleaved, separate); PI of every type at either end */
+		ns->mc.extended = 1;
+		ns->mc.pointer = 1;
+		if (cfg->ms >= xnvme_pi_size(cfg->pif)) {
+			ns->dpc.val = 0x1F;
+		}
+	}
+	ns->dps.pit = cfg->pi;
+	ns->dps.md_start = cfg->pi && cfg->pil;
 
-	ns->nvmcap[0] = rd->nbytes;
-	ns->mssrl = RAMDISK_MSSRL;
-	ns->mcl = RAMDISK_MCL;
-	ns->msrc = RAMDISK_MSRC;
+	/* deallocated LBAs read as zeroes (PI: all ones); Write Zeroes may deallocate */
+	ns->dlfeat.bits.read_value = 1;
+	ns->dlfeat.bits.write_zero_deallocate = rd->ns->csi == XNVME_SPEC_CSI_NVM;
+
+	ns->nvmcap[0] = rd->nlbas << rd->lba_shift;
+	if (rd->ns->csi == XNVME_SPEC_CSI_NVM) {
+		ns->mssrl = RAMDISK_MSSRL;
+		ns->mcl = RAMDISK_MCL;
+		ns->msrc = RAMDISK_MSRC;
+	}
+	ns->endgid = rd->fdp ? RAMDISK_ENDGID : 0;
 	memcpy(ns->nguid, rd->nguid, sizeof(ns->nguid));
 	ns->eui64 = rd->eui64;
 }
@@ -170,12 +197,20 @@ xnvme_ramdisk_adm_idfy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf
 		uint32_t nsids[IDFY_NBYTES / sizeof(uint32_t)];
 	} data;
 	uint8_t csi = ctx->cmd.idfy.csi;
+	const struct ramdisk_ns_ops *css = NULL;
 	int err = 0;
 
 	if (!dbuf || dbuf_nbytes < IDFY_NBYTES) {
 		return ramdisk_invalid_field(ctx);
 	}
 	memset(&data, 0, sizeof(data));
+
+	/* command-set specific data: the namespace's set, and NVM's on a zoned namespace */
+	if (csi == rd->ns->csi) {
+		css = rd->ns;
+	} else if (csi == XNVME_SPEC_CSI_NVM && rd->ns->csi == XNVME_SPEC_CSI_ZONED) {
+		css = &xnvme_ramdisk_ns_nvm;
+	}
 
 	switch (ctx->cmd.idfy.cns) {
 	case XNVME_SPEC_IDFY_NS:
@@ -203,24 +238,24 @@ xnvme_ramdisk_adm_idfy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf
 
 	case XNVME_SPEC_IDFY_NS_IOCS:
 		err = check_ns(ctx, false);
-		if (!err && csi != rd->ns->csi) {
+		if (!err && !css) {
 			err = ramdisk_invalid_field(ctx);
 		}
 		if (!err) {
-			rd->ns->idfy_ns_css(rd, data.raw);
+			css->idfy_ns_css(rd, data.raw);
 		}
 		break;
 
 	case XNVME_SPEC_IDFY_CTRLR_IOCS:
-		if (csi != rd->ns->csi) {
+		if (!css) {
 			err = ramdisk_invalid_field(ctx);
 			break;
 		}
-		rd->ns->idfy_ctrlr_css(rd, data.raw);
+		css->idfy_ctrlr_css(rd, data.raw);
 		break;
 
 	case XNVME_SPEC_IDFY_NSLIST_IOCS:
-		if (csi != rd->ns->csi) {
+		if (!css) {
 			err = ramdisk_invalid_field(ctx);
 			break;
 		}
@@ -228,8 +263,11 @@ xnvme_ramdisk_adm_idfy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf
 		break;
 
 	case XNVME_SPEC_IDFY_IOCS:
-		/* one combination: the namespace's command set */
+		/* one combination: the namespace's command set (a zoned one comes with NVM) */
 		data.idfy.cs.iocsc[0].val = 1ULL << rd->ns->csi;
+		if (rd->ns->csi == XNVME_SPEC_CSI_ZONED) {
+			data.idfy.cs.iocsc[0].val |= 1ULL << XNVME_SPEC_CSI_NVM;
+		}
 		break;
 
 	default:

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * Get Log Page for the ramdisk controller: supported log pages (0x00), error information
- * (0x01), SMART / health (0x02) and commands supported and effects (0x05). Each page is built
+ * (0x01), SMART / health (0x02), commands supported and effects (0x05), the FDP pages
+ * (0x20..0x23, fdp.c) and the changed zone list (0xBF, zoned.c) where the namespace has them. Each page is built
  * whole, then the window selected by the offset (LPOL/LPOU) and the dword count (NUMDL/NUMDU)
  * is copied out, zero-filled past the end of the page.
  *
@@ -135,14 +136,15 @@ log_effects(struct ramdisk *rd, void *buf)
 	acs[XNVME_SPEC_ADM_OPC_IDFY] = RAMDISK_EFFECT_CSUPP;
 	acs[XNVME_SPEC_ADM_OPC_SFEAT] = RAMDISK_EFFECT_CSUPP;
 	acs[XNVME_SPEC_ADM_OPC_GFEAT] = RAMDISK_EFFECT_CSUPP;
-	rd->ns->effects(iocs);
-	xnvme_ramdisk_fs_effects(iocs);
+	acs[XNVME_SPEC_ADM_OPC_DSEND] = RAMDISK_EFFECT_CSUPP;
+	acs[XNVME_SPEC_ADM_OPC_DRECV] = RAMDISK_EFFECT_CSUPP;
+	rd->ns->effects(rd, iocs);
 
 	return 4096;
 }
 
 static size_t
-log_supported(void *buf)
+log_supported(const struct ramdisk *rd, void *buf)
 {
 	uint32_t *lids = buf;
 
@@ -150,6 +152,15 @@ log_supported(void *buf)
 	lids[XNVME_SPEC_LOG_ERRI] = LID_LSUPP;
 	lids[XNVME_SPEC_LOG_HEALTH] = LID_LSUPP;
 	lids[XNVME_SPEC_LOG_CSAE] = LID_LSUPP;
+	if (rd->fdp) {
+		lids[XNVME_SPEC_LOG_FDPCONF] = LID_LSUPP;
+		lids[XNVME_SPEC_LOG_FDPRUHU] = LID_LSUPP;
+		lids[XNVME_SPEC_LOG_FDPSTATS] = LID_LSUPP;
+		lids[XNVME_SPEC_LOG_FDPEVENTS] = LID_LSUPP;
+	}
+	if (rd->ns->csi == XNVME_SPEC_CSI_ZONED) {
+		lids[XNVME_SPEC_LOG_ZND_CHANGES] = LID_LSUPP;
+	}
 
 	return 256 * sizeof(uint32_t);
 }
@@ -165,6 +176,7 @@ xnvme_ramdisk_adm_log(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf,
 	_Alignas(8) uint8_t page[LOG_NBYTES_MAX];
 	uint64_t ncopy;
 	size_t size;
+	int ret;
 
 	if (!dbuf || dbuf_nbytes < nbytes || (off & 0x3) || cmd->ot) {
 		return ramdisk_invalid_field(ctx);
@@ -173,7 +185,7 @@ xnvme_ramdisk_adm_log(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf,
 
 	switch (cmd->lid) {
 	case XNVME_SPEC_LOG_RSVD:
-		size = log_supported(page);
+		size = log_supported(rd, page);
 		break;
 	case XNVME_SPEC_LOG_ERRI:
 		size = log_erri(rd, page);
@@ -187,6 +199,23 @@ xnvme_ramdisk_adm_log(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf,
 		break;
 	case XNVME_SPEC_LOG_CSAE:
 		size = log_effects(rd, page);
+		break;
+	case XNVME_SPEC_LOG_FDPCONF:
+	case XNVME_SPEC_LOG_FDPRUHU:
+	case XNVME_SPEC_LOG_FDPSTATS:
+	case XNVME_SPEC_LOG_FDPEVENTS:
+		ret = xnvme_ramdisk_fdp_log(rd, ctx, page);
+		if (ret < 0) {
+			return ret;
+		}
+		size = (size_t)ret;
+		break;
+	case XNVME_SPEC_LOG_ZND_CHANGES:
+		ret = xnvme_ramdisk_zoned_log_changes(rd, ctx, page);
+		if (ret) {
+			return ret;
+		}
+		size = sizeof(struct xnvme_spec_znd_log_changes);
 		break;
 	default:
 		return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Opening and closing ramdisks. A URI "<N>GB" names an N GiB device. All handles of a process
- * that open the same URI share one ramdisk (fio opens a device several times, tests write,
+ * Opening and closing ramdisks. A URI "<N>GB[?options]" names an N GiB device (uri.c). All
+ * handles of a process that open the same URI share one ramdisk (fio opens a device several times, tests write,
  * close, reopen and read), so ramdisks live in a refcounted registry keyed by URI; the memory
  * is released when the last handle closes.
  */
@@ -20,43 +20,6 @@
 static pthread_mutex_t g_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ramdisk *g_registry;
 
-/*
- * "<N>GB" with N a decimal number >= 1: the size in GiB, or -ENXIO for any other URI so the
- * next backend gets a chance. N too large to map is recognised but refused (-EINVAL).
- */
-static int
-uri_parse(const char *uri, uint64_t *ngib)
-{
-	const uint64_t max = (uint64_t)(SIZE_MAX >> 30) < (UINT64_MAX >> 31)
-				     ? (uint64_t)(SIZE_MAX >> 30)
-				     : (UINT64_MAX >> 31);
-	size_t len = strlen(uri);
-	uint64_t val = 0;
-	bool overflow = false;
-
-	if (len < 3 || strcmp(uri + len - 2, "GB")) {
-		return -ENXIO;
-	}
-	for (size_t i = 0; i < len - 2; ++i) {
-		if (uri[i] < '0' || uri[i] > '9') {
-			return -ENXIO;
-		}
-		if (val > (max - 9) / 10) {
-			overflow = true;
-			continue;
-		}
-		val = val * 10 + (uint64_t)(uri[i] - '0');
-	}
-	if (!overflow && !val) {
-		return -ENXIO;
-	}
-	if (overflow || val > max) {
-		return -EINVAL;
-	}
-	*ngib = val;
-	return 0;
-}
-
 /* FNV-1a over the URI with a seed: stable identifiers without any global state */
 static uint64_t
 uri_hash(const char *uri, uint64_t seed)
@@ -73,44 +36,79 @@ uri_hash(const char *uri, uint64_t seed)
 static void
 ramdisk_destroy(struct ramdisk *rd)
 {
+	if (rd->ns && rd->ns->fini) {
+		rd->ns->fini(rd);
+	}
+	xnvme_ramdisk_fdp_fini(rd);
 	if (rd->mem) {
 		munmap(rd->mem, rd->nbytes);
+	}
+	if (rd->meta) {
+		munmap(rd->meta, rd->meta_nbytes);
 	}
 	xnvme_ramdisk_unc_fini(rd);
 	xnvme_ramdisk_errlog_fini(rd);
 	free(rd);
 }
 
+/* Anonymous memory reads as zeroes and is committed only when written */
 static int
-ramdisk_create(struct xnvme_dev *dev, uint64_t ngib, struct ramdisk **out)
+map_lazy(struct xnvme_dev *dev, uint64_t nbytes, uint8_t **out)
+{
+	void *mem;
+
+	if (nbytes > SIZE_MAX) {
+		return xnvme_dev_set_errmsg(dev, -EINVAL, "cannot map %" PRIu64 " bytes", nbytes);
+	}
+	mem = mmap(NULL, (size_t)nbytes, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mem == MAP_FAILED) {
+		int err = -errno;
+
+		return xnvme_dev_set_errmsg(dev, err, "cannot map %" PRIu64 " bytes: %s", nbytes,
+					    strerror(-err));
+	}
+	*out = mem;
+	return 0;
+}
+
+/* The LBA format: data, metadata and where the PI tuple sits in it */
+static void
+lbaf_init(struct ramdisk *rd)
+{
+	const struct ramdisk_cfg *cfg = &rd->cfg;
+
+	rd->lba_shift = cfg->lbads;
+	rd->lba_nbytes = 1U << cfg->lbads;
+	rd->nlbas = rd->nbytes >> cfg->lbads;
+	if (cfg->csi == XNVME_SPEC_CSI_ZONED) {
+		rd->nlbas -= rd->nlbas % cfg->zsze;
+	}
+	if (cfg->pi) {
+		rd->pi_nbytes = (uint8_t)xnvme_pi_size(cfg->pif);
+		rd->pi_off = cfg->pil ? 0 : (uint16_t)(cfg->ms - rd->pi_nbytes);
+		/* unwritten LBAs carry all-ones PI: the escape values that disable checking */
+		memset(rd->blank + rd->pi_off, 0xFF, rd->pi_nbytes);
+	}
+}
+
+static int
+ramdisk_create(struct xnvme_dev *dev, const struct ramdisk_cfg *cfg, struct ramdisk **out)
 {
 	struct ramdisk *rd;
 	uint64_t hi, lo;
-	void *mem;
+	int err = 0;
 
 	rd = calloc(1, sizeof(*rd));
 	if (!rd) {
 		return xnvme_dev_set_errmsg(dev, -ENOMEM, "cannot allocate ramdisk state");
 	}
-	rd->nbytes = ngib << 30;
-	rd->nlbas = rd->nbytes >> RAMDISK_LBA_SHIFT;
-
-	/* Anonymous memory reads as zeroes and is committed only when written */
-	mem = mmap(NULL, rd->nbytes, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (mem == MAP_FAILED) {
-		int err = -errno;
-
-		free(rd);
-		return xnvme_dev_set_errmsg(dev, err, "cannot map %" PRIu64 " GiB: %s", ngib,
-					    strerror(-err));
-	}
-	rd->mem = mem;
+	rd->cfg = *cfg;
+	rd->nbytes = cfg->ngib << 30;
+	lbaf_init(rd);
 
 	snprintf(rd->uri, sizeof(rd->uri), "%s", dev->ident.uri);
-	rd->ns = &xnvme_ramdisk_ns_nvm;
 	clock_gettime(CLOCK_MONOTONIC, &rd->created);
-
 	hi = uri_hash(rd->uri, 0x6e677569ULL);
 	lo = uri_hash(rd->uri, 0x72616d64ULL);
 	for (int i = 0; i < 8; ++i) {
@@ -123,13 +121,47 @@ ramdisk_create(struct xnvme_dev *dev, uint64_t ngib, struct ramdisk **out)
 	xnvme_ramdisk_errlog_init(rd);
 	xnvme_ramdisk_feat_init(rd);
 
+	switch (cfg->csi) {
+	case XNVME_SPEC_CSI_ZONED:
+		rd->ns = &xnvme_ramdisk_ns_zoned;
+		break;
+	case XNVME_SPEC_CSI_KV:
+		rd->ns = &xnvme_ramdisk_ns_kv;
+		break;
+	default:
+		rd->ns = &xnvme_ramdisk_ns_nvm;
+		break;
+	}
+
+	/* a key-value namespace keeps its values on the heap: no LBA memory */
+	if (cfg->csi != XNVME_SPEC_CSI_KV) {
+		err = map_lazy(dev, rd->nbytes, &rd->mem);
+	}
+	if (!err && cfg->ms) {
+		rd->meta_nbytes = rd->nlbas * cfg->ms;
+		err = map_lazy(dev, rd->meta_nbytes, &rd->meta);
+	}
+	if (!err && cfg->fdp) {
+		err = xnvme_ramdisk_fdp_init(rd);
+		if (err) {
+			xnvme_dev_set_errmsg(dev, err, "cannot set up FDP state");
+		}
+	}
+	if (!err && rd->ns->init) {
+		err = rd->ns->init(rd, dev);
+	}
+	if (err) {
+		ramdisk_destroy(rd);
+		return err;
+	}
+
 	*out = rd;
 	return 0;
 }
 
 /* Takes a reference on the ramdisk of the handle's URI, creating it on first use */
 static int
-ramdisk_get(struct xnvme_dev *dev, uint64_t ngib, struct ramdisk **out)
+ramdisk_get(struct xnvme_dev *dev, const struct ramdisk_cfg *cfg, struct ramdisk **out)
 {
 	struct ramdisk *rd;
 	int err = 0;
@@ -143,7 +175,7 @@ ramdisk_get(struct xnvme_dev *dev, uint64_t ngib, struct ramdisk **out)
 	if (rd) {
 		rd->refcnt++;
 	} else {
-		err = ramdisk_create(dev, ngib, &rd);
+		err = ramdisk_create(dev, cfg, &rd);
 		if (!err) {
 			rd->refcnt = 1;
 			rd->next = g_registry;
@@ -182,20 +214,16 @@ ramdisk_put(struct ramdisk *rd)
 static int
 ramdisk_dev_open(struct xnvme_dev *dev)
 {
+	struct ramdisk_cfg cfg;
 	struct ramdisk *rd;
-	uint64_t ngib = 0;
 	int err;
 
-	err = uri_parse(dev->ident.uri, &ngib);
-	if (err == -EINVAL) {
-		return xnvme_dev_set_errmsg(dev, err, "'%s': size too large for this system",
-					    dev->ident.uri);
-	}
+	err = xnvme_ramdisk_uri_parse(dev, dev->ident.uri, &cfg);
 	if (err) {
 		return err;
 	}
 
-	err = ramdisk_get(dev, ngib, &rd);
+	err = ramdisk_get(dev, &cfg, &rd);
 	if (err) {
 		return err;
 	}
@@ -245,7 +273,7 @@ xnvme_ramdisk_check_support(struct xnvme_dev *dev)
 }
 
 void
-xnvme_ramdisk_mem_zero(struct ramdisk *rd, uint64_t off, uint64_t nbytes)
+xnvme_ramdisk_mem_zero(uint8_t *base, uint64_t off, uint64_t nbytes)
 {
 #ifdef __linux__
 	/*
@@ -259,14 +287,14 @@ xnvme_ramdisk_mem_zero(struct ramdisk *rd, uint64_t off, uint64_t nbytes)
 		uint64_t start = (off + page - 1) & ~(page - 1);
 		uint64_t end = (off + nbytes) & ~(page - 1);
 
-		if (!madvise(rd->mem + start, end - start, MADV_DONTNEED)) {
-			memset(rd->mem + off, 0, start - off);
-			memset(rd->mem + end, 0, off + nbytes - end);
+		if (end > start && !madvise(base + start, end - start, MADV_DONTNEED)) {
+			memset(base + off, 0, start - off);
+			memset(base + end, 0, off + nbytes - end);
 			return;
 		}
 	}
 #endif
-	memset(rd->mem + off, 0, nbytes);
+	memset(base + off, 0, nbytes);
 }
 
 const struct xnvme_be_dev xnvme_be_ramdisk_dev = {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The file opcodes (write 0xAC, read 0xDC, flush 0xAD) on a ramdisk, whatever its namespace's
- * command set: nvm.slba is a byte offset, the byte count is the caller's buffer size, and
+ * The file opcodes (write 0xAC, read 0xDC, flush 0xAD) on a ramdisk with an NVM namespace: nvm.slba is a byte offset, the byte count is the caller's buffer size, and
  * cpl.result reports the bytes transferred. Reads are short at the end of the device.
  */
 #include "ramdisk.h"
@@ -20,10 +19,11 @@ check_nsid(struct xnvme_cmd_ctx *ctx)
 
 /* LBAs touched by a byte range; nbytes > 0 */
 static inline void
-byte_range_lbas(uint64_t off, uint64_t nbytes, uint64_t *slba, uint64_t *nlbas)
+byte_range_lbas(const struct ramdisk *rd, uint64_t off, uint64_t nbytes, uint64_t *slba,
+		uint64_t *nlbas)
 {
-	*slba = off >> RAMDISK_LBA_SHIFT;
-	*nlbas = ((off + nbytes - 1) >> RAMDISK_LBA_SHIFT) - *slba + 1;
+	*slba = off >> rd->lba_shift;
+	*nlbas = ((off + nbytes - 1) >> rd->lba_shift) - *slba + 1;
 }
 
 /* File write: the device cannot grow, so a write past the end fails as a whole */
@@ -47,7 +47,7 @@ fs_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_pay
 	}
 	if (nbytes) {
 		xnvme_ramdisk_payload_gather(pl, rd->mem + off, (size_t)nbytes);
-		byte_range_lbas(off, nbytes, &slba, &nlbas);
+		byte_range_lbas(rd, off, nbytes, &slba, &nlbas);
 		xnvme_ramdisk_unc_clear(rd, slba, nlbas);
 	}
 	ctx->cpl.result = nbytes;
@@ -79,7 +79,7 @@ fs_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payl
 		nbytes = rd->nbytes - off;
 	}
 	if (nbytes) {
-		byte_range_lbas(off, nbytes, &slba, &nlbas);
+		byte_range_lbas(rd, off, nbytes, &slba, &nlbas);
 		if (xnvme_ramdisk_unc_test(rd, slba, nlbas)) {
 			ramdisk_stat_add(&rd->stats.media_errs, 1);
 			return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_MEDIA,

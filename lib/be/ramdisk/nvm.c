@@ -6,6 +6,14 @@
  * touched. Data moves without locks: concurrent commands on overlapping LBAs race like they
  * would on a device.
  */
+/*
+ * NVM command set on a ramdisk namespace: Read, Write, Compare, Write Zeroes, Write
+ * Uncorrectable, Dataset Management, Simple Copy and Flush, plus the I/O Management commands
+ * of FDP. LBA data, metadata and protection information move through media.c. Every check
+ * answers with the status an NVMe controller gives; nothing outside the namespace or the
+ * caller's buffers is ever touched. Data moves without locks: concurrent commands on
+ * overlapping LBAs race like they would on a device.
+ */
 #include <string.h>
 
 #include "ramdisk.h"
@@ -14,8 +22,10 @@
 #define SCT_CMDSPEC XNVME_STATUS_CODE_TYPE_CMDSPEC
 #define SCT_MEDIA XNVME_STATUS_CODE_TYPE_MEDIA
 
-static int
-check_nsid(struct xnvme_cmd_ctx *ctx, bool broadcast_ok)
+#define PRINFO_PRACT 0x8
+
+int
+xnvme_ramdisk_check_nsid(struct xnvme_cmd_ctx *ctx, bool broadcast_ok)
 {
 	uint32_t nsid = ctx->cmd.common.nsid;
 
@@ -32,8 +42,9 @@ range_ok(const struct ramdisk *rd, uint64_t slba, uint64_t nlbas)
 	return slba < rd->nlbas && nlbas <= rd->nlbas - slba;
 }
 
-static int
-check_range(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nlbas)
+int
+xnvme_ramdisk_check_range(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba,
+			  uint64_t nlbas)
 {
 	if (!range_ok(rd, slba, nlbas)) {
 		return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_LBA_RANGE);
@@ -41,9 +52,9 @@ check_range(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64
 	return 0;
 }
 
-/* Reads of marked LBAs fail like unreadable media */
-static int
-check_readable(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nlbas)
+int
+xnvme_ramdisk_check_readable(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba,
+			     uint64_t nlbas)
 {
 	if (xnvme_ramdisk_unc_test(rd, slba, nlbas)) {
 		ramdisk_stat_add(&rd->stats.media_errs, 1);
@@ -52,94 +63,104 @@ check_readable(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba, uin
 	return 0;
 }
 
-/* Common checks of the data-transfer commands: namespace, range, MDTS, caller's buffer */
+/* Namespace and range of an LBA command, then its transfer (buffers, MDTS, PI fields) */
 static int
-check_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl,
-	   uint64_t slba, uint64_t nlbas)
+check_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io,
+	   uint64_t slba, uint64_t nlbas, struct ramdisk_xfer *x)
 {
-	uint64_t nbytes = nlbas << RAMDISK_LBA_SHIFT;
 	int err;
 
-	err = check_nsid(ctx, false);
+	memset(x, 0, sizeof(*x));
+	err = xnvme_ramdisk_check_nsid(ctx, false);
 	if (!err) {
-		err = check_range(rd, ctx, slba, nlbas);
+		err = xnvme_ramdisk_check_range(rd, ctx, slba, nlbas);
 	}
-	if (err) {
-		return err;
+	if (!err) {
+		err = xnvme_ramdisk_xfer_init(rd, ctx, x, slba, nlbas, io);
 	}
-	if (nbytes > RAMDISK_MDTS_NBYTES || pl->bad || pl->nbytes < nbytes) {
-		return ramdisk_invalid_field(ctx);
-	}
-	return 0;
+	return err;
 }
 
 static int
-nvm_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+nvm_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 {
 	uint64_t slba = ctx->cmd.nvm.slba;
 	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
-	size_t nbytes = (size_t)(nlbas << RAMDISK_LBA_SHIFT);
+	struct ramdisk_xfer x;
 	int err;
 
-	err = check_xfer(rd, ctx, pl, slba, nlbas);
+	err = check_xfer(rd, ctx, io, slba, nlbas, &x);
 	if (!err) {
-		err = check_readable(rd, ctx, slba, nlbas);
+		err = xnvme_ramdisk_check_readable(rd, ctx, slba, nlbas);
 	}
-	if (err) {
-		return err;
+	if (!err) {
+		err = xnvme_ramdisk_xfer_load(rd, ctx, &x);
 	}
-	xnvme_ramdisk_payload_scatter(pl, rd->mem + (slba << RAMDISK_LBA_SHIFT), nbytes);
-
-	ramdisk_stat_add(&rd->stats.read_cmds, 1);
-	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
-	return 0;
+	if (!err) {
+		xnvme_ramdisk_xfer_to_host(rd, &x, io);
+		ramdisk_stat_add(&rd->stats.read_cmds, 1);
+		ramdisk_stat_add(&rd->stats.read_nbytes, nlbas << rd->lba_shift);
+	}
+	xnvme_ramdisk_xfer_fini(&x);
+	return err;
 }
 
 static int
-nvm_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+nvm_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 {
 	uint64_t slba = ctx->cmd.nvm.slba;
 	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
-	size_t nbytes = (size_t)(nlbas << RAMDISK_LBA_SHIFT);
+	struct ramdisk_xfer x;
 	int err;
 
-	err = check_xfer(rd, ctx, pl, slba, nlbas);
-	if (err) {
-		return err;
+	err = check_xfer(rd, ctx, io, slba, nlbas, &x);
+	if (!err) {
+		err = xnvme_ramdisk_xfer_from_host(rd, ctx, &x, io);
 	}
-	xnvme_ramdisk_payload_gather(pl, rd->mem + (slba << RAMDISK_LBA_SHIFT), nbytes);
-	xnvme_ramdisk_unc_clear(rd, slba, nlbas);
-
-	ramdisk_stat_add(&rd->stats.write_cmds, 1);
-	ramdisk_stat_add(&rd->stats.write_nbytes, nbytes);
-	return 0;
+	/* placement last: nothing fails after the reclaim unit is charged */
+	if (!err) {
+		err = xnvme_ramdisk_fdp_write(rd, ctx, nlbas);
+	}
+	if (!err) {
+		xnvme_ramdisk_xfer_commit(rd, &x, io);
+		xnvme_ramdisk_unc_clear(rd, slba, nlbas);
+		ramdisk_stat_add(&rd->stats.write_cmds, 1);
+		ramdisk_stat_add(&rd->stats.write_nbytes, nlbas << rd->lba_shift);
+	}
+	xnvme_ramdisk_xfer_fini(&x);
+	return err;
 }
 
 static int
-nvm_compare(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+nvm_compare(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 {
 	uint64_t slba = ctx->cmd.compare.slba;
 	uint64_t nlbas = (uint64_t)ctx->cmd.compare.nlb + 1;
-	size_t nbytes = (size_t)(nlbas << RAMDISK_LBA_SHIFT);
+	struct ramdisk_xfer x;
 	int err;
 
-	err = check_xfer(rd, ctx, pl, slba, nlbas);
+	err = check_xfer(rd, ctx, io, slba, nlbas, &x);
 	if (!err) {
-		err = check_readable(rd, ctx, slba, nlbas);
+		err = xnvme_ramdisk_check_readable(rd, ctx, slba, nlbas);
 	}
-	if (err) {
-		return err;
+	if (!err) {
+		err = xnvme_ramdisk_xfer_load(rd, ctx, &x);
 	}
-	ramdisk_stat_add(&rd->stats.read_cmds, 1);
-	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
-
-	if (!xnvme_ramdisk_payload_equal(pl, rd->mem + (slba << RAMDISK_LBA_SHIFT), nbytes)) {
-		return ramdisk_status(ctx, SCT_MEDIA, RAMDISK_SC_COMPARE_FAILURE);
+	if (!err) {
+		ramdisk_stat_add(&rd->stats.read_cmds, 1);
+		ramdisk_stat_add(&rd->stats.read_nbytes, nlbas << rd->lba_shift);
+		if (!xnvme_ramdisk_xfer_equal(rd, &x, io)) {
+			err = ramdisk_status(ctx, SCT_MEDIA, RAMDISK_SC_COMPARE_FAILURE);
+		}
 	}
-	return 0;
+	xnvme_ramdisk_xfer_fini(&x);
+	return err;
 }
 
-/* No data moves: any buffer passed along is ignored, and MDTS does not apply */
+/*
+ * No data moves: any buffer passed along is ignored, and MDTS does not apply. The LBAs are
+ * deallocated (they read as zeroes), or with PRACT on a PI format carry generated PI.
+ */
 static int
 nvm_write_zeroes(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx)
 {
@@ -147,14 +168,18 @@ nvm_write_zeroes(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx)
 	uint64_t nlbas = (uint64_t)ctx->cmd.write_zeroes.nlb + 1;
 	int err;
 
-	err = check_nsid(ctx, false);
+	err = xnvme_ramdisk_check_nsid(ctx, false);
 	if (!err) {
-		err = check_range(rd, ctx, slba, nlbas);
+		err = xnvme_ramdisk_check_range(rd, ctx, slba, nlbas);
 	}
 	if (err) {
 		return err;
 	}
-	xnvme_ramdisk_mem_zero(rd, slba << RAMDISK_LBA_SHIFT, nlbas << RAMDISK_LBA_SHIFT);
+	if (rd->cfg.pi && (ctx->cmd.write_zeroes.prinfo & PRINFO_PRACT)) {
+		xnvme_ramdisk_media_zero_pi(rd, ctx, slba, nlbas);
+	} else {
+		xnvme_ramdisk_media_zero(rd, slba, nlbas);
+	}
 	xnvme_ramdisk_unc_clear(rd, slba, nlbas);
 	return 0;
 }
@@ -166,9 +191,9 @@ nvm_write_uncorrectable(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx)
 	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
 	int err;
 
-	err = check_nsid(ctx, false);
+	err = xnvme_ramdisk_check_nsid(ctx, false);
 	if (!err) {
-		err = check_range(rd, ctx, slba, nlbas);
+		err = xnvme_ramdisk_check_range(rd, ctx, slba, nlbas);
 	}
 	if (err) {
 		return err;
@@ -193,7 +218,7 @@ nvm_dsm(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payl
 	size_t nbytes = xnvme_cmd_payload_nbytes(ctx, pl->nbytes);
 	int err;
 
-	err = check_nsid(ctx, false);
+	err = xnvme_ramdisk_check_nsid(ctx, false);
 	if (err) {
 		return err;
 	}
@@ -214,8 +239,7 @@ nvm_dsm(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payl
 		if (!ranges[i].llb) {
 			continue;
 		}
-		xnvme_ramdisk_mem_zero(rd, ranges[i].slba << RAMDISK_LBA_SHIFT,
-				       (uint64_t)ranges[i].llb << RAMDISK_LBA_SHIFT);
+		xnvme_ramdisk_media_zero(rd, ranges[i].slba, ranges[i].llb);
 		xnvme_ramdisk_unc_clear(rd, ranges[i].slba, ranges[i].llb);
 	}
 	return 0;
@@ -232,7 +256,7 @@ nvm_scopy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_pa
 	size_t nbytes;
 	int err;
 
-	err = check_nsid(ctx, false);
+	err = xnvme_ramdisk_check_nsid(ctx, false);
 	if (err) {
 		return err;
 	}
@@ -260,17 +284,18 @@ nvm_scopy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_pa
 		return ramdisk_status(ctx, SCT_CMDSPEC, RAMDISK_SC_CMD_SIZE_LIMIT);
 	}
 	for (size_t i = 0; i < nranges; ++i) {
-		err = check_range(rd, ctx, entries[i].slba, (uint64_t)entries[i].nlb + 1);
+		err = xnvme_ramdisk_check_range(rd, ctx, entries[i].slba,
+						(uint64_t)entries[i].nlb + 1);
 		if (err) {
 			return err;
 		}
 	}
-	err = check_range(rd, ctx, sdlba, total);
+	err = xnvme_ramdisk_check_range(rd, ctx, sdlba, total);
 	if (err) {
 		return err;
 	}
 	for (size_t i = 0; i < nranges; ++i) {
-		err = check_readable(rd, ctx, entries[i].slba, (uint64_t)entries[i].nlb + 1);
+		err = xnvme_ramdisk_check_readable(rd, ctx, entries[i].slba, (uint64_t)entries[i].nlb + 1);
 		if (err) {
 			return err;
 		}
@@ -281,47 +306,56 @@ nvm_scopy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_pa
 	for (size_t i = 0; i < nranges; ++i) {
 		uint64_t nlbas = (uint64_t)entries[i].nlb + 1;
 
-		memmove(rd->mem + (dst << RAMDISK_LBA_SHIFT),
-			rd->mem + (entries[i].slba << RAMDISK_LBA_SHIFT),
-			(size_t)(nlbas << RAMDISK_LBA_SHIFT));
+		xnvme_ramdisk_media_move(rd, dst, entries[i].slba, nlbas);
 		dst += nlbas;
 	}
 	xnvme_ramdisk_unc_clear(rd, sdlba, total);
 
 	ramdisk_stat_add(&rd->stats.write_cmds, 1);
-	ramdisk_stat_add(&rd->stats.write_nbytes, total << RAMDISK_LBA_SHIFT);
+	ramdisk_stat_add(&rd->stats.write_nbytes, total << rd->lba_shift);
 	return 0;
 }
 
 static int
 nvm_flush(struct xnvme_cmd_ctx *ctx)
 {
-	return check_nsid(ctx, true);
+	return xnvme_ramdisk_check_nsid(ctx, true);
 }
 
 static int
-nvm_cmd_io(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+nvm_cmd_io(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 {
 	switch (ctx->cmd.common.opcode) {
 	case XNVME_SPEC_NVM_OPC_READ:
-		return nvm_read(rd, ctx, pl);
+		return nvm_read(rd, ctx, io);
 	case XNVME_SPEC_NVM_OPC_WRITE:
-		return nvm_write(rd, ctx, pl);
+		return nvm_write(rd, ctx, io);
 	case XNVME_SPEC_NVM_OPC_COMPARE:
-		return nvm_compare(rd, ctx, pl);
+		return nvm_compare(rd, ctx, io);
 	case XNVME_SPEC_NVM_OPC_WRITE_ZEROES:
 		return nvm_write_zeroes(rd, ctx);
 	case XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE:
 		return nvm_write_uncorrectable(rd, ctx);
 	case XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT:
-		return nvm_dsm(rd, ctx, pl);
+		return nvm_dsm(rd, ctx, &io->data);
 	case XNVME_SPEC_NVM_OPC_SCOPY:
-		return nvm_scopy(rd, ctx, pl);
+		return nvm_scopy(rd, ctx, &io->data);
 	case XNVME_SPEC_NVM_OPC_FLUSH:
 		return nvm_flush(ctx);
+	case XNVME_SPEC_NVM_OPC_IO_MGMT_RECV:
+		if (!rd->fdp) {
+			break;
+		}
+		return xnvme_ramdisk_fdp_mgmt_recv(rd, ctx, &io->data);
+	case XNVME_SPEC_NVM_OPC_IO_MGMT_SEND:
+		if (!rd->fdp) {
+			break;
+		}
+		return xnvme_ramdisk_fdp_mgmt_send(rd, ctx, &io->data);
 	default:
-		return ramdisk_status(ctx, SCT_GENERIC, RAMDISK_SC_INVALID_OPCODE);
+		break;
 	}
+	return ramdisk_invalid_opcode(ctx);
 }
 
 static void
@@ -329,11 +363,10 @@ nvm_idfy_ns_css(const struct ramdisk *rd, void *buf)
 {
 	struct xnvme_spec_nvm_idfy_ns *ns = buf;
 
-	(void)rd;
 	memset(ns, 0, sizeof(*ns));
-	/* one LBA format, no storage tag and 16-bit guard PI format (unused: no metadata) */
+	/* one LBA format without storage tag; its guard size from the URI */
 	ns->elbaf[0].sts = 0;
-	ns->elbaf[0].pif = XNVME_SPEC_NVM_NS_16B_GUARD;
+	ns->elbaf[0].pif = rd->cfg.pif;
 }
 
 static void
@@ -351,7 +384,7 @@ nvm_idfy_ctrlr_css(const struct ramdisk *rd, void *buf)
 }
 
 static void
-nvm_effects(uint32_t *iocs)
+nvm_effects(const struct ramdisk *rd, uint32_t *iocs)
 {
 	iocs[XNVME_SPEC_NVM_OPC_FLUSH] = RAMDISK_EFFECT_CSUPP;
 	iocs[XNVME_SPEC_NVM_OPC_WRITE] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
@@ -361,6 +394,11 @@ nvm_effects(uint32_t *iocs)
 	iocs[XNVME_SPEC_NVM_OPC_WRITE_ZEROES] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
 	iocs[XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
 	iocs[XNVME_SPEC_NVM_OPC_SCOPY] = RAMDISK_EFFECT_CSUPP | RAMDISK_EFFECT_LBCC;
+	if (rd->fdp) {
+		iocs[XNVME_SPEC_NVM_OPC_IO_MGMT_RECV] = RAMDISK_EFFECT_CSUPP;
+		iocs[XNVME_SPEC_NVM_OPC_IO_MGMT_SEND] = RAMDISK_EFFECT_CSUPP;
+	}
+	xnvme_ramdisk_fs_effects(iocs);
 }
 
 const struct ramdisk_ns_ops xnvme_ramdisk_ns_nvm = {

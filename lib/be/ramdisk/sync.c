@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The synchronous "ramdisk" mechanism: wraps the caller's buffer (contiguous or vectored) in a
- * payload, hands the command to the file opcodes or to the namespace's command-set
- * implementation, and records failures in the error log. Runs concurrently on many threads
+ * The synchronous "ramdisk" mechanism: wraps the caller's data buffer (contiguous or vectored)
+ * and metadata buffer in payloads, hands the command to the file opcodes (NVM namespaces) or to
+ * the namespace's command-set implementation, and records failures in the error log. Runs concurrently on many threads
  * (synchronous callers, thrpool workers).
  */
 #include <string.h>
@@ -83,6 +83,79 @@ xnvme_ramdisk_payload_equal(const struct ramdisk_payload *pl, const void *mem, s
 	return true;
 }
 
+void
+xnvme_ramdisk_cursor_init(struct ramdisk_cursor *cur, const struct ramdisk_payload *pl)
+{
+	cur->pl = pl;
+	cur->idx = 0;
+	cur->off = 0;
+}
+
+/* Walks `nbytes` of the payload, calling `fn` on each contiguous piece; false stops early */
+static bool
+cursor_walk(struct ramdisk_cursor *cur, size_t nbytes,
+	    bool (*fn)(uint8_t *host, size_t off, size_t len, void *arg), void *arg)
+{
+	size_t done = 0;
+
+	while (done < nbytes && cur->idx < cur->pl->iovcnt) {
+		const struct iovec *iov = &cur->pl->iov[cur->idx];
+		size_t len = iov->iov_len - cur->off;
+
+		if (len > nbytes - done) {
+			len = nbytes - done;
+		}
+		if (!fn((uint8_t *)iov->iov_base + cur->off, done, len, arg)) {
+			return false;
+		}
+		done += len;
+		cur->off += len;
+		if (cur->off == iov->iov_len) {
+			cur->idx++;
+			cur->off = 0;
+		}
+	}
+	return true;
+}
+
+static bool
+piece_get(uint8_t *host, size_t off, size_t len, void *arg)
+{
+	memcpy((uint8_t *)arg + off, host, len);
+	return true;
+}
+
+static bool
+piece_put(uint8_t *host, size_t off, size_t len, void *arg)
+{
+	memcpy(host, (const uint8_t *)arg + off, len);
+	return true;
+}
+
+static bool
+piece_equal(uint8_t *host, size_t off, size_t len, void *arg)
+{
+	return !memcmp(host, (const uint8_t *)arg + off, len);
+}
+
+void
+xnvme_ramdisk_cursor_get(struct ramdisk_cursor *cur, void *dst, size_t nbytes)
+{
+	cursor_walk(cur, nbytes, piece_get, dst);
+}
+
+void
+xnvme_ramdisk_cursor_put(struct ramdisk_cursor *cur, const void *src, size_t nbytes)
+{
+	cursor_walk(cur, nbytes, piece_put, (void *)src);
+}
+
+bool
+xnvme_ramdisk_cursor_equal(struct ramdisk_cursor *cur, const void *mem, size_t nbytes)
+{
+	return cursor_walk(cur, nbytes, piece_equal, (void *)mem);
+}
+
 /* LBA reported in the error log: the command's starting LBA where it has one */
 static uint64_t
 cmd_lba(const struct xnvme_cmd_ctx *ctx)
@@ -97,15 +170,17 @@ cmd_lba(const struct xnvme_cmd_ctx *ctx)
 }
 
 static int
-sync_exec(struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
+sync_exec(struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 {
 	struct ramdisk *rd = ramdisk_of(ctx->dev);
 	int err;
 
-	if (xnvme_ramdisk_fs_is_opcode(ctx->cmd.common.opcode)) {
-		err = xnvme_ramdisk_fs_cmd_io(rd, ctx, pl);
+	/* the byte-addressed file opcodes bypass zones and keys: NVM namespaces only */
+	if (xnvme_ramdisk_fs_is_opcode(ctx->cmd.common.opcode) &&
+	    rd->ns->csi == XNVME_SPEC_CSI_NVM) {
+		err = xnvme_ramdisk_fs_cmd_io(rd, ctx, &io->data);
 	} else {
-		err = rd->ns->cmd_io(rd, ctx, pl);
+		err = rd->ns->cmd_io(rd, ctx, io);
 	}
 	if (err) {
 		xnvme_ramdisk_errlog_add(rd, ctx, 1, cmd_lba(ctx));
@@ -117,28 +192,24 @@ static int
 ramdisk_sync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		    size_t mbuf_nbytes)
 {
-	struct ramdisk_payload pl;
+	struct ramdisk_io io;
 
-	/* The only LBA format carries no metadata: a metadata buffer is ignored */
-	(void)mbuf;
-	(void)mbuf_nbytes;
-
-	payload_init_buf(&pl, dbuf, dbuf_nbytes);
-	return sync_exec(ctx, &pl);
+	payload_init_buf(&io.data, dbuf, dbuf_nbytes);
+	payload_init_buf(&io.meta, mbuf, mbuf_nbytes);
+	return sync_exec(ctx, &io);
 }
 
 static int
 ramdisk_sync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
 		     size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
-	struct ramdisk_payload pl;
+	struct ramdisk_io io;
 
 	(void)dvec_nbytes;
-	(void)mbuf;
-	(void)mbuf_nbytes;
 
-	payload_init_iov(&pl, dvec, dvec_cnt);
-	return sync_exec(ctx, &pl);
+	payload_init_iov(&io.data, dvec, dvec_cnt);
+	payload_init_buf(&io.meta, mbuf, mbuf_nbytes);
+	return sync_exec(ctx, &io);
 }
 
 const struct xnvme_be_sync xnvme_be_ramdisk_sync = {

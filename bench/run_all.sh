@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# One command for the whole benchmark report: builds the library (release-style, own build dir),
+# fio 3.33 with its xnvme engine (bench/build_fio.sh, cached), bench/nil_loop and xnvmeperf, then
+#   1. instructions per I/O of the nil path under callgrind (bench/count_instructions.py)
+#   2. xnvmeperf on the ramdisk (multi-queue tool)
+#   3. the fio side-by-side suite on the host targets (bench/run_fio_suite.py)
+#   4. the same suite in the QEMU NVMe guest (tests/qemu/rig.sh), unless --no-guest
+#   5. bench/report.py: Markdown table and PNG plots
+# into bench/results/ (or --outdir), recording machine, kernel and commit.
+#
+#   bench/run_all.sh [--quick | --smoke] [--no-guest] [--outdir DIR] [--targets LIST]
+#
+# Full mode takes ~20-30 minutes on the 2-vCPU build VM; --quick a few minutes; --smoke about a
+# few seconds per script (what tests/meson.build runs). Needs root for the loop device.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+mode=full
+guest=1
+outdir="$root/bench/results"
+targets="ramdisk,tmpfs,ext4,loop"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) mode=quick ;;
+	--smoke) mode=smoke; guest=0 ;;
+	--no-guest) guest=0 ;;
+	--outdir) outdir=$2; shift ;;
+	--targets) targets=$2; shift ;;
+	-h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+	*) echo "run_all: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+log() { printf '# run_all: %s\n' "$*" >&2; }
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+
+# --- build ------------------------------------------------------------------------------------
+# XNVME_BENCH_NIL_LOOP and XNVME_BENCH_XNVMEPERF point at already-built programs (the test suite
+# does that) and skip the build; XNVME_FIO names a fio with the xnvme engine.
+nil_loop=${XNVME_BENCH_NIL_LOOP:-}
+perf=${XNVME_BENCH_XNVMEPERF:-}
+bdir=${XNVME_BENCH_BUILD:-$root/build-bench}
+prefix="$bdir/_install"
+if [ -z "$nil_loop" ] || [ -z "$perf" ]; then
+	if [ ! -f "$bdir/build.ninja" ]; then
+		log "configuring $bdir"
+		meson setup "$bdir" "$root" --prefix="$prefix" --libdir=lib -Dtests=false -Dwerror=false \
+			-Dexamples=false >"$outdir/.build.log" 2>&1 || { cat "$outdir/.build.log" >&2; exit 1; }
+	fi
+	log "building and installing the library into $prefix"
+	ninja -C "$bdir" install >"$outdir/.build.log" 2>&1 || { tail -30 "$outdir/.build.log" >&2; exit 1; }
+	rm -f "$outdir/.build.log"
+	pcdir="$prefix/lib/pkgconfig"
+	# shellcheck disable=SC2046
+	${CC:-cc} -O2 -g -Wall -Wextra -o "$bdir/nil_loop" "$root/bench/nil_loop.c" \
+		$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs xnvme)
+	nil_loop="$bdir/nil_loop"
+	perf="$bdir/tools/xnvmeperf"
+fi
+
+fio=${XNVME_FIO:-}
+if [ -z "$fio" ] && [ "$mode" = smoke ]; then
+	# smoke runs never build fio: they use a cached one or skip the fio steps
+	c="${XDG_CACHE_HOME:-$HOME/.cache}/xnvme-fio/fio-3.33/fio"
+	[ -x "$c" ] && fio=$c
+elif [ -z "$fio" ]; then
+	log "fio 3.33 with the xnvme engine (bench/build_fio.sh; cached)"
+	fio=$("$root/bench/build_fio.sh" "$prefix")
+fi
+
+# python with matplotlib for the plots: the system one, else a private venv
+py=python3
+if ! $py -c 'import matplotlib' 2>/dev/null; then
+	venv=${XNVME_BENCH_VENV:-$HOME/.cache/xnvme-bench-venv}
+	if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
+		if [ "$mode" != smoke ]; then
+			log "installing matplotlib into $venv"
+			/usr/bin/python3 -m venv "$venv" >&2 && "$venv/bin/pip" install -q matplotlib >&2 ||
+				log "no matplotlib: the report will have tables only"
+		fi
+	fi
+	[ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import matplotlib' 2>/dev/null && py="$venv/bin/python"
+fi
+
+sflag=""
+[ "$mode" = full ] || sflag="--$mode"
+
+# --- 1. instructions per I/O ------------------------------------------------------------------
+log "1/5 instructions per I/O (callgrind)"
+cg_args=(--nil-loop "$nil_loop" --json "$outdir/instructions.json")
+[ -n "$fio" ] && cg_args+=(--fio "$fio")
+[ "$mode" = smoke ] && cg_args+=(--smoke)
+rc=0
+python3 "$root/bench/count_instructions.py" "${cg_args[@]}" || rc=$?
+[ $rc = 0 ] || [ $rc = 77 ] || exit $rc
+
+# --- 2. xnvmeperf -----------------------------------------------------------------------------
+log "2/5 xnvmeperf on the ramdisk"
+rt=2
+[ "$mode" = full ] || rt=0.3
+[ "$mode" = smoke ] && rt=0.1
+python3 - "$perf" "$rt" "$outdir/xnvmeperf.json" <<'PY'
+import json, subprocess, sys
+perf, rt, out = sys.argv[1:]
+runs = [
+    ("nil QD1", ["--async", "nil", "--qdepth", "1", "1GB"]),
+    ("nil QD16", ["--async", "nil", "--qdepth", "16", "1GB"]),
+    ("nil QD16, 2 devices", ["--async", "nil", "--qdepth", "16", "--threads", "2", "1GB", "2GB"]),
+    ("sync (QD0)", ["--qdepth", "0", "1GB"]),
+    ("emu QD16", ["--async", "emu", "--qdepth", "16", "1GB"]),
+    ("thrpool QD16", ["--async", "thrpool", "--qdepth", "16", "1GB"]),
+    ("thrpool QD16 randrw 4 KiB", ["--async", "thrpool", "--qdepth", "16", "--rw", "randrw", "1GB"]),
+]
+res = []
+for label, args in runs:
+    cmd = [perf, "--json", "--no-progress", "--runtime", rt] + args
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode:
+        res.append({"label": label, "cmd": cmd, "error": r.stderr.strip()[-300:]})
+        print("xnvmeperf %s: %s" % (label, r.stderr.strip()[-200:]), file=sys.stderr)
+        continue
+    doc = json.loads(r.stdout)
+    res.append({"label": label, "cmd": cmd, "doc": doc})
+    t = doc["total"]
+    print("  xnvmeperf %-28s %12.0f IOPS  p50 %8.0f ns  p99 %8.0f ns" % (
+        label, t["iops"], t["lat_ns"]["p50"], t["lat_ns"]["p99"]), file=sys.stderr)
+json.dump(res, open(out, "w"), indent=1)
+PY
+
+# --- 3. fio suite on the host -----------------------------------------------------------------
+suites=()
+if [ -n "$fio" ]; then
+	log "3/5 fio suite on the host ($mode: $targets)"
+	python3 "$root/bench/run_fio_suite.py" $sflag --fio "$fio" --xnvmeperf "$perf" \
+		--targets "$targets" --out "$outdir/suite-host.json"
+	suites+=(--suite "$outdir/suite-host.json")
+else
+	log "3/5 no fio: host suite skipped"
+	guest=0
+fi
+
+# --- 4. fio suite in the QEMU guest -----------------------------------------------------------
+if [ "$guest" = 1 ] && [ -x "$root/tests/qemu/rig.sh" ]; then
+	log "4/5 fio suite in the QEMU NVMe guest"
+	if "$root/tests/qemu/rig.sh" run --smp 2 --mem 2048 --timeout 1500 --workdir "$root" -- \
+		python3 "$root/bench/run_fio_suite.py" $sflag --fio "$fio" --xnvmeperf "$perf" \
+		--targets nvme,ng --workdir /tmp/xnvme-bench --out "$outdir/suite-guest.json.new"; then
+		mv "$outdir/suite-guest.json.new" "$outdir/suite-guest.json"
+		suites+=(--suite "$outdir/suite-guest.json")
+	else
+		log "the guest run failed (rc $?); the report has host results only"
+	fi
+else
+	log "4/5 guest skipped"
+fi
+
+# --- 5. report --------------------------------------------------------------------------------
+log "5/5 report"
+"$py" "$root/bench/report.py" ${suites[@]+"${suites[@]}"} --instr "$outdir/instructions.json" \
+	--perf "$outdir/xnvmeperf.json" --outdir "$outdir"
+log "done: $outdir/README.md"

@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Fixtures of the nvmefs extension tests.
+
+The extension comes from $NVMEFS_EXTENSION, or is built by duckdb/build.sh (with the libxnvme
+install prefix in $XNVME_PREFIX, or the library built from this tree when unset).
+
+Ramdisk devices ("<N>GB") live in process memory: a ramdisk keeps its data while the test
+process runs (across connections, DETACH and ATTACH), never across processes. Cross-process
+tests (crash recovery) use a regular file as the device.
+"""
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import duckdb
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+DUCKDB_DIR = HERE.parent
+
+# The ramdisk every test shares (always opened with the same secret settings: a device can only
+# be open with one configuration per process)
+RAMDISK = "1GB"
+
+
+def _build_extension():
+    path = os.environ.get("NVMEFS_EXTENSION")
+    if path:
+        return path
+    cmd = ["bash", str(DUCKDB_DIR / "build.sh")]
+    if os.environ.get("XNVME_PREFIX"):
+        cmd.append(os.environ["XNVME_PREFIX"])
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
+    return out.strip().splitlines()[-1]
+
+
+@pytest.fixture(scope="session")
+def extension():
+    return _build_extension()
+
+
+def connect(extension, secret=None, **config):
+    """A new DuckDB instance with nvmefs loaded and, given `secret` (the inside of the secret's
+    parameter list after TYPE), an nvmefs secret named nv."""
+    cfg = {"allow_unsigned_extensions": True}
+    cfg.update(config)
+    con = duckdb.connect(config=cfg)
+    con.execute(f"LOAD '{extension}'")
+    if secret:
+        con.execute(f"CREATE SECRET nv (TYPE nvmefs, {secret})")
+    return con
+
+
+def info(con, kind=None):
+    rows = con.execute("SELECT * FROM nvmefs_info()").fetchall()
+    cols = [d[0] for d in con.description]
+    rows = [dict(zip(cols, r)) for r in rows]
+    return [r for r in rows if kind is None or r["kind"] == kind]
+
+
+def region(con, name):
+    return next(r for r in info(con, "region") if r["name"] == name)
+
+
+def detail_value(row, key):
+    for part in row["detail"].split():
+        if part.startswith(key + "="):
+            return part.split("=", 1)[1]
+    return None
+
+
+@pytest.fixture
+def ramdisk(extension):
+    """A connection on the shared ramdisk, freshly formatted"""
+    con = connect(extension, f"DEVICE '{RAMDISK}'")
+    con.execute("SELECT * FROM nvmefs_format(force := true)")
+    yield con
+    con.close()
+
+
+@pytest.fixture
+def device_file(tmp_path):
+    """A 512 MiB file to use as a device (sparse)"""
+    path = tmp_path / "device.img"
+    with open(path, "wb") as f:
+        f.truncate(512 << 20)
+    return str(path)
+
+
+def run_child(extension, code, check=True):
+    """Runs `code` in a fresh Python process with `connect` and the extension available"""
+    prelude = textwrap.dedent(f"""
+        import os, sys
+        sys.path.insert(0, {str(HERE)!r})
+        from conftest import connect, info
+        EXT = {extension!r}
+    """)
+    proc = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=600)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"child failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+    return proc

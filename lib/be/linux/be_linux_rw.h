@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * Decoding of the commands the kernel-async file mechanisms ("io_uring", "libaio") serve
+ * (not installed): READ/WRITE of the NVM set address LBAs (byte offset slba << ssw, length
+ * (nlb + 1) << ssw from the geometry), the file opcodes address bytes (offset slba, length as
+ * passed), and both FLUSH opcodes sync the file.
+ */
+#ifndef XNVME_BE_LINUX_RW_H
+#define XNVME_BE_LINUX_RW_H
+
+#include <stdint.h>
+#include "be_linux.h"
+
+enum xnvme_be_linux_rw {
+	XNVME_BE_LINUX_RW_READ = 0,
+	XNVME_BE_LINUX_RW_WRITE = 1,
+	XNVME_BE_LINUX_RW_FLUSH = 2,
+	XNVME_BE_LINUX_RW_FAILED = 3, ///< decoding failed: cpl holds the status, complete as is
+};
+
+/**
+ * Decodes ctx->cmd; `avail` is the byte count of the caller's buffer. Returns an enum
+ * xnvme_be_linux_rw with *off / *len set for transfers, or -ENOSYS for other opcodes (the
+ * submission is refused). The transfer of an NVM command never exceeds the caller's buffer
+ * (Invalid Field) nor what an off_t can address.
+ */
+static inline int
+xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, size_t *len)
+{
+	uint64_t slba = ctx->cmd.nvm.slba, nbytes;
+	uint8_t opc = (uint8_t)ctx->cmd.common.opcode;
+	uint32_t ssw;
+	int err;
+
+	switch (opc) {
+	case XNVME_SPEC_NVM_OPC_READ:
+	case XNVME_SPEC_NVM_OPC_WRITE:
+		err = xnvme_dev_ensure_geo(ctx->dev);
+		if (__builtin_expect(err != 0, 0)) {
+			xnvme_cpl_set_errno(ctx, err);
+			return XNVME_BE_LINUX_RW_FAILED;
+		}
+		ssw = ctx->dev->geo.ssw;
+		nbytes = ((uint64_t)ctx->cmd.nvm.nlb + 1) << ssw;
+		if (__builtin_expect(nbytes > avail || slba > ((uint64_t)INT64_MAX >> ssw), 0)) {
+			xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+					     XNVME_STATUS_CODE_INVALID_FIELD);
+			return XNVME_BE_LINUX_RW_FAILED;
+		}
+		*off = slba << ssw;
+		*len = (size_t)nbytes;
+		return opc == XNVME_SPEC_NVM_OPC_WRITE;
+
+	case XNVME_SPEC_FS_OPC_READ:
+	case XNVME_SPEC_FS_OPC_WRITE:
+		if (__builtin_expect(slba > INT64_MAX, 0)) {
+			xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+					     XNVME_STATUS_CODE_INVALID_FIELD);
+			return XNVME_BE_LINUX_RW_FAILED;
+		}
+		*off = slba;
+		*len = avail;
+		return opc == XNVME_SPEC_FS_OPC_WRITE;
+
+	case XNVME_SPEC_NVM_OPC_FLUSH:
+	case XNVME_SPEC_FS_OPC_FLUSH:
+		*off = 0;
+		*len = 0;
+		return XNVME_BE_LINUX_RW_FLUSH;
+
+	default:
+		return -ENOSYS;
+	}
+}
+
+/**
+ * Copies the first `len` bytes' worth of `src` (which holds at least that much) into `dst`
+ * of room `room`, the last entry shortened. Returns the entry count, or 0 when it needs more
+ * than `room` entries.
+ */
+static inline size_t
+xnvme_be_linux_iov_trim(struct iovec *dst, size_t room, const struct iovec *src, size_t cnt,
+			size_t len)
+{
+	size_t acc = 0, i;
+
+	for (i = 0; i < cnt && acc < len; ++i) {
+		size_t seg = src[i].iov_len;
+
+		if (i == room) {
+			return 0;
+		}
+		if (seg > len - acc) {
+			seg = len - acc;
+		}
+		dst[i].iov_base = src[i].iov_base;
+		dst[i].iov_len = seg;
+		acc += seg;
+	}
+	return i;
+}
+
+#endif /* XNVME_BE_LINUX_RW_H */

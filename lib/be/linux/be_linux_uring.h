@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * Ring handling shared by the Linux async mechanisms "io_uring" and "io_uring_cmd" (not
+ * installed). Only meaningful when the build has liburing (XNVME_HAVE_LIBURING).
+ *
+ * Setup flags. Per queue the ring is created with the flags the caller asked for (IOPOLL,
+ * SQPOLL, SQE128|CQE32 for passthrough); an impossible request fails queue init with a
+ * reason. On top come optional flags that only change cost, tried in this order and dropped
+ * one step at a time when the kernel refuses them (the set in use is kept in `setup_flags`):
+ *   no SQPOLL: SUBMIT_ALL|SINGLE_ISSUER|DEFER_TASKRUN|TASKRUN_FLAG|R_DISABLED,
+ *              SUBMIT_ALL|COOP_TASKRUN|TASKRUN_FLAG, SUBMIT_ALL, none
+ *   SQPOLL:    SUBMIT_ALL|SINGLE_ISSUER|R_DISABLED, SUBMIT_ALL, none
+ * Which of them the kernel accepts at all is probed once per process. The environment
+ * variable XNVME_QUEUE_TASKRUN (defer, coop or off) narrows the choice for non-SQPOLL rings.
+ *
+ * SINGLE_ISSUER binds a ring to one thread. The ring is created disabled and enabled by the
+ * first poke, so the thread that uses the queue becomes its issuer, not the one that created
+ * it. A queue later driven by another thread fails with -EEXIST from poke (fatal, with a note
+ * on stderr); XNVME_QUEUE_TASKRUN=coop avoids the binding.
+ *
+ * Batching. Submissions only fill SQEs; poke hands them to the kernel with one system call,
+ * then reaps. Without new SQEs, poke enters the kernel only when the kernel asks for it
+ * (IORING_SQ_TASKRUN, CQ overflow) or to poll completions of an IOPOLL ring. Transient
+ * failures of that call (EAGAIN, EBUSY, EINTR, ENOMEM) leave the SQEs in the ring for the
+ * next poke; poke then reports what it reaped (>= 0). XNVME_QUEUE_BATCHING_OFF (any value)
+ * submits inside every submission call instead.
+ */
+#ifndef XNVME_BE_LINUX_URING_H
+#define XNVME_BE_LINUX_URING_H
+
+#include "xnvme_config.h"
+
+#ifdef XNVME_HAVE_LIBURING
+#include <liburing.h>
+#include "be_linux.h"
+
+#ifndef IORING_SETUP_SUBMIT_ALL
+#define IORING_SETUP_SUBMIT_ALL (1U << 7)
+#endif
+#ifndef IORING_SETUP_COOP_TASKRUN
+#define IORING_SETUP_COOP_TASKRUN (1U << 8)
+#endif
+#ifndef IORING_SETUP_TASKRUN_FLAG
+#define IORING_SETUP_TASKRUN_FLAG (1U << 9)
+#endif
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER (1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN (1U << 13)
+#endif
+#ifndef IORING_SQ_TASKRUN
+#define IORING_SQ_TASKRUN (1U << 2)
+#endif
+
+/** One ring of a queue, with what poke needs to know about how it was set up */
+struct xnvme_be_linux_uring {
+	struct io_uring ring;
+	unsigned int setup_flags; ///< IORING_SETUP_* in use
+	bool defer;               ///< DEFER_TASKRUN: completions are posted when we enter
+	bool iopoll;              ///< IOPOLL without SQPOLL: completions are polled when we enter
+	bool enabled;             ///< R_DISABLED rings are enabled by the first submitting poke
+	bool batching;            ///< submit in poke (false: in every submission)
+	bool fixed_file;          ///< the fd is registered at index 0
+	bool failed;              ///< a fatal enter error was reported once
+	int fd;                   ///< what SQEs carry: the fd, or 0 with IOSQE_FIXED_FILE
+	uint8_t sqe_flags;        ///< IOSQE_* every SQE carries
+	int efd;                  ///< eventfd of get_completion_fd, -1 until asked for
+	const char *mech;         ///< mechanism name for messages
+	struct xnvme_cmd_ctx **reap; ///< poke's scratch, capacity + 1 entries
+};
+
+/** What the kernel accepts, probed once per process (setup flags and opcodes) */
+struct xnvme_be_linux_uring_caps {
+	bool ring;           ///< io_uring_setup works at all (errno in `err` otherwise)
+	int err;
+	bool submit_all;
+	bool coop;           ///< COOP_TASKRUN|TASKRUN_FLAG
+	bool defer;          ///< SINGLE_ISSUER|DEFER_TASKRUN|TASKRUN_FLAG|R_DISABLED
+	bool single_issuer;  ///< SINGLE_ISSUER|R_DISABLED
+	bool big;            ///< SQE128|CQE32
+	bool op_uring_cmd;   ///< IORING_OP_URING_CMD
+	bool op_read_write;  ///< IORING_OP_READ / IORING_OP_WRITE
+};
+
+const struct xnvme_be_linux_uring_caps *
+xnvme_be_linux_uring_caps(void);
+
+/**
+ * Sets up `u` for `queue`: ring of queue->capacity entries with `required` setup flags plus
+ * the optional ones, registered file when `regfile` or SQPOLL. Honours the queue opts and
+ * the device opts poll_io/poll_sq (adding IOPOLL/SQPOLL to `required`). Fails with a negative
+ * errno and one line on stderr naming `mech` and the reason.
+ */
+int
+xnvme_be_linux_uring_init(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue,
+			  const char *mech, unsigned int required, int fd, int opts);
+
+void
+xnvme_be_linux_uring_term(struct xnvme_be_linux_uring *u);
+
+/** The eventfd signalled on completions, registered on first use; or a negative errno */
+int
+xnvme_be_linux_uring_completion_fd(struct xnvme_be_linux_uring *u);
+
+/** Slow paths of the flush below: enabling a disabled ring, and enter errors */
+int
+xnvme_be_linux_uring_enable(struct xnvme_be_linux_uring *u);
+int
+xnvme_be_linux_uring_enter_err(struct xnvme_be_linux_uring *u, int err);
+
+/**
+ * Test hook: the next `xnvme_be_linux_uring_fault_n` submitting enters fail with
+ * -xnvme_be_linux_uring_fault_err without reaching the kernel (the SQEs stay queued).
+ */
+extern int xnvme_be_linux_uring_fault_n;
+extern int xnvme_be_linux_uring_fault_err;
+
+/**
+ * Hands new SQEs to the kernel and lets it post completions when it needs us to enter.
+ * Returns 0, or a negative errno for a fatal ring error.
+ */
+static inline int
+xnvme_be_linux_uring_flush(struct xnvme_be_linux_uring *u)
+{
+	struct io_uring *ring = &u->ring;
+	int ret;
+
+	if (io_uring_sq_ready(ring)) {
+		if (__builtin_expect(!u->enabled, 0)) {
+			ret = xnvme_be_linux_uring_enable(u);
+			if (ret) {
+				return ret;
+			}
+		}
+		if (__builtin_expect(xnvme_be_linux_uring_fault_n > 0, 0)) {
+			xnvme_be_linux_uring_fault_n--;
+			ret = -xnvme_be_linux_uring_fault_err;
+		} else if (u->defer) {
+			ret = io_uring_submit_and_get_events(ring);
+		} else {
+			ret = io_uring_submit(ring);
+		}
+	} else if ((IO_URING_READ_ONCE(*ring->sq.kflags) &
+		    (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)) ||
+		   (u->iopoll && !io_uring_cq_ready(ring))) {
+		ret = io_uring_get_events(ring);
+	} else {
+		return 0;
+	}
+	return ret < 0 ? xnvme_be_linux_uring_enter_err(u, ret) : 0;
+}
+
+#endif /* XNVME_HAVE_LIBURING */
+#endif /* XNVME_BE_LINUX_URING_H */

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * NVMe passthrough ioctls shared by the "nvme" sync and admin mechanisms: builds the kernel's
+ * command from ctx->cmd, issues the 64-bit-result ioctl with a per-handle fallback to the
+ * 32-bit one, and folds the outcome into cpl:
+ *   ioctl < 0  -> sct 7 (vendor), sc = errno, return -errno (backends.md §7; never sct 0)
+ *   ioctl > 0  -> the NVMe status the kernel returns (status field without the phase bit:
+ *                 sc bits 0-7, sct 8-10, crd 11-12, more 13, dnr 14), return -EIO
+ *   ioctl == 0 -> success; the command's result into cpl.result (64 bits for Zone Append)
+ */
+#include <errno.h>
+#include <linux/nvme_ioctl.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include "be_linux.h"
+
+/* The 32-bit command is the 64-bit one up to timeout_ms; only the result differs */
+_Static_assert(offsetof(struct nvme_passthru_cmd, timeout_ms) ==
+		       offsetof(struct nvme_passthru_cmd64, timeout_ms),
+	       "passthru layouts differ");
+
+int
+xnvme_be_linux_nvme_check(struct xnvme_dev *dev)
+{
+	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
+
+	if (!state) {
+		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "serves Linux NVMe device nodes only");
+	}
+	if (state->nvme) {
+		return 0;
+	}
+	if (state->ftype == XNVME_BE_LINUX_FILE) {
+		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
+					    "not an NVMe device: '%s' is a regular file",
+					    dev->ident.uri);
+	}
+	return xnvme_dev_set_errmsg(dev, -ENOTSUP,
+				    "not an NVMe device: '%s' does not answer NVME_IOCTL_ID (%s)",
+				    dev->ident.uri, strerror(state->nvme_id_err));
+}
+
+int
+xnvme_be_linux_nvme_errno(struct xnvme_cmd_ctx *ctx, int err)
+{
+	if (err < 0) {
+		err = -err;
+	}
+	xnvme_cpl_set_errno(ctx, err);
+	return -err;
+}
+
+static int
+pass_verdict(struct xnvme_cmd_ctx *ctx, int ret, int err, uint64_t result)
+{
+	if (ret < 0) {
+		return xnvme_be_linux_nvme_errno(ctx, err);
+	}
+	ctx->cpl.result = result;
+	if (ret > 0) {
+		ctx->cpl.status.val = (uint16_t)((ret & 0x7FFF) << 1);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void
+pass_build(const struct xnvme_cmd_ctx *ctx, struct nvme_passthru_cmd64 *cmd, const void *data,
+	   uint32_t dlen, const void *mbuf, uint32_t mlen)
+{
+	const struct xnvme_spec_cmd_common *c = &ctx->cmd.common;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->opcode = (uint8_t)c->opcode;
+	cmd->flags = (uint8_t)c->fuse; /* PSDT and the command id belong to the driver */
+	cmd->nsid = c->nsid;
+	cmd->cdw2 = c->cdw02;
+	cmd->cdw3 = c->cdw03;
+	cmd->metadata = (uintptr_t)mbuf;
+	cmd->addr = (uintptr_t)data;
+	cmd->metadata_len = mlen;
+	cmd->data_len = dlen; /* vec_cnt for the vectored ioctl */
+	cmd->cdw10 = c->ndt;
+	cmd->cdw11 = c->ndm;
+	cmd->cdw12 = c->cdw12;
+	cmd->cdw13 = c->cdw13;
+	cmd->cdw14 = c->cdw14;
+	cmd->cdw15 = c->cdw15;
+	cmd->timeout_ms = 0; /* the kernel's default timeout */
+}
+
+/* Issues the 64-bit form unless the handle learnt that the kernel lacks it */
+static int
+pass_ioctl(struct xnvme_cmd_ctx *ctx, struct xnvme_be_linux_state *state, unsigned long req64,
+	   unsigned long req32, int quirk, struct nvme_passthru_cmd64 *cmd64)
+{
+	struct nvme_passthru_cmd cmd32;
+	int ret, err;
+
+	if (req64 && !(__atomic_load_n(&state->quirks, __ATOMIC_RELAXED) & quirk)) {
+		ret = ioctl(state->fd, req64, cmd64);
+		err = errno;
+		if (ret >= 0 || err != ENOTTY) {
+			return pass_verdict(ctx, ret, err, cmd64->result);
+		}
+		__atomic_fetch_or(&state->quirks, quirk, __ATOMIC_RELAXED);
+	}
+	memcpy(&cmd32, cmd64, offsetof(struct nvme_passthru_cmd, timeout_ms));
+	cmd32.timeout_ms = cmd64->timeout_ms;
+	cmd32.result = 0;
+	ret = ioctl(state->fd, req32, &cmd32);
+	err = errno;
+	return pass_verdict(ctx, ret, err, cmd32.result);
+}
+
+int
+xnvme_be_linux_nvme_pass(struct xnvme_cmd_ctx *ctx, enum xnvme_be_linux_pass kind, void *data,
+			 size_t dlen, void *mbuf, size_t mlen)
+{
+	struct xnvme_be_linux_state *state = ctx->dev->state;
+	struct nvme_passthru_cmd64 cmd;
+
+	if (dlen > UINT32_MAX || mlen > UINT32_MAX) {
+		return xnvme_be_linux_nvme_errno(ctx, EINVAL);
+	}
+	pass_build(ctx, &cmd, data, (uint32_t)dlen, mbuf, (uint32_t)mlen);
+
+	switch (kind) {
+	case XNVME_BE_LINUX_PASS_ADMIN:
+#ifdef NVME_IOCTL_ADMIN64_CMD
+		return pass_ioctl(ctx, state, NVME_IOCTL_ADMIN64_CMD, NVME_IOCTL_ADMIN_CMD,
+				  XNVME_BE_LINUX_NO_ADMIN64, &cmd);
+#else
+		return pass_ioctl(ctx, state, 0, NVME_IOCTL_ADMIN_CMD, XNVME_BE_LINUX_NO_ADMIN64,
+				  &cmd);
+#endif
+
+	case XNVME_BE_LINUX_PASS_IO_VEC: {
+#ifdef NVME_IOCTL_IO64_CMD_VEC
+		int ret, err;
+
+		ret = ioctl(state->fd, NVME_IOCTL_IO64_CMD_VEC, &cmd);
+		err = errno;
+		if (ret < 0 && err == ENOTTY) {
+			return -ENOTTY; /* cpl untouched: the caller falls back */
+		}
+		return pass_verdict(ctx, ret, err, cmd.result);
+#else
+		return -ENOTTY;
+#endif
+	}
+
+	case XNVME_BE_LINUX_PASS_IO:
+	default:
+#ifdef NVME_IOCTL_IO64_CMD
+		return pass_ioctl(ctx, state, NVME_IOCTL_IO64_CMD, NVME_IOCTL_IO_CMD,
+				  XNVME_BE_LINUX_NO_IO64, &cmd);
+#else
+		return pass_ioctl(ctx, state, 0, NVME_IOCTL_IO_CMD, XNVME_BE_LINUX_NO_IO64, &cmd);
+#endif
+	}
+}

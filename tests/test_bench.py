@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Keeps the benchmark programs and scripts working: xnvmeperf's options and output, nil_loop,
+and bench/run_all.sh --smoke (every bench script for about a second on the ramdisk). These are
+not timing assertions: only structure and plausibility are checked.
+
+Environment: XNVME_BENCH_NIL_LOOP and XNVME_BENCH_XNVMEPERF (set by tests/meson.build).
+"""
+import json
+import os
+import subprocess
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PERF = os.environ.get("XNVME_BENCH_XNVMEPERF")
+NIL_LOOP = os.environ.get("XNVME_BENCH_NIL_LOOP")
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, timeout=120, **kw)
+
+
+def perf_json(*args):
+    r = run([PERF, "--json", "--no-progress"] + list(args))
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+@pytest.fixture(autouse=True)
+def need_programs():
+    if not PERF or not NIL_LOOP:
+        pytest.skip("XNVME_BENCH_XNVMEPERF / XNVME_BENCH_NIL_LOOP not set")
+
+
+def check_lat(lat):
+    assert lat["min"] <= lat["p50"] <= lat["p99"] <= lat["p99_9"] <= lat["max"]
+    assert lat["min"] <= lat["mean"] <= lat["max"]
+
+
+def test_xnvmeperf_count_nil():
+    doc = perf_json("--async", "nil", "--count", "5000", "--qdepth", "8", "1GB")
+    t = doc["total"]
+    assert t["ios"] == 5000 and t["reads"] == 5000 and t["writes"] == 0 and t["errors"] == 0
+    assert t["iops"] > 0 and t["mib_s"] > 0
+    check_lat(t["lat_ns"])
+    assert doc["config"]["async"] == "nil" and doc["config"]["qdepth"] == 8
+
+
+def test_xnvmeperf_threads_devices_mix():
+    doc = perf_json("--async", "thrpool", "--count", "2000", "--qdepth", "4", "--threads", "3",
+                    "--rw", "randrw", "--rwmixread", "70", "--iosize", "8k", "1GB", "2GB")
+    assert len(doc["threads"]) == 3 and len(doc["devices"]) == 2
+    assert [d["threads"] for d in doc["devices"]] == [2, 1]
+    t = doc["total"]
+    assert t["ios"] == 6000 and t["reads"] + t["writes"] == 6000
+    assert t["reads"] > t["writes"] > 0
+    check_lat(t["lat_ns"])
+
+
+def test_xnvmeperf_sync_sequential_write_and_runtime():
+    doc = perf_json("--qdepth", "0", "--rw", "write", "--runtime", "0.2", "1GB")
+    t = doc["total"]
+    assert t["writes"] == t["ios"] > 0 and 0.15 < t["elapsed_s"] < 5
+    assert doc["config"]["async"] == "(sync)"
+
+
+def test_xnvmeperf_file_and_text(tmp_path):
+    f = tmp_path / "perf.img"
+    f.write_bytes(b"\0" * (4 << 20))
+    r = run([PERF, "--count", "500", "--qdepth", "4", "--rw", "randrw", str(f)])
+    assert r.returncode == 0, r.stderr
+    for key in ("iops:", "mib_s:", "lat_ns:", "p99_9:", "cpu:"):
+        assert key in r.stdout
+
+
+def test_xnvmeperf_bad_input():
+    assert run([PERF, "--rw", "sideways", "1GB"]).returncode == 2
+    assert run([PERF, "--qdepth", "5000", "1GB"]).returncode == 2
+    assert run([PERF, "--runtime", "1", "--count", "5", "1GB"]).returncode == 2
+    assert run([PERF]).returncode == 2
+    r = run([PERF, "--count", "10", "--iosize", "700", "1GB"])
+    assert r.returncode == 1 and "multiple of the LBA size" in r.stderr
+    r = run([PERF, "--count", "10", "/nonexistent/xnvmeperf.img"])
+    assert r.returncode == 1 and "xnvme_dev_open" in r.stderr
+    r = run([PERF, "--count", "10", "--async", "nosuchmech", "1GB"])
+    assert r.returncode == 1
+
+
+def test_nil_loop():
+    r = run([NIL_LOOP, "-n", "100000", "-q", "4", "-j"])
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["ios"] == 100000 and doc["async"] == "nil" and doc["ns_per_io"] > 0
+
+
+def test_run_all_smoke(tmp_path):
+    env = dict(os.environ, XNVME_BENCH_NIL_LOOP=NIL_LOOP, XNVME_BENCH_XNVMEPERF=PERF)
+    r = run(["bash", os.path.join(ROOT, "bench", "run_all.sh"), "--smoke", "--outdir",
+             str(tmp_path)], env=env)
+    assert r.returncode == 0, r.stderr[-3000:]
+    md = (tmp_path / "README.md").read_text()
+    assert "xnvmeperf" in md
+    perf = json.loads((tmp_path / "xnvmeperf.json").read_text())
+    assert perf and all("doc" in p for p in perf if p["label"].startswith("nil"))
+    if (tmp_path / "instructions.json").exists():
+        instr = json.loads((tmp_path / "instructions.json").read_text())
+        assert instr["nil_loop"][0]["library_per_io"] > 0
+    if (tmp_path / "suite-host.json").exists():
+        suite = json.loads((tmp_path / "suite-host.json").read_text())
+        assert suite["cells"] and suite["cells"][0]["target"] == "ramdisk"

@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The Linux async mechanisms "io_uring" and (without NVMe) "io_uring_cmd" on the host:
+ *   - io_uring on regular files, buffered and O_DIRECT, under $XNVME_TEST_DIR (default
+ *     /var/tmp: a disk file system, not tmpfs), on tmpfs (/dev/shm), and on a loop device with
+ *     direct I/O (skipped when losetup is not permitted): data round trips at QD 1..64,
+ *     vectors, flush, short reads at end of file, -EBUSY past capacity, callbacks exactly
+ *     once, one queue per thread, the completion fd, a queue driven by another thread;
+ *   - setup flags: each XNVME_QUEUE_TASKRUN mode, SQPOLL (briefly), IOPOLL (the host fails
+ *     polled I/O with EOPNOTSUPP: the status must say so, nothing may hang), registered file,
+ *     register_buffers refused;
+ *   - batching (nothing reaches the kernel before poke; XNVME_QUEUE_BATCHING_OFF), transient
+ *     and fatal submit errors injected through the test hook: poke never reports EAGAIN/EBUSY;
+ *   - io_uring_cmd on a regular file: the open fails naming the mechanism; the passthrough
+ *     plumbing (SQE128/CQE32 ring, SQE contents, batching, res 0 completions) against
+ *     /dev/null, whose uring_cmd handler completes every command with 0.
+ * Links the static library for the internal hooks (lib/be/linux/be_linux_uring.h).
+ * Exit: 0 pass, 1 fail, 77 skip.
+ */
+#include "async_kernel_common.h"
+
+#include <linux/nvme_ioctl.h>
+#include "be_linux.h"
+#include "be_linux_uring.h"
+
+static struct xnvme_be_linux_uring *
+ring_of(struct xnvme_queue *q)
+{
+	return (struct xnvme_be_linux_uring *)q->state;
+}
+
+/* XNVME_QUEUE_TASKRUN modes: flags in use and a round trip each */
+static void
+test_taskrun_modes(struct akt *t)
+{
+	static const struct {
+		const char *mode;
+		unsigned int want, absent;
+	} modes[] = {
+		{"defer", IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+				  IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_R_DISABLED,
+		 IORING_SETUP_COOP_TASKRUN},
+		{"coop", IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
+		 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER},
+		{"off", 0,
+		 IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG},
+	};
+	const struct xnvme_be_linux_uring_caps *c = xnvme_be_linux_uring_caps();
+	struct xnvme_queue *q;
+	int err;
+
+	ACHECK(t, c->ring && c->op_read_write, "kernel caps");
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); ++i) {
+		setenv("XNVME_QUEUE_TASKRUN", modes[i].mode, 1);
+		err = xnvme_queue_init(t->dev, 8, 0, &q);
+		ACHECK(t, !err, "%s: init %d", modes[i].mode, err);
+		if (!err) {
+			unsigned int fl = xnvme_be_linux_uring_queue_flags(q);
+			bool kernel_ok = i == 0 ? c->defer : i == 1 ? c->coop : true;
+
+			/* an optional flag the kernel refuses is dropped, visibly */
+			if (kernel_ok) {
+				ACHECK(t, (fl & modes[i].want) == modes[i].want,
+				       "%s: flags 0x%x lack 0x%x", modes[i].mode, fl, modes[i].want);
+			}
+			ACHECK(t, !(fl & modes[i].absent), "%s: flags 0x%x", modes[i].mode, fl);
+			if (c->submit_all) {
+				ACHECK(t, fl & IORING_SETUP_SUBMIT_ALL, "SUBMIT_ALL");
+			}
+			xnvme_queue_term(q);
+		}
+		akt_rw_qd(t, 4, 3000, 40, 9 + (uint32_t)i);
+		akt_rw_qd(t, 32, 3100, 96, 19 + (uint32_t)i);
+		akt_completion_fd(t, 3000);
+	}
+	setenv("XNVME_QUEUE_TASKRUN", "bogus", 1);
+	err = xnvme_queue_init(t->dev, 8, 0, &q);
+	ACHECK(t, err == -EINVAL, "bogus XNVME_QUEUE_TASKRUN: %d", err);
+	unsetenv("XNVME_QUEUE_TASKRUN");
+}
+
+/* Nothing reaches the kernel before poke; XNVME_QUEUE_BATCHING_OFF submits at once */
+static void
+test_batching(struct akt *t)
+{
+	struct akt_rec recs[8];
+	struct xnvme_queue *q;
+	uint8_t *buf = xnvme_buf_alloc(t->dev, 8 * t->lba);
+	int err;
+
+	for (int off = 0; off < 2; ++off) {
+		if (off) {
+			setenv("XNVME_QUEUE_BATCHING_OFF", "1", 1);
+		}
+		err = xnvme_queue_init(t->dev, 8, 0, &q);
+		ACHECK(t, !err, "init: %d", err);
+		if (err) {
+			break;
+		}
+		xnvme_queue_set_cb(q, akt_cb, NULL);
+		memset(recs, 0, sizeof(recs));
+		for (int i = 0; i < 8; ++i) {
+			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+
+			akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, 100 + i, 0, &recs[i]);
+			ACHECK(t, !xnvme_cmd_pass(ctx, buf + i * t->lba, t->lba, NULL, 0), "submit");
+		}
+		ACHECK(t, io_uring_sq_ready(&ring_of(q)->ring) == (off ? 0u : 8u),
+		       "batching %s: %u SQEs not yet submitted", off ? "off" : "on",
+		       io_uring_sq_ready(&ring_of(q)->ring));
+		ACHECK(t, akt_drain(q) == 0, "drain");
+		for (int i = 0; i < 8; ++i) {
+			ACHECK(t, recs[i].calls == 1 && !recs[i].status, "cmd %d", i);
+		}
+		xnvme_queue_term(q);
+	}
+	unsetenv("XNVME_QUEUE_BATCHING_OFF");
+	xnvme_buf_free(t->dev, buf);
+}
+
+/* Injected submit failures: transient ones are retried, poke stays >= 0; fatal ones report */
+static void
+test_fault_injection(struct akt *t)
+{
+	static const int transient[] = {EAGAIN, EBUSY, EINTR, ENOMEM};
+	struct akt_rec recs[4];
+	struct xnvme_queue *q;
+	uint8_t *buf = xnvme_buf_alloc(t->dev, 4 * t->lba);
+	int err, ret;
+
+	err = xnvme_queue_init(t->dev, 4, 0, &q);
+	ACHECK(t, !err, "init: %d", err);
+	if (err) {
+		xnvme_buf_free(t->dev, buf);
+		return;
+	}
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+	for (size_t k = 0; k <= sizeof(transient) / sizeof(transient[0]); ++k) {
+		bool fatal = k == sizeof(transient) / sizeof(transient[0]);
+
+		memset(recs, 0, sizeof(recs));
+		for (int i = 0; i < 4; ++i) {
+			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+
+			akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, 10 + i, 0, &recs[i]);
+			ACHECK(t, !xnvme_cmd_pass(ctx, buf + i * t->lba, t->lba, NULL, 0), "submit");
+		}
+		xnvme_be_linux_uring_fault_err = fatal ? EBADF : transient[k];
+		xnvme_be_linux_uring_fault_n = 3;
+		for (int i = 0; i < 3; ++i) {
+			ret = xnvme_queue_poke(q, 0);
+			if (fatal) {
+				ACHECK(t, ret == -EBADF, "fatal error reported: %d", ret);
+			} else {
+				ACHECK(t, ret == 0, "%s: poke=%d", strerror(transient[k]), ret);
+			}
+		}
+		ACHECK(t, xnvme_be_linux_uring_fault_n == 0, "faults consumed");
+		ACHECK(t, io_uring_sq_ready(&ring_of(q)->ring) == 4, "SQEs kept for the retry");
+		ACHECK(t, akt_drain(q) == 0, "drain after faults");
+		for (int i = 0; i < 4; ++i) {
+			ACHECK(t, recs[i].calls == 1 && !recs[i].status, "cmd %d after %s", i,
+			       strerror(xnvme_be_linux_uring_fault_err));
+		}
+	}
+	xnvme_be_linux_uring_fault_n = 0;
+	xnvme_queue_term(q);
+	xnvme_buf_free(t->dev, buf);
+}
+
+/* A SINGLE_ISSUER ring first driven by one thread cannot be driven by another; coop can */
+struct first_user {
+	struct akt *t;
+	struct xnvme_queue *q;
+	int err;
+};
+
+static void *
+first_user_main(void *arg)
+{
+	struct first_user *f = arg;
+	uint8_t *buf = xnvme_buf_alloc(f->t->dev, f->t->lba);
+	struct akt_rec r;
+
+	f->err = akt_one(f->t, f->q, XNVME_SPEC_NVM_OPC_READ, 0, 0, buf, f->t->lba, &r);
+	xnvme_buf_free(f->t->dev, buf);
+	return NULL;
+}
+
+static void
+test_migration(struct akt *t)
+{
+	const struct xnvme_be_linux_uring_caps *c = xnvme_be_linux_uring_caps();
+	uint8_t *buf = xnvme_buf_alloc(t->dev, t->lba);
+
+	for (int coop = 0; coop < 2; ++coop) {
+		struct first_user f = {.t = t};
+		struct xnvme_cmd_ctx *ctx;
+		struct akt_rec r = {0};
+		pthread_t th;
+		int err, ret;
+
+		setenv("XNVME_QUEUE_TASKRUN", coop ? "coop" : "defer", 1);
+		err = xnvme_queue_init(t->dev, 4, 0, &f.q);
+		unsetenv("XNVME_QUEUE_TASKRUN");
+		ACHECK(t, !err, "init: %d", err);
+		if (err) {
+			continue;
+		}
+		xnvme_queue_set_cb(f.q, akt_cb, NULL);
+		pthread_create(&th, NULL, first_user_main, &f);
+		pthread_join(th, NULL);
+		ACHECK(t, !f.err, "first user: %d", f.err);
+
+		ctx = xnvme_queue_get_cmd_ctx(f.q);
+		akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, 1, 0, &r);
+		ACHECK(t, !xnvme_cmd_pass(ctx, buf, t->lba, NULL, 0), "submit");
+		ret = xnvme_queue_poke(f.q, 0);
+		if (!coop && c->defer) {
+			ACHECK(t, ret == -EEXIST, "defer ring from a second thread: poke=%d", ret);
+		} else {
+			ACHECK(t, ret >= 0 && akt_drain(f.q) == 0 && r.calls == 1,
+			       "coop ring from a second thread: poke=%d calls=%u", ret, r.calls);
+		}
+		xnvme_queue_term(f.q);
+	}
+	xnvme_buf_free(t->dev, buf);
+}
+
+/* IOPOLL: polled I/O fails here with EOPNOTSUPP; it must be reported and nothing may hang */
+static void
+test_iopoll(struct akt *t)
+{
+	for (int how = 0; how < 2; ++how) {
+		struct xnvme_opts opts = xnvme_opts_default();
+		struct xnvme_dev *dev;
+		struct xnvme_queue *q;
+		struct akt_rec r;
+		uint8_t *buf;
+		int err;
+
+		opts.poll_io = how == 1;
+		dev = akt_open(t, &opts);
+		ACHECK(t, dev, "open: %d", errno);
+		if (!dev) {
+			continue;
+		}
+		buf = xnvme_buf_alloc(dev, 4096);
+		err = xnvme_queue_init(dev, 4, how == 0 ? XNVME_QUEUE_IOPOLL : 0, &q);
+		if (err) {
+			/* refusing the ring is a clear error too */
+			ACHECK(t, err < 0 && err != -EAGAIN && err != -EBUSY, "init: %d", err);
+		} else {
+			ACHECK(t, xnvme_be_linux_uring_queue_flags(q) & IORING_SETUP_IOPOLL,
+			       "IOPOLL in use");
+			xnvme_queue_set_cb(q, akt_cb, NULL);
+			err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, 0, 0, buf, t->lba, &r);
+			ACHECK(t, !err && r.calls == 1, "polled read: err=%d calls=%u", err, r.calls);
+			ACHECK(t, !r.status || (r.sct == 7 && r.sc == EOPNOTSUPP),
+			       "polled read: sct=%u sc=%u", r.sct, r.sc);
+			if (r.status) {
+				printf("# %s: IOPOLL read reported errno %u (%s), as expected here\n",
+				       t->name, r.sc, strerror(r.sc));
+			}
+			xnvme_queue_term(q);
+		}
+		xnvme_buf_free(dev, buf);
+		xnvme_dev_close(dev);
+	}
+}
+
+/* SQPOLL with a registered file, briefly (it keeps a CPU busy) */
+static void
+test_sqpoll(struct akt *t)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct akt sq = *t;
+	struct xnvme_queue *q;
+	int err;
+
+	opts.poll_sq = 1;
+	sq.dev = akt_open(t, &opts);
+	ACHECK(t, sq.dev, "open: %d", errno);
+	if (!sq.dev) {
+		return;
+	}
+	err = xnvme_queue_init(sq.dev, 4, 0, &q);
+	ACHECK(t, !err, "init: %d", err);
+	if (!err) {
+		unsigned int fl = xnvme_be_linux_uring_queue_flags(q);
+
+		ACHECK(t, fl & IORING_SETUP_SQPOLL, "SQPOLL in use: 0x%x", fl);
+		ACHECK(t, !(fl & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN)),
+		       "no task-run flags with SQPOLL: 0x%x", fl);
+		ACHECK(t, ring_of(q)->fixed_file, "file registered");
+		xnvme_queue_term(q);
+	}
+	akt_rw_qd(&sq, 4, 3300, 32, 5);
+	akt_rw_qd(&sq, 16, 3400, 64, 6);
+	xnvme_dev_close(sq.dev);
+
+	/* the queue option alone does it too */
+	err = xnvme_queue_init(t->dev, 2, XNVME_QUEUE_SQPOLL, &q);
+	ACHECK(t, !err && (xnvme_be_linux_uring_queue_flags(q) & IORING_SETUP_SQPOLL),
+	       "XNVME_QUEUE_SQPOLL: %d", err);
+	if (!err) {
+		struct akt_rec r;
+		uint8_t *buf = xnvme_buf_alloc(t->dev, t->lba);
+
+		xnvme_queue_set_cb(q, akt_cb, NULL);
+		err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, 3300, 0, buf, t->lba, &r);
+		ACHECK(t, !err && r.calls == 1 && !r.status, "sqpoll read: st=%d", r.status);
+		xnvme_buf_free(t->dev, buf);
+		xnvme_queue_term(q);
+	}
+}
+
+static void
+test_registration(struct akt *t)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct akt rf = *t;
+	struct xnvme_queue *q;
+	int err;
+
+	opts.register_files = 1;
+	rf.dev = akt_open(t, &opts);
+	ACHECK(t, rf.dev, "open: %d", errno);
+	if (rf.dev) {
+		err = xnvme_queue_init(rf.dev, 8, 0, &q);
+		ACHECK(t, !err && ring_of(q)->fixed_file && ring_of(q)->fd == 0 &&
+				  ring_of(q)->sqe_flags == IOSQE_FIXED_FILE,
+		       "registered file: %d", err);
+		if (!err) {
+			xnvme_queue_term(q);
+		}
+		akt_rw_qd(&rf, 8, 3500, 64, 8);
+		xnvme_dev_close(rf.dev);
+	}
+
+	opts = xnvme_opts_default();
+	opts.register_buffers = 1;
+	rf.dev = akt_open(t, &opts);
+	ACHECK(t, rf.dev, "open: %d", errno);
+	if (rf.dev) {
+		q = NULL;
+		err = xnvme_queue_init(rf.dev, 8, 0, &q);
+		ACHECK(t, err == -ENOTSUP && !q, "register_buffers refused: %d", err);
+		xnvme_dev_close(rf.dev);
+	}
+}
+
+/* Runs `fn` with stderr captured into `out` */
+static void
+capture_stderr(char *out, size_t len, void (*fn)(void *), void *arg)
+{
+	char path[] = "/tmp/xnvme-stderr-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	ssize_t n;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	fn(arg);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, out, len - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+}
+
+struct open_try {
+	const char *uri;
+	struct xnvme_dev *dev;
+	int err;
+};
+
+static void
+open_ucmd(void *arg)
+{
+	struct open_try *o = arg;
+	struct xnvme_opts opts = xnvme_opts_default();
+
+	opts.async = "io_uring_cmd";
+	o->dev = xnvme_dev_open(o->uri, &opts);
+	o->err = errno;
+}
+
+static void
+test_ucmd_refused(struct akt *t)
+{
+	struct open_try o = {.uri = t->uri};
+	char msg[2048];
+
+	capture_stderr(msg, sizeof(msg), open_ucmd, &o);
+	ACHECK(t, !o.dev && o.err == ENOTSUP, "open with io_uring_cmd: dev=%p errno=%d",
+	       (void *)o.dev, o.err);
+	ACHECK(t, strstr(msg, "io_uring_cmd") && strstr(msg, "/dev/ngXnY") &&
+			  strstr(msg, "regular file"),
+	       "reason names the mechanism: '%s'", msg);
+	xnvme_dev_close(o.dev);
+	ACHECK(t, !xnvme_be_linux_ucmd_supported(t->dev), "ucmd_supported on a file");
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* io_uring_cmd plumbing on /dev/null                                                          */
+/* ---------------------------------------------------------------------------------------- */
+
+static struct nvme_uring_cmd *
+sqe_cmd(struct io_uring *ring, unsigned int i)
+{
+	struct io_uring_sqe *sqe = &ring->sq.sqes[(i & ring->sq.ring_mask) << 1];
+
+	return (struct nvme_uring_cmd *)((uintptr_t)sqe + offsetof(struct io_uring_sqe, cmd));
+}
+
+static struct io_uring_sqe *
+sqe_at(struct io_uring *ring, unsigned int i)
+{
+	return &ring->sq.sqes[(i & ring->sq.ring_mask) << 1];
+}
+
+static void
+test_ucmd_devnull(void)
+{
+	struct akt tl = {.name = "/dev/null", .mech = "io_uring_cmd"}, *t = &tl;
+	struct xnvme_be_linux_state lstate = {0};
+	struct xnvme_dev *dev = calloc(1, sizeof(*dev));
+	struct akt_rec recs[16];
+	struct xnvme_queue *q;
+	struct io_uring *ring;
+	struct iovec iov[3];
+	uint8_t data[4096], meta[64];
+	unsigned int tail0;
+	int err;
+
+	lstate.fd = open("/dev/null", O_RDWR);
+	lstate.ftype = XNVME_BE_LINUX_CHAR;
+	lstate.nvme = true;
+	lstate.nsid = 1;
+	dev->be = &xnvme_be_linux;
+	dev->async = &xnvme_be_linux_async_ucmd;
+	dev->state = &lstate;
+	dev->opts = xnvme_opts_default();
+	dev->ident.dtype = 2;
+	dev->ident.nsid = 1;
+	dev->ident_done = 1; /* nothing to identify behind /dev/null */
+	dev->geo_done = 1;
+	pthread_mutex_init(&dev->lock, NULL);
+	ACHECK(t, lstate.fd >= 0, "open /dev/null");
+	ACHECK(t, xnvme_be_linux_ucmd_supported(dev), "a generic NVMe namespace node (mocked)");
+
+	err = xnvme_queue_init(dev, 16, 0, &q);
+	ACHECK(t, !err, "init: %d", err);
+	if (err) {
+		goto out;
+	}
+	ring = &ring_of(q)->ring;
+	ACHECK(t, (ring->flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32)) ==
+			  (IORING_SETUP_SQE128 | IORING_SETUP_CQE32),
+	       "SQE128|CQE32 ring: 0x%x", ring->flags);
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+	memset(recs, 0, sizeof(recs));
+	tail0 = ring->sq.sqe_tail;
+
+	for (int i = 0; i < 16; ++i) {
+		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+
+		akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, 0x1122334455ULL + i, 7, &recs[i]);
+		ctx->cmd.common.cdw02 = 0xC2;
+		ctx->cmd.common.cdw03 = 0xC3;
+		ctx->cmd.common.cdw13 = 0xABCD0000;
+		ctx->cmd.common.cdw14 = 0xE14;
+		ctx->cmd.common.cdw15 = 0xF15;
+		switch (i) {
+		case 1: /* metadata */
+			err = xnvme_cmd_pass(ctx, data, 4096, meta, sizeof(meta));
+			break;
+		case 2: /* vector, copied: the caller's array is scribbled over afterwards */
+			iov[0] = (struct iovec){data, 512};
+			iov[1] = (struct iovec){data + 512, 1024};
+			iov[2] = (struct iovec){data + 1536, 2560};
+			err = xnvme_cmd_passv(ctx, iov, 3, 4096, NULL, 0, 0);
+			memset(iov, 0, sizeof(iov));
+			break;
+		case 3: /* DSM: payload from nr, not from the caller's count */
+			ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT;
+			ctx->cmd.dsm.nr = 2;
+			ctx->cmd.dsm.ad = 1;
+			err = xnvme_cmd_pass(ctx, data, 1 << 20, NULL, 0);
+			break;
+		case 4: /* no-data opcode: buffer ignored */
+			ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_FLUSH;
+			err = xnvme_cmd_pass(ctx, data, 4096, NULL, 0);
+			break;
+		case 5: /* a read without a buffer never reaches the device */
+			err = xnvme_cmd_pass(ctx, NULL, 0, NULL, 0);
+			break;
+		default:
+			err = xnvme_cmd_pass(ctx, data, 4096, NULL, 0);
+			break;
+		}
+		ACHECK(t, !err, "submit %d: %d", i, err);
+	}
+	ACHECK(t, io_uring_sq_ready(ring) == 16, "batched until poke: %u", io_uring_sq_ready(ring));
+
+	/* the SQEs as the kernel will see them */
+	for (unsigned int i = 0; i < 16; ++i) {
+		struct io_uring_sqe *sqe = sqe_at(ring, tail0 + i);
+		struct nvme_uring_cmd *uc = sqe_cmd(ring, tail0 + i);
+
+		if (i == 5) {
+			ACHECK(t, sqe->opcode == IORING_OP_NOP, "EFAULT command is a NOP");
+			continue;
+		}
+		ACHECK(t, sqe->opcode == IORING_OP_URING_CMD && sqe->fd == lstate.fd &&
+				  sqe->__pad1 == 0 && sqe->uring_cmd_flags == 0,
+		       "sqe %u header", i);
+		ACHECK(t, sqe->cmd_op == (i == 2 ? NVME_URING_CMD_IO_VEC : NVME_URING_CMD_IO),
+		       "sqe %u cmd_op 0x%x", i, sqe->cmd_op);
+		ACHECK(t, uc->nsid == 1 && uc->cdw2 == 0xC2 && uc->cdw3 == 0xC3 &&
+				  uc->cdw13 == 0xABCD0000 && uc->cdw14 == 0xE14 &&
+				  uc->cdw15 == 0xF15 && uc->timeout_ms == 0 && uc->flags == 0,
+		       "sqe %u dwords", i);
+		switch (i) {
+		case 1:
+			ACHECK(t, uc->metadata == (uintptr_t)meta && uc->metadata_len == 64 &&
+					  uc->addr == (uintptr_t)data && uc->data_len == 4096,
+			       "metadata sqe");
+			break;
+		case 2: {
+			const struct iovec *v = (const struct iovec *)(uintptr_t)uc->addr;
+
+			ACHECK(t, uc->data_len == 3 && v != iov && v[0].iov_base == data &&
+					  v[1].iov_len == 1024 && v[2].iov_len == 2560,
+			       "vector sqe: own copy of 3 entries");
+			break;
+		}
+		case 3:
+			ACHECK(t, uc->opcode == XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT &&
+					  uc->data_len == 3 * 16 && (uc->cdw10 & 0xFF) == 2 &&
+					  (uc->cdw11 & 0x4),
+			       "dsm sqe: data_len=%u", uc->data_len);
+			break;
+		case 4:
+			ACHECK(t, uc->opcode == 0 && uc->addr == 0 && uc->data_len == 0,
+			       "flush sqe: no data");
+			break;
+		default:
+			ACHECK(t, uc->opcode == XNVME_SPEC_NVM_OPC_READ &&
+					  uc->cdw10 == (uint32_t)(0x1122334455ULL + i) &&
+					  uc->cdw11 == 0x11 && (uc->cdw12 & 0xFFFF) == 7 &&
+					  uc->addr == (uintptr_t)data && uc->data_len == 4096 &&
+					  uc->metadata == 0 && uc->metadata_len == 0,
+			       "read sqe %u", i);
+			break;
+		}
+	}
+
+	ACHECK(t, akt_drain(q) == 0, "drain");
+	ACHECK(t, io_uring_sq_ready(ring) == 0, "all submitted");
+	for (int i = 0; i < 16; ++i) {
+		if (i == 5) {
+			ACHECK(t, recs[i].calls == 1 && recs[i].sct == 7 && recs[i].sc == EFAULT,
+			       "no buffer: sct=%u sc=%u", recs[i].sct, recs[i].sc);
+			continue;
+		}
+		ACHECK(t, recs[i].calls == 1 && !recs[i].status && recs[i].result == 0,
+		       "cmd %d: calls=%u status=%d", i, recs[i].calls, recs[i].status);
+	}
+
+	/* many small batches through a capacity-1 queue */
+	xnvme_queue_term(q);
+	err = xnvme_queue_init(dev, 1, 0, &q);
+	ACHECK(t, !err, "init(1): %d", err);
+	if (!err) {
+		struct akt_rec r = {0};
+		int bad = 0;
+
+		xnvme_queue_set_cb(q, akt_cb, NULL);
+		for (int i = 0; i < 2000; ++i) {
+			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+
+			akt_prep(ctx, XNVME_SPEC_NVM_OPC_WRITE, (uint64_t)i, 0, &r);
+			bad += xnvme_cmd_pass(ctx, data, 512, NULL, 0) != 0;
+			bad += akt_drain(q) != 0;
+		}
+		ACHECK(t, !bad && r.calls == 2000 && !r.status, "2000 x QD1: bad=%d calls=%u", bad,
+		       r.calls);
+		xnvme_queue_term(q);
+	}
+out:
+	close(lstate.fd);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void
+run_file_target(struct akt *t, bool extras)
+{
+	if (akt_mkfile(t->uri, AKT_FILE_NBYTES)) {
+		fprintf(stderr, "# %s: cannot create %s\n", t->name, t->uri);
+		akt_nfail++;
+		return;
+	}
+	if (!akt_target_open(t)) {
+		akt_nfail++;
+		unlink(t->uri);
+		return;
+	}
+	akt_suite(t, 0);
+	if (extras) {
+		test_taskrun_modes(t);
+		test_batching(t);
+		test_fault_injection(t);
+		test_migration(t);
+		test_iopoll(t);
+		test_sqpoll(t);
+		test_registration(t);
+		test_ucmd_refused(t);
+	}
+	xnvme_dev_close(t->dev);
+	unlink(t->uri);
+}
+
+int
+main(void)
+{
+	const char *dir = getenv("XNVME_TEST_DIR");
+	char ext4[256], ext4d[256], shm[256], backing[256], loopdev[64];
+	struct akt t;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!dir || !*dir) {
+		dir = "/var/tmp";
+	}
+	snprintf(ext4, sizeof(ext4), "%s/xnvme-uring-%d.bin", dir, (int)getpid());
+	snprintf(ext4d, sizeof(ext4d), "%s/xnvme-uring-direct-%d.bin", dir, (int)getpid());
+	snprintf(shm, sizeof(shm), "/dev/shm/xnvme-uring-%d.bin", (int)getpid());
+	snprintf(backing, sizeof(backing), "%s/xnvme-uring-loop-%d.bin", dir, (int)getpid());
+
+	if (!xnvme_be_linux_uring_caps()->ring) {
+		printf("SKIP: io_uring unavailable: %s\n", strerror(xnvme_be_linux_uring_caps()->err));
+		return 77;
+	}
+
+	test_ucmd_devnull();
+
+	t = (struct akt){.name = "disk-buffered", .uri = ext4, .mech = "io_uring", .is_file = true};
+	run_file_target(&t, false);
+	t = (struct akt){.name = "disk-direct", .uri = ext4d, .mech = "io_uring", .direct = true,
+			 .is_file = true};
+	run_file_target(&t, true);
+	t = (struct akt){.name = "tmpfs", .uri = shm, .mech = "io_uring", .is_file = true,
+			 .tmpfs = true};
+	run_file_target(&t, false);
+
+	if (!akt_mkfile(backing, AKT_FILE_NBYTES) &&
+	    akt_loop_attach(backing, loopdev, sizeof(loopdev))) {
+		t = (struct akt){.name = "loop-dio", .uri = loopdev, .mech = "io_uring",
+				 .direct = true};
+		if (akt_target_open(&t)) {
+			akt_suite(&t, 0);
+			test_iopoll(&t);
+			xnvme_dev_close(t.dev);
+		} else {
+			akt_nfail++;
+		}
+		akt_loop_detach(loopdev);
+	} else {
+		printf("# loop device part skipped: losetup not permitted here\n");
+	}
+	unlink(backing);
+	return akt_result("io_uring");
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The Linux async mechanism "libaio" on regular files, buffered and O_DIRECT, under
+ * $XNVME_TEST_DIR (default /var/tmp: a disk file system, not tmpfs), on tmpfs (/dev/shm) and
+ * on a loop device with direct I/O (skipped when losetup is not permitted): data round trips
+ * at QD 1..64, vectors, flush, short reads at end of file, -EBUSY past capacity, callbacks
+ * exactly once, capacity 1 with many submissions (poke never negative), one queue per thread,
+ * the completion fd, a queue handed between threads; O_DIRECT alignment errors fold into cpl
+ * (sct 7, sc EINVAL); the io_uring options are inert; io_uring_cmd is refused on a file.
+ * Exit: 0 pass, 1 fail, 77 skip.
+ */
+#include "async_kernel_common.h"
+
+/* O_DIRECT with a misaligned file offset: the kernel's EINVAL arrives in cpl */
+static void
+test_misaligned(struct akt *t)
+{
+	struct xnvme_queue *q;
+	struct akt_rec r;
+	uint8_t *buf = xnvme_buf_alloc(t->dev, 8192);
+	int err;
+
+	err = xnvme_queue_init(t->dev, 4, 0, &q);
+	ACHECK(t, !err, "init: %d", err);
+	if (err) {
+		xnvme_buf_free(t->dev, buf);
+		return;
+	}
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+	/* memory alignment is the device's DMA alignment: recent kernels may accept this */
+	err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, 0, 0, buf + 1, t->lba, &r);
+	ACHECK(t, !err && r.calls == 1 && (!r.status || (r.sct == 7 && r.sc == EINVAL)),
+	       "misaligned O_DIRECT buffer: err=%d calls=%u sct=%u sc=%u", err, r.calls, r.sct,
+	       r.sc);
+	err = akt_one(t, q, XNVME_SPEC_FS_OPC_READ, 100, 0, buf, t->lba, &r);
+	ACHECK(t, !err && r.calls == 1 && r.sct == 7 && r.sc == EINVAL,
+	       "misaligned O_DIRECT offset: err=%d sct=%u sc=%u", err, r.sct, r.sc);
+	/* and a clean one after them */
+	err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, 0, 0, buf, t->lba, &r);
+	ACHECK(t, !err && r.calls == 1 && !r.status && r.result == t->lba, "aligned read");
+	xnvme_queue_term(q);
+	xnvme_buf_free(t->dev, buf);
+}
+
+/* The io_uring modes have no meaning for AIO: accepted and inert */
+static void
+test_uring_opts_inert(struct akt *t)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct akt o = *t;
+	struct xnvme_queue *q;
+	int err;
+
+	opts.poll_io = 1;
+	opts.poll_sq = 1;
+	opts.register_files = 1;
+	o.dev = akt_open(t, &opts);
+	ACHECK(t, o.dev, "open: %d", errno);
+	if (!o.dev) {
+		return;
+	}
+	err = xnvme_queue_init(o.dev, 4, XNVME_QUEUE_IOPOLL | XNVME_QUEUE_SQPOLL, &q);
+	ACHECK(t, !err, "init with IOPOLL|SQPOLL: %d", err);
+	if (!err) {
+		xnvme_queue_term(q);
+	}
+	akt_rw_qd(&o, 4, 3600, 32, 3);
+	xnvme_dev_close(o.dev);
+}
+
+/* A queue driven alternately by two threads (never concurrently) */
+struct alt {
+	struct akt *t;
+	struct xnvme_queue *q;
+	int round;
+	int err;
+};
+
+static void *
+alt_main(void *arg)
+{
+	struct alt *a = arg;
+	uint8_t *buf = xnvme_buf_alloc(a->t->dev, a->t->lba);
+	struct akt_rec r;
+
+	a->err = akt_one(a->t, a->q, XNVME_SPEC_NVM_OPC_READ, (uint64_t)a->round, 0, buf,
+			 a->t->lba, &r);
+	if (!a->err && (r.calls != 1 || r.status)) {
+		a->err = -EIO;
+	}
+	xnvme_buf_free(a->t->dev, buf);
+	return NULL;
+}
+
+static void
+test_alternating_threads(struct akt *t)
+{
+	struct alt a = {.t = t};
+	int err = xnvme_queue_init(t->dev, 4, 0, &a.q);
+
+	ACHECK(t, !err, "init: %d", err);
+	if (err) {
+		return;
+	}
+	xnvme_queue_set_cb(a.q, akt_cb, NULL);
+	for (a.round = 0; a.round < 6; ++a.round) {
+		pthread_t th;
+
+		pthread_create(&th, NULL, alt_main, &a);
+		pthread_join(th, NULL);
+		ACHECK(t, !a.err, "round %d: %d", a.round, a.err);
+	}
+	xnvme_queue_term(a.q);
+}
+
+static void
+test_ucmd_refused(struct akt *t)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+
+	opts.async = "io_uring_cmd";
+	dev = xnvme_dev_open(t->uri, &opts);
+	ACHECK(t, !dev && errno == ENOTSUP, "io_uring_cmd on a file: errno=%d", errno);
+	xnvme_dev_close(dev);
+}
+
+static void
+run_target(struct akt *t, bool file)
+{
+	if (!akt_target_open(t)) {
+		akt_nfail++;
+		return;
+	}
+	akt_suite(t, 0);
+	test_alternating_threads(t);
+	if (t->direct && !t->tmpfs) {
+		test_misaligned(t);
+	}
+	if (file) {
+		test_uring_opts_inert(t);
+		test_ucmd_refused(t);
+	}
+	xnvme_dev_close(t->dev);
+}
+
+int
+main(void)
+{
+	const char *dir = getenv("XNVME_TEST_DIR");
+	char ext4[256], ext4d[256], shm[256], backing[256], loopdev[64];
+	struct akt t;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!dir || !*dir) {
+		dir = "/var/tmp";
+	}
+	snprintf(ext4, sizeof(ext4), "%s/xnvme-aio-%d.bin", dir, (int)getpid());
+	snprintf(ext4d, sizeof(ext4d), "%s/xnvme-aio-direct-%d.bin", dir, (int)getpid());
+	snprintf(shm, sizeof(shm), "/dev/shm/xnvme-aio-%d.bin", (int)getpid());
+	snprintf(backing, sizeof(backing), "%s/xnvme-aio-loop-%d.bin", dir, (int)getpid());
+
+	{
+		struct akt probe = {.name = "probe", .uri = ext4, .mech = "libaio"};
+
+		if (akt_mkfile(ext4, 4096)) {
+			perror("create");
+			return 1;
+		}
+		probe.dev = akt_open(&probe, NULL);
+		if (!probe.dev && errno == ENOSYS) {
+			unlink(ext4);
+			printf("SKIP: built without libaio\n");
+			return 77;
+		}
+		xnvme_dev_close(probe.dev);
+	}
+
+	t = (struct akt){.name = "disk-buffered", .uri = ext4, .mech = "libaio", .is_file = true};
+	if (!akt_mkfile(ext4, AKT_FILE_NBYTES)) {
+		run_target(&t, true);
+	}
+	unlink(ext4);
+	t = (struct akt){.name = "disk-direct", .uri = ext4d, .mech = "libaio", .direct = true,
+			 .is_file = true};
+	if (!akt_mkfile(ext4d, AKT_FILE_NBYTES)) {
+		run_target(&t, true);
+	}
+	unlink(ext4d);
+	t = (struct akt){.name = "tmpfs", .uri = shm, .mech = "libaio", .is_file = true,
+			 .tmpfs = true};
+	if (!akt_mkfile(shm, AKT_FILE_NBYTES)) {
+		run_target(&t, false);
+	}
+	unlink(shm);
+
+	if (!akt_mkfile(backing, AKT_FILE_NBYTES) &&
+	    akt_loop_attach(backing, loopdev, sizeof(loopdev))) {
+		t = (struct akt){.name = "loop-dio", .uri = loopdev, .mech = "libaio",
+				 .direct = true};
+		run_target(&t, false);
+		akt_loop_detach(loopdev);
+	} else {
+		printf("# loop device part skipped: losetup not permitted here\n");
+	}
+	unlink(backing);
+	return akt_result("libaio");
+}

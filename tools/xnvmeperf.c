@@ -1,0 +1,1174 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/**
+ * xnvmeperf: multi-queue I/O load generator and latency meter over the xnvme API.
+ *
+ * Several threads, each with its own queue (or synchronous commands with --qdepth 0), spread
+ * round-robin over one or more devices; any backend and mechanism options; a fixed duration or a
+ * fixed I/O count; random or sequential reads, writes or a mix. Completion latency is recorded
+ * per I/O in a log-linear histogram (no allocation per I/O) and reported as mean, min, max and
+ * p50/p90/p99/p99.9/p99.99, together with IOPS, MiB/s and the CPU time of the process
+ * (getrusage). Text or JSON output; a progress line on stderr when it is a terminal.
+ *
+ * Plain getopt_long rather than the CLI builder: the builder's fixed option set has no thread
+ * count, duration, access pattern, read/write mix or output format, and takes one URI only.
+ * Backend and mechanism options use the builder's names (--be, --async, ...).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <libxnvme.h>
+
+#define PERF_MAX_DEVS 64
+#define PERF_MAX_THREADS 256
+#define PERF_QDEPTH_MAX 4096
+
+/* ------------------------------------------------------------------------------------------ */
+/* Log-linear latency histogram                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/*
+ * Values below 2^HIST_SUB_BITS ns get one bucket each; above, every power of two is split into
+ * 2^HIST_SUB_BITS linear sub-buckets, so a bucket is at most 1/32 (3.1 %) of its value wide.
+ * 64-bit values need (64 - HIST_SUB_BITS + 1) groups.
+ */
+#define HIST_SUB_BITS 5
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_NBUCKETS ((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+
+struct hist {
+	uint64_t count;
+	uint64_t sum;
+	uint64_t min;
+	uint64_t max;
+	uint64_t bucket[HIST_NBUCKETS];
+};
+
+static inline uint32_t
+hist_idx(uint64_t v)
+{
+	uint32_t msb, shift;
+
+	if (v < HIST_SUB) {
+		return (uint32_t)v;
+	}
+	msb = 63u - (uint32_t)__builtin_clzll(v);
+	shift = msb - HIST_SUB_BITS;
+	return (shift + 1) * HIST_SUB + (uint32_t)((v >> shift) & (HIST_SUB - 1));
+}
+
+/* Lowest value of bucket `idx` and its width */
+static void
+hist_bucket_range(uint32_t idx, uint64_t *lo, uint64_t *width)
+{
+	uint32_t group = idx / HIST_SUB, sub = idx % HIST_SUB;
+
+	if (!group) {
+		*lo = sub;
+		*width = 1;
+		return;
+	}
+	*width = 1ULL << (group - 1);
+	*lo = ((uint64_t)HIST_SUB + sub) << (group - 1);
+}
+
+static inline void
+hist_add(struct hist *h, uint64_t v)
+{
+	h->bucket[hist_idx(v)] += 1;
+	h->count += 1;
+	h->sum += v;
+	if (v < h->min) {
+		h->min = v;
+	}
+	if (v > h->max) {
+		h->max = v;
+	}
+}
+
+static void
+hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = UINT64_MAX;
+}
+
+static void
+hist_merge(struct hist *dst, const struct hist *src)
+{
+	for (uint32_t i = 0; i < HIST_NBUCKETS; ++i) {
+		dst->bucket[i] += src->bucket[i];
+	}
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (src->min < dst->min) {
+		dst->min = src->min;
+	}
+	if (src->max > dst->max) {
+		dst->max = src->max;
+	}
+}
+
+/* The value below which a fraction `q` of the samples lie: middle of the bucket, clamped */
+static double
+hist_quantile(const struct hist *h, double q)
+{
+	uint64_t rank, acc = 0;
+
+	if (!h->count) {
+		return 0;
+	}
+	rank = (uint64_t)ceil(q * (double)h->count);
+	rank = rank ? rank : 1;
+	for (uint32_t i = 0; i < HIST_NBUCKETS; ++i) {
+		acc += h->bucket[i];
+		if (acc >= rank) {
+			uint64_t lo, width;
+			double mid;
+
+			hist_bucket_range(i, &lo, &width);
+			mid = (double)lo + (double)(width - 1) / 2.0;
+			if (mid < (double)h->min) {
+				mid = (double)h->min;
+			}
+			if (mid > (double)h->max) {
+				mid = (double)h->max;
+			}
+			return mid;
+		}
+	}
+	return (double)h->max;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Configuration                                                                               */
+/* ------------------------------------------------------------------------------------------ */
+
+enum perf_rw { RW_READ, RW_WRITE, RW_MIX };
+
+struct perf_conf {
+	const char *uris[PERF_MAX_DEVS];
+	int ndevs;
+	int nthreads;
+	uint32_t qdepth; ///< 0: synchronous commands
+	size_t iosize;
+	enum perf_rw rw;
+	bool random;
+	uint32_t rwmix_read; ///< percent of reads for RW_MIX
+	double runtime_s;    ///< 0 with count set: count-based
+	uint64_t count;      ///< I/Os per thread; 0: time-based
+	uint64_t size;       ///< bytes of each device used; 0: all
+	uint64_t seed;
+	bool json;
+	int progress; ///< -1 auto (terminal), 0 off, 1 on
+	struct xnvme_opts opts;
+	const char *rw_name;
+};
+
+struct perf_dev {
+	const char *uri;
+	struct xnvme_dev *dev;
+	uint32_t nsid;
+	uint32_t lba_nbytes;
+	uint64_t nlbas;   ///< LBAs in use (size option applied)
+	uint32_t nthreads;
+};
+
+struct perf_slot {
+	uint64_t start_ns;
+	bool write;
+	struct perf_thread *thr;
+};
+
+struct perf_thread {
+	int id;
+	int local_id; ///< index among the threads of its device
+	struct perf_dev *pd;
+	const struct perf_conf *conf;
+	pthread_t tid;
+
+	struct xnvme_queue *queue;
+	void *buf;         ///< qdepth (or 1) buffers of iosize
+	struct perf_slot *slots;
+	uint32_t *free_slots;
+	uint32_t nfree;
+
+	uint64_t rng;
+	uint64_t seq_lba;  ///< next LBA of a sequential pattern
+	uint64_t seq_lo, seq_hi; ///< this thread's slice for sequential access
+	uint16_t nlb;      ///< zero-based blocks per I/O
+	uint64_t nblocks_io; ///< I/O-sized units in the device
+
+	uint64_t deadline_ns;
+	uint64_t submitted;
+	uint64_t reads, writes;
+	uint64_t errors;
+	volatile uint64_t completed; ///< read by the progress line
+	int err;                     ///< fatal error of the thread
+	int finished;                ///< atomic: set when the thread is done
+	uint64_t t_start, t_end;
+	struct rusage ru;
+
+	struct hist hist;
+};
+
+static volatile sig_atomic_t g_stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t
+rng_next(uint64_t *s)
+{
+	/* xorshift64* */
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The I/O loop                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+static inline uint64_t
+next_slba(struct perf_thread *t)
+{
+	uint64_t unit;
+
+	if (t->conf->random) {
+		unit = rng_next(&t->rng) % t->nblocks_io;
+		return unit * ((uint64_t)t->nlb + 1);
+	}
+	unit = t->seq_lba;
+	t->seq_lba += (uint64_t)t->nlb + 1;
+	if (t->seq_lba + t->nlb >= t->seq_hi) {
+		t->seq_lba = t->seq_lo;
+	}
+	return unit;
+}
+
+static inline bool
+next_is_write(struct perf_thread *t)
+{
+	switch (t->conf->rw) {
+	case RW_READ:
+		return false;
+	case RW_WRITE:
+		return true;
+	default:
+		return (rng_next(&t->rng) % 100) >= t->conf->rwmix_read;
+	}
+}
+
+static inline void
+account(struct perf_thread *t, struct perf_slot *slot, struct xnvme_cmd_ctx *ctx, uint64_t end)
+{
+	hist_add(&t->hist, end - slot->start_ns);
+	if (xnvme_cmd_ctx_cpl_status(ctx)) {
+		if (!t->errors) {
+			fprintf(stderr, "xnvmeperf: thread %d: command failed:\n", t->id);
+			xnvme_cmd_ctx_pr(ctx, XNVME_PR_DEF);
+		}
+		t->errors += 1;
+	}
+	if (slot->write) {
+		t->writes += 1;
+	} else {
+		t->reads += 1;
+	}
+	t->completed += 1;
+}
+
+static void
+on_cpl(struct xnvme_cmd_ctx *ctx, void *cb_arg)
+{
+	struct perf_slot *slot = cb_arg;
+	struct perf_thread *t = slot->thr;
+
+	account(t, slot, ctx, now_ns());
+	t->free_slots[t->nfree++] = (uint32_t)(slot - t->slots);
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+static inline bool
+thread_done(struct perf_thread *t, uint64_t now)
+{
+	if (g_stop) {
+		return true;
+	}
+	if (t->conf->count) {
+		return t->submitted >= t->conf->count;
+	}
+	return now >= t->deadline_ns;
+}
+
+static int
+run_sync(struct perf_thread *t)
+{
+	struct perf_slot *slot = &t->slots[0];
+	uint64_t now = now_ns();
+
+	while (!thread_done(t, now)) {
+		struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(t->pd->dev);
+		uint64_t slba = next_slba(t);
+		int err;
+
+		slot->write = next_is_write(t);
+		slot->start_ns = now;
+		if (slot->write) {
+			err = xnvme_nvm_write(&ctx, t->pd->nsid, slba, t->nlb, t->buf, NULL);
+		} else {
+			err = xnvme_nvm_read(&ctx, t->pd->nsid, slba, t->nlb, t->buf, NULL);
+		}
+		t->submitted += 1;
+		now = now_ns();
+		if (err && !xnvme_cmd_ctx_cpl_status(&ctx)) {
+			/* an OS-level failure without a status: fold it in for the report */
+			ctx.cpl.status.sct = 7;
+			ctx.cpl.status.sc = (uint16_t)((err < 0 ? -err : err) & 0xFF);
+		}
+		account(t, slot, &ctx, now);
+		if (t->errors) {
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+static int
+run_async(struct perf_thread *t)
+{
+	const struct perf_conf *conf = t->conf;
+	uint64_t now = now_ns();
+	bool done = false;
+
+	while (!done || xnvme_queue_get_outstanding(t->queue)) {
+		done = done || thread_done(t, now);
+		while (!done && t->nfree) {
+			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(t->queue);
+			uint32_t si = t->free_slots[t->nfree - 1];
+			struct perf_slot *slot = &t->slots[si];
+			void *buf = (char *)t->buf + (size_t)si * conf->iosize;
+			uint64_t slba = next_slba(t);
+			int err;
+
+			ctx->async.cb_arg = slot;
+			slot->write = next_is_write(t);
+			slot->start_ns = now_ns();
+			if (slot->write) {
+				err = xnvme_nvm_write(ctx, t->pd->nsid, slba, t->nlb, buf, NULL);
+			} else {
+				err = xnvme_nvm_read(ctx, t->pd->nsid, slba, t->nlb, buf, NULL);
+			}
+			if (err == -EBUSY || err == -EAGAIN) {
+				xnvme_queue_put_cmd_ctx(t->queue, ctx);
+				break;
+			}
+			if (err) {
+				xnvme_queue_put_cmd_ctx(t->queue, ctx);
+				fprintf(stderr, "xnvmeperf: thread %d: submission failed: %s\n",
+					t->id, strerror(-err));
+				t->err = err;
+				done = true;
+				break;
+			}
+			t->nfree -= 1;
+			t->submitted += 1;
+			if (conf->count && t->submitted >= conf->count) {
+				done = true;
+			}
+		}
+		if (xnvme_queue_poke(t->queue, 0) < 0) {
+			fprintf(stderr, "xnvmeperf: thread %d: poke failed\n", t->id);
+			t->err = -EIO;
+			xnvme_queue_drain(t->queue);
+			break;
+		}
+		if (t->errors && !done) {
+			done = true; /* stop submitting at the first failed command, then drain */
+		}
+		now = now_ns();
+	}
+	return t->err ? t->err : (t->errors ? -EIO : 0);
+}
+
+static void *
+thread_main(void *arg)
+{
+	struct perf_thread *t = arg;
+
+	t->t_start = now_ns();
+	t->deadline_ns = t->t_start + (uint64_t)(t->conf->runtime_s * 1e9);
+	t->err = t->conf->qdepth ? run_async(t) : run_sync(t);
+	t->t_end = now_ns();
+	getrusage(RUSAGE_THREAD, &t->ru);
+	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Setup and teardown                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+static int
+thread_setup(struct perf_thread *t)
+{
+	const struct perf_conf *conf = t->conf;
+	struct perf_dev *pd = t->pd;
+	uint32_t nslots = conf->qdepth ? conf->qdepth : 1;
+	uint64_t nunits, slice;
+	int err;
+
+	hist_init(&t->hist);
+	t->nlb = (uint16_t)(conf->iosize / pd->lba_nbytes - 1);
+	nunits = pd->nlbas / ((uint64_t)t->nlb + 1);
+	t->nblocks_io = nunits;
+	slice = nunits / pd->nthreads;
+	slice = slice ? slice : 1;
+	t->seq_lo = (uint64_t)t->local_id * slice * ((uint64_t)t->nlb + 1);
+	t->seq_hi = t->seq_lo + slice * ((uint64_t)t->nlb + 1);
+	if (t->seq_hi > pd->nlbas) {
+		t->seq_lo = 0;
+		t->seq_hi = pd->nlbas;
+	}
+	t->seq_lba = t->seq_lo;
+	t->rng = conf->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)t->id + 1;
+	if (!t->rng) {
+		t->rng = 1;
+	}
+
+	t->slots = calloc(nslots, sizeof(*t->slots));
+	t->free_slots = calloc(nslots, sizeof(*t->free_slots));
+	if (!t->slots || !t->free_slots) {
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < nslots; ++i) {
+		t->slots[i].thr = t;
+		t->free_slots[i] = nslots - 1 - i;
+	}
+	t->nfree = nslots;
+
+	t->buf = xnvme_buf_alloc(pd->dev, (size_t)nslots * conf->iosize);
+	if (!t->buf) {
+		fprintf(stderr, "xnvmeperf: %s: buffer of %zu bytes: %s\n", pd->uri,
+			(size_t)nslots * conf->iosize, strerror(errno));
+		return -ENOMEM;
+	}
+	/* written data: a recognisable pattern, not zeros (some targets compress) */
+	for (size_t i = 0; i < (size_t)nslots * conf->iosize; ++i) {
+		((uint8_t *)t->buf)[i] = (uint8_t)('A' + (i + (size_t)t->id) % 26);
+	}
+
+	if (conf->qdepth) {
+		err = xnvme_queue_init(pd->dev, (uint16_t)conf->qdepth, 0, &t->queue);
+		if (err) {
+			fprintf(stderr, "xnvmeperf: %s: xnvme_queue_init(qdepth %u): %s\n", pd->uri,
+				conf->qdepth, strerror(-err));
+			return err;
+		}
+		xnvme_queue_set_cb(t->queue, on_cpl, NULL);
+	}
+	return 0;
+}
+
+static void
+thread_teardown(struct perf_thread *t)
+{
+	xnvme_queue_term(t->queue);
+	if (t->buf) {
+		xnvme_buf_free(t->pd->dev, t->buf);
+	}
+	free(t->slots);
+	free(t->free_slots);
+}
+
+static int
+dev_setup(struct perf_dev *pd, const struct perf_conf *conf)
+{
+	struct xnvme_opts opts = conf->opts;
+	const struct xnvme_geo *geo;
+
+	pd->dev = xnvme_dev_open(pd->uri, &opts);
+	if (!pd->dev) {
+		int err = errno;
+
+		fprintf(stderr, "xnvmeperf: xnvme_dev_open(%s): %s\n", pd->uri, strerror(err));
+		return -(err ? err : EIO);
+	}
+	geo = xnvme_dev_get_geo(pd->dev);
+	pd->nsid = conf->opts.nsid ? conf->opts.nsid : xnvme_dev_get_nsid(pd->dev);
+	pd->lba_nbytes = geo->lba_nbytes;
+	if (!pd->lba_nbytes || !geo->tbytes) {
+		fprintf(stderr, "xnvmeperf: %s: no usable geometry\n", pd->uri);
+		return -EINVAL;
+	}
+	if (conf->iosize % pd->lba_nbytes) {
+		fprintf(stderr, "xnvmeperf: %s: --iosize %zu is not a multiple of the LBA size %u\n",
+			pd->uri, conf->iosize, pd->lba_nbytes);
+		return -EINVAL;
+	}
+	if (conf->iosize / pd->lba_nbytes > 65536) {
+		fprintf(stderr, "xnvmeperf: %s: --iosize %zu exceeds 65536 LBAs\n", pd->uri,
+			conf->iosize);
+		return -EINVAL;
+	}
+	if (geo->mdts_nbytes && conf->iosize > geo->mdts_nbytes) {
+		fprintf(stderr, "xnvmeperf: %s: --iosize %zu exceeds the device's MDTS (%u bytes)\n",
+			pd->uri, conf->iosize, geo->mdts_nbytes);
+		return -EINVAL;
+	}
+	pd->nlbas = geo->tbytes / pd->lba_nbytes;
+	if (conf->size) {
+		uint64_t want = conf->size / pd->lba_nbytes;
+
+		if (want < pd->nlbas) {
+			pd->nlbas = want;
+		}
+	}
+	if (pd->nlbas < conf->iosize / pd->lba_nbytes) {
+		fprintf(stderr, "xnvmeperf: %s: the region is smaller than one I/O\n", pd->uri);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Output                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+struct perf_sum {
+	uint64_t ios, reads, writes, errors;
+	double elapsed_s;
+	double iops, mib_s;
+	double user_s, sys_s, cpu_pct;
+	struct hist hist;
+};
+
+static double
+tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void
+sum_threads(struct perf_thread *thr, int n, const struct perf_conf *conf, struct perf_sum *s,
+	    const struct rusage *ru0, const struct rusage *ru1)
+{
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+
+	memset(s, 0, sizeof(*s));
+	hist_init(&s->hist);
+	for (int i = 0; i < n; ++i) {
+		s->ios += thr[i].completed;
+		s->reads += thr[i].reads;
+		s->writes += thr[i].writes;
+		s->errors += thr[i].errors;
+		hist_merge(&s->hist, &thr[i].hist);
+		t0 = thr[i].t_start < t0 ? thr[i].t_start : t0;
+		t1 = thr[i].t_end > t1 ? thr[i].t_end : t1;
+	}
+	s->elapsed_s = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
+	s->iops = s->elapsed_s > 0 ? (double)s->ios / s->elapsed_s : 0;
+	s->mib_s = s->iops * (double)conf->iosize / (1024.0 * 1024.0);
+	s->user_s = tv_s(ru1->ru_utime) - tv_s(ru0->ru_utime);
+	s->sys_s = tv_s(ru1->ru_stime) - tv_s(ru0->ru_stime);
+	s->cpu_pct = s->elapsed_s > 0 ? 100.0 * (s->user_s + s->sys_s) / s->elapsed_s : 0;
+}
+
+static const double g_quantiles[] = {0.5, 0.9, 0.99, 0.999, 0.9999};
+static const char *g_qnames[] = {"p50", "p90", "p99", "p99_9", "p99_99"};
+#define NQ (sizeof(g_quantiles) / sizeof(g_quantiles[0]))
+
+static void
+pr_lat_json(const struct hist *h)
+{
+	printf("{\"mean\": %.1f, \"min\": %" PRIu64 ", \"max\": %" PRIu64,
+	       h->count ? (double)h->sum / (double)h->count : 0.0, h->count ? h->min : 0, h->max);
+	for (size_t i = 0; i < NQ; ++i) {
+		printf(", \"%s\": %.1f", g_qnames[i], hist_quantile(h, g_quantiles[i]));
+	}
+	printf("}");
+}
+
+static void
+pr_lat_text(const char *indent, const struct hist *h)
+{
+	printf("%slat_ns: {mean: %.1f, min: %" PRIu64 ", max: %" PRIu64, indent,
+	       h->count ? (double)h->sum / (double)h->count : 0.0, h->count ? h->min : 0, h->max);
+	for (size_t i = 0; i < NQ; ++i) {
+		printf(", %s: %.1f", g_qnames[i], hist_quantile(h, g_quantiles[i]));
+	}
+	printf("}\n");
+}
+
+static void
+json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; ++s) {
+		if (*s == '"' || *s == '\\') {
+			putchar('\\');
+		}
+		if ((unsigned char)*s < 0x20) {
+			printf("\\u%04x", *s);
+			continue;
+		}
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void
+report(const struct perf_conf *conf, struct perf_dev *devs, struct perf_thread *thr,
+       const struct perf_sum *s)
+{
+	const struct xnvme_opts *o = xnvme_dev_get_opts(devs[0].dev);
+
+	if (conf->json) {
+		printf("{\"tool\": \"xnvmeperf\", \"version\": \"%d.%d.%d\",\n",
+		       xnvme_ver_major(), xnvme_ver_minor(), xnvme_ver_patch());
+		printf(" \"config\": {\"rw\": \"%s\", \"iosize\": %zu, \"qdepth\": %u, "
+		       "\"threads\": %d, \"runtime_s\": %.3f, \"count\": %" PRIu64
+		       ", \"rwmix_read\": %u, \"be\": ",
+		       conf->rw_name, conf->iosize, conf->qdepth, conf->nthreads, conf->runtime_s,
+		       conf->count, conf->rwmix_read);
+		json_str(o->be);
+		printf(", \"async\": ");
+		json_str(conf->qdepth ? o->async : "(sync)");
+		printf(", \"sync\": ");
+		json_str(o->sync);
+		printf("},\n \"devices\": [");
+		for (int i = 0; i < conf->ndevs; ++i) {
+			printf("%s{\"uri\": ", i ? ", " : "");
+			json_str(devs[i].uri);
+			printf(", \"nsid\": %u, \"lba_nbytes\": %u, \"nlbas\": %" PRIu64
+			       ", \"threads\": %u}",
+			       devs[i].nsid, devs[i].lba_nbytes, devs[i].nlbas, devs[i].nthreads);
+		}
+		printf("],\n \"threads\": [");
+		for (int i = 0; i < conf->nthreads; ++i) {
+			double el = (double)(thr[i].t_end - thr[i].t_start) / 1e9;
+
+			printf("%s\n  {\"id\": %d, \"uri\": ", i ? "," : "", thr[i].id);
+			json_str(thr[i].pd->uri);
+			printf(", \"ios\": %" PRIu64 ", \"iops\": %.1f, \"user_s\": %.3f, "
+			       "\"sys_s\": %.3f, \"lat_ns\": ",
+			       (uint64_t)thr[i].completed,
+			       el > 0 ? (double)thr[i].completed / el : 0.0, tv_s(thr[i].ru.ru_utime),
+			       tv_s(thr[i].ru.ru_stime));
+			pr_lat_json(&thr[i].hist);
+			printf("}");
+		}
+		printf("],\n \"total\": {\"ios\": %" PRIu64 ", \"reads\": %" PRIu64
+		       ", \"writes\": %" PRIu64 ", \"errors\": %" PRIu64 ", \"elapsed_s\": %.6f, "
+		       "\"iops\": %.1f, \"mib_s\": %.2f, \"ns_per_io\": %.2f,\n  \"cpu\": {\"user_s\": "
+		       "%.3f, \"sys_s\": %.3f, \"util_pct\": %.1f},\n  \"lat_ns\": ",
+		       s->ios, s->reads, s->writes, s->errors, s->elapsed_s, s->iops, s->mib_s,
+		       s->iops > 0 ? 1e9 / s->iops : 0.0, s->user_s, s->sys_s, s->cpu_pct);
+		pr_lat_json(&s->hist);
+		printf("}}\n");
+		return;
+	}
+
+	printf("xnvmeperf:\n");
+	printf("  config: {rw: %s, iosize: %zu, qdepth: %u, threads: %d, runtime_s: %.3f, "
+	       "count: %" PRIu64 ", be: %s, async: %s}\n",
+	       conf->rw_name, conf->iosize, conf->qdepth, conf->nthreads, conf->runtime_s,
+	       conf->count, o->be ? o->be : "?", conf->qdepth ? (o->async ? o->async : "?") : "(sync)");
+	for (int i = 0; i < conf->ndevs; ++i) {
+		printf("  device: {uri: '%s', nsid: %u, lba_nbytes: %u, nlbas: %" PRIu64
+		       ", threads: %u}\n",
+		       devs[i].uri, devs[i].nsid, devs[i].lba_nbytes, devs[i].nlbas,
+		       devs[i].nthreads);
+	}
+	if (conf->nthreads > 1) {
+		for (int i = 0; i < conf->nthreads; ++i) {
+			double el = (double)(thr[i].t_end - thr[i].t_start) / 1e9;
+
+			printf("  thread%d: {uri: '%s', ios: %" PRIu64 ", iops: %.0f, p50_ns: %.0f, "
+			       "p99_ns: %.0f}\n",
+			       thr[i].id, thr[i].pd->uri, (uint64_t)thr[i].completed,
+			       el > 0 ? (double)thr[i].completed / el : 0.0,
+			       hist_quantile(&thr[i].hist, 0.5), hist_quantile(&thr[i].hist, 0.99));
+		}
+	}
+	printf("  total: {ios: %" PRIu64 ", reads: %" PRIu64 ", writes: %" PRIu64
+	       ", errors: %" PRIu64 ", elapsed_s: %.3f}\n",
+	       s->ios, s->reads, s->writes, s->errors, s->elapsed_s);
+	printf("  iops: %.1f\n  mib_s: %.2f\n  ns_per_io: %.2f\n", s->iops, s->mib_s,
+	       s->iops > 0 ? 1e9 / s->iops : 0.0);
+	printf("  cpu: {user_s: %.3f, sys_s: %.3f, util_pct: %.1f}\n", s->user_s, s->sys_s,
+	       s->cpu_pct);
+	pr_lat_text("  ", &s->hist);
+}
+
+static void
+progress_line(const struct perf_conf *conf, struct perf_thread *thr, uint64_t t0,
+	      uint64_t *last_ios, uint64_t *last_ns, bool final)
+{
+	uint64_t ios = 0, now = now_ns();
+	double dt = (double)(now - *last_ns) / 1e9, el = (double)(now - t0) / 1e9;
+	double iops;
+
+	for (int i = 0; i < conf->nthreads; ++i) {
+		ios += thr[i].completed;
+	}
+	iops = dt > 0 ? (double)(ios - *last_ios) / dt : 0;
+	if (conf->count) {
+		fprintf(stderr, "\rxnvmeperf: %5.1f s  %" PRIu64 "/%" PRIu64 " I/Os  %10.0f IOPS  "
+			"%9.2f MiB/s%s",
+			el, ios, conf->count * (uint64_t)conf->nthreads, iops,
+			iops * (double)conf->iosize / 1048576.0, final ? "\n" : "   ");
+	} else {
+		fprintf(stderr, "\rxnvmeperf: %5.1f/%.1f s  %10.0f IOPS  %9.2f MiB/s%s", el,
+			conf->runtime_s, iops, iops * (double)conf->iosize / 1048576.0,
+			final ? "\n" : "   ");
+	}
+	*last_ios = ios;
+	*last_ns = now;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Command line                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: xnvmeperf [options] <uri> [<uri> ...]\n"
+		"\n"
+		"Multi-queue I/O load and latency over the xnvme API: --threads threads (default:\n"
+		"one per device) spread round-robin over the devices, each with its own queue.\n"
+		"\n"
+		"Workload:\n"
+		"  --rw PATTERN          randread (default), randwrite, randrw, read, write, rw\n"
+		"  --rwmixread PCT       percent reads of randrw/rw (default 50)\n"
+		"  --iosize BYTES        bytes per I/O, a multiple of the LBA size (default 4096;\n"
+		"                        k/m suffixes)\n"
+		"  --qdepth N            commands in flight per thread, 1..4096 (default 1);\n"
+		"                        0 = synchronous commands\n"
+		"  --threads N           threads, one queue each (default: number of devices)\n"
+		"  --runtime SECONDS     duration (default 5; fractions allowed)\n"
+		"  --count N             I/Os per thread instead of a duration\n"
+		"  --size BYTES          use only the first BYTES of each device\n"
+		"  --seed N              seed of the random offsets and the read/write mix\n"
+		"\n"
+		"Backend and mechanisms (as xnvme_opts; unset = automatic):\n"
+		"  --be NAME  --mem NAME  --sync NAME  --async NAME  --admin NAME\n"
+		"  --dev-nsid N  --direct  --poll-io  --poll-sq  --register-files\n"
+		"  --register-buffers  --rdonly\n"
+		"\n"
+		"Output:\n"
+		"  --output text|json    report format (default text)\n"
+		"  --json                same as --output json\n"
+		"  --progress / --no-progress\n"
+		"                        progress line on stderr (default: when it is a terminal)\n"
+		"  -h, --help\n");
+}
+
+static int
+parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0) {
+		return -EINVAL;
+	}
+	switch (*end) {
+	case 'k':
+	case 'K':
+		v *= 1024;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		v *= 1024 * 1024;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		v *= 1024.0 * 1024 * 1024;
+		end++;
+		break;
+	default:
+		break;
+	}
+	if (*end == 'i' || *end == 'I') {
+		end++;
+	}
+	if (*end == 'b' || *end == 'B') {
+		end++;
+	}
+	if (*end) {
+		return -EINVAL;
+	}
+	*out = (uint64_t)v;
+	return 0;
+}
+
+enum {
+	O_RW = 256, O_RWMIX, O_IOSIZE, O_QDEPTH, O_THREADS, O_RUNTIME, O_COUNT, O_SIZE, O_SEED,
+	O_BE, O_MEM, O_SYNC, O_ASYNC, O_ADMIN, O_NSID, O_DIRECT, O_POLL_IO, O_POLL_SQ, O_REGF,
+	O_REGB, O_RDONLY, O_OUTPUT, O_JSON, O_PROGRESS, O_NO_PROGRESS,
+};
+
+static const struct option g_lopts[] = {
+	{"rw", required_argument, NULL, O_RW},
+	{"rwmixread", required_argument, NULL, O_RWMIX},
+	{"iosize", required_argument, NULL, O_IOSIZE},
+	{"bs", required_argument, NULL, O_IOSIZE},
+	{"qdepth", required_argument, NULL, O_QDEPTH},
+	{"iodepth", required_argument, NULL, O_QDEPTH},
+	{"threads", required_argument, NULL, O_THREADS},
+	{"runtime", required_argument, NULL, O_RUNTIME},
+	{"count", required_argument, NULL, O_COUNT},
+	{"size", required_argument, NULL, O_SIZE},
+	{"seed", required_argument, NULL, O_SEED},
+	{"be", required_argument, NULL, O_BE},
+	{"mem", required_argument, NULL, O_MEM},
+	{"sync", required_argument, NULL, O_SYNC},
+	{"async", required_argument, NULL, O_ASYNC},
+	{"admin", required_argument, NULL, O_ADMIN},
+	{"dev-nsid", required_argument, NULL, O_NSID},
+	{"direct", no_argument, NULL, O_DIRECT},
+	{"poll-io", no_argument, NULL, O_POLL_IO},
+	{"poll-sq", no_argument, NULL, O_POLL_SQ},
+	{"register-files", no_argument, NULL, O_REGF},
+	{"register-buffers", no_argument, NULL, O_REGB},
+	{"rdonly", no_argument, NULL, O_RDONLY},
+	{"output", required_argument, NULL, O_OUTPUT},
+	{"json", no_argument, NULL, O_JSON},
+	{"progress", no_argument, NULL, O_PROGRESS},
+	{"no-progress", no_argument, NULL, O_NO_PROGRESS},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int
+bad(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "xnvmeperf: --%s %s: %s\n", opt, val, why);
+	return -EINVAL;
+}
+
+static int
+parse_args(int argc, char **argv, struct perf_conf *c)
+{
+	uint64_t v;
+	int opt;
+
+	memset(c, 0, sizeof(*c));
+	c->opts = xnvme_opts_default();
+	c->qdepth = 1;
+	c->iosize = 4096;
+	c->rw = RW_READ;
+	c->random = true;
+	c->rw_name = "randread";
+	c->rwmix_read = 50;
+	c->runtime_s = -1;
+	c->progress = -1;
+	c->seed = 1;
+
+	while ((opt = getopt_long(argc, argv, "h", g_lopts, NULL)) != -1) {
+		switch (opt) {
+		case O_RW:
+			c->rw_name = optarg;
+			if (!strcmp(optarg, "randread")) {
+				c->rw = RW_READ, c->random = true;
+			} else if (!strcmp(optarg, "randwrite")) {
+				c->rw = RW_WRITE, c->random = true;
+			} else if (!strcmp(optarg, "randrw")) {
+				c->rw = RW_MIX, c->random = true;
+			} else if (!strcmp(optarg, "read")) {
+				c->rw = RW_READ, c->random = false;
+			} else if (!strcmp(optarg, "write")) {
+				c->rw = RW_WRITE, c->random = false;
+			} else if (!strcmp(optarg, "rw")) {
+				c->rw = RW_MIX, c->random = false;
+			} else {
+				return bad("rw", optarg, "expected randread, randwrite, randrw, read, "
+					   "write or rw");
+			}
+			break;
+		case O_RWMIX:
+			if (parse_size(optarg, &v) || v > 100) {
+				return bad("rwmixread", optarg, "expected 0..100");
+			}
+			c->rwmix_read = (uint32_t)v;
+			break;
+		case O_IOSIZE:
+			if (parse_size(optarg, &v) || !v || v > (1u << 30)) {
+				return bad("iosize", optarg, "expected 1..1G bytes");
+			}
+			c->iosize = (size_t)v;
+			break;
+		case O_QDEPTH:
+			if (parse_size(optarg, &v) || v > PERF_QDEPTH_MAX) {
+				return bad("qdepth", optarg, "expected 0..4096");
+			}
+			c->qdepth = (uint32_t)v;
+			break;
+		case O_THREADS:
+			if (parse_size(optarg, &v) || !v || v > PERF_MAX_THREADS) {
+				return bad("threads", optarg, "expected 1..256");
+			}
+			c->nthreads = (int)v;
+			break;
+		case O_RUNTIME: {
+			char *end;
+
+			c->runtime_s = strtod(optarg, &end);
+			if (*end || end == optarg || !(c->runtime_s > 0) || c->runtime_s > 1e6) {
+				return bad("runtime", optarg, "expected seconds > 0");
+			}
+			break;
+		}
+		case O_COUNT:
+			if (parse_size(optarg, &v) || !v) {
+				return bad("count", optarg, "expected a count >= 1");
+			}
+			c->count = v;
+			break;
+		case O_SIZE:
+			if (parse_size(optarg, &v) || !v) {
+				return bad("size", optarg, "expected bytes >= 1");
+			}
+			c->size = v;
+			break;
+		case O_SEED:
+			if (parse_size(optarg, &v)) {
+				return bad("seed", optarg, "expected a number");
+			}
+			c->seed = v;
+			break;
+		case O_BE:
+			c->opts.be = optarg;
+			break;
+		case O_MEM:
+			c->opts.mem = optarg;
+			break;
+		case O_SYNC:
+			c->opts.sync = optarg;
+			break;
+		case O_ASYNC:
+			c->opts.async = optarg;
+			break;
+		case O_ADMIN:
+			c->opts.admin = optarg;
+			break;
+		case O_NSID:
+			if (parse_size(optarg, &v) || v > UINT32_MAX) {
+				return bad("dev-nsid", optarg, "expected a namespace id");
+			}
+			c->opts.nsid = (uint32_t)v;
+			break;
+		case O_DIRECT:
+			c->opts.direct = 1;
+			break;
+		case O_POLL_IO:
+			c->opts.poll_io = 1;
+			break;
+		case O_POLL_SQ:
+			c->opts.poll_sq = 1;
+			break;
+		case O_REGF:
+			c->opts.register_files = 1;
+			break;
+		case O_REGB:
+			c->opts.register_buffers = 1;
+			break;
+		case O_RDONLY:
+			c->opts.rdonly = 1;
+			break;
+		case O_OUTPUT:
+			if (!strcmp(optarg, "json")) {
+				c->json = true;
+			} else if (!strcmp(optarg, "text")) {
+				c->json = false;
+			} else {
+				return bad("output", optarg, "expected text or json");
+			}
+			break;
+		case O_JSON:
+			c->json = true;
+			break;
+		case O_PROGRESS:
+			c->progress = 1;
+			break;
+		case O_NO_PROGRESS:
+			c->progress = 0;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	for (int i = optind; i < argc; ++i) {
+		if (c->ndevs == PERF_MAX_DEVS) {
+			fprintf(stderr, "xnvmeperf: at most %d devices\n", PERF_MAX_DEVS);
+			return -EINVAL;
+		}
+		c->uris[c->ndevs++] = argv[i];
+	}
+	if (!c->ndevs) {
+		usage(stderr);
+		return -EINVAL;
+	}
+	if (c->rw != RW_READ && c->opts.rdonly) {
+		fprintf(stderr, "xnvmeperf: --rw %s writes; drop --rdonly\n", c->rw_name);
+		return -EINVAL;
+	}
+	if (!c->nthreads) {
+		c->nthreads = c->ndevs;
+	}
+	if (c->runtime_s < 0) {
+		c->runtime_s = c->count ? 0 : 5;
+	} else if (c->count) {
+		fprintf(stderr, "xnvmeperf: give --runtime or --count, not both\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct perf_conf conf;
+	struct perf_dev *devs = NULL;
+	struct perf_thread *thr = NULL;
+	struct rusage ru0, ru1;
+	struct perf_sum sum;
+	int nstarted = 0, err, rc = 1;
+	bool progress;
+
+	err = parse_args(argc, argv, &conf);
+	if (err) {
+		return 2;
+	}
+	progress = conf.progress < 0 ? isatty(STDERR_FILENO) : conf.progress;
+
+	devs = calloc((size_t)conf.ndevs, sizeof(*devs));
+	thr = calloc((size_t)conf.nthreads, sizeof(*thr));
+	if (!devs || !thr) {
+		fprintf(stderr, "xnvmeperf: out of memory\n");
+		goto exit;
+	}
+	for (int i = 0; i < conf.ndevs; ++i) {
+		devs[i].uri = conf.uris[i];
+	}
+	for (int i = 0; i < conf.nthreads; ++i) {
+		thr[i].id = i;
+		thr[i].conf = &conf;
+		thr[i].pd = &devs[i % conf.ndevs];
+		thr[i].local_id = (int)thr[i].pd->nthreads++;
+	}
+	for (int i = 0; i < conf.ndevs; ++i) {
+		if (dev_setup(&devs[i], &conf)) {
+			goto exit;
+		}
+	}
+	for (int i = 0; i < conf.nthreads; ++i) {
+		if (thread_setup(&thr[i])) {
+			goto exit;
+		}
+	}
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	getrusage(RUSAGE_SELF, &ru0);
+	for (nstarted = 0; nstarted < conf.nthreads; ++nstarted) {
+		err = pthread_create(&thr[nstarted].tid, NULL, thread_main, &thr[nstarted]);
+		if (err) {
+			fprintf(stderr, "xnvmeperf: pthread_create: %s\n", strerror(err));
+			g_stop = 1;
+			break;
+		}
+	}
+	if (progress && nstarted == conf.nthreads) {
+		uint64_t t0 = now_ns(), last_ns = t0, last_ios = 0;
+
+		for (uint64_t tick = 1;; ++tick) {
+			bool all_done = true;
+
+			usleep(10000);
+			for (int i = 0; i < conf.nthreads; ++i) {
+				all_done = all_done &&
+					   __atomic_load_n(&thr[i].finished, __ATOMIC_ACQUIRE);
+			}
+			if (all_done) {
+				break;
+			}
+			if (!(tick % 25)) {
+				progress_line(&conf, thr, t0, &last_ios, &last_ns, false);
+			}
+		}
+		progress_line(&conf, thr, t0, &last_ios, &last_ns, true);
+	}
+	for (int i = 0; i < nstarted; ++i) {
+		pthread_join(thr[i].tid, NULL);
+	}
+	getrusage(RUSAGE_SELF, &ru1);
+	if (nstarted != conf.nthreads) {
+		goto exit;
+	}
+
+	sum_threads(thr, conf.nthreads, &conf, &sum, &ru0, &ru1);
+	report(&conf, devs, thr, &sum);
+	rc = 0;
+	for (int i = 0; i < conf.nthreads; ++i) {
+		if (thr[i].err) {
+			rc = 1;
+		}
+	}
+
+exit:
+	if (thr) {
+		for (int i = 0; i < conf.nthreads; ++i) {
+			if (thr[i].pd && thr[i].pd->dev) {
+				thread_teardown(&thr[i]);
+			}
+		}
+	}
+	if (devs) {
+		for (int i = 0; i < conf.ndevs; ++i) {
+			xnvme_dev_close(devs[i].dev);
+		}
+	}
+	free(thr);
+	free(devs);
+	return rc;
+}

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/**
+ * zoned: the Zoned Namespace command set: identify data, the changed zone list and error log,
+ * reads, writes and Zone Append, zone management and zone reports.
+ *
+ * Writes, appends and management actions end by printing the descriptor of the zone they
+ * addressed as the device reports it afterwards, so that one invocation shows the effect: a
+ * ramdisk lives no longer than the process that opened it.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libxnvme.h>
+#include "tools_common.h"
+#include "tools_lblk.h"
+
+#define IDFY_NBYTES sizeof(struct xnvme_spec_idfy)
+
+/* The descriptor extension size (zdes) counts 64-byte units */
+#define ZND_DEXT_UNIT 64
+
+static int
+sub_enum(struct xnvme_cli *cli)
+{
+	return tool_enumerate(cli, false);
+}
+
+static int
+sub_info(struct xnvme_cli *cli)
+{
+	return tool_dev_info(cli);
+}
+
+/* Zoned command set Identify Controller or Namespace in a fresh buffer; NULL on failure */
+static void *
+zoned_idfy(struct xnvme_cli *cli, bool ctrlr, int *err)
+{
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(cli->args.dev);
+	uint32_t nsid = xnvme_dev_get_nsid(cli->args.dev);
+	struct xnvme_spec_idfy *idfy;
+
+	idfy = tool_dev_buf(cli, IDFY_NBYTES);
+	if (!idfy) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	if (ctrlr) {
+		*err = xnvme_adm_idfy_ctrlr_csi(&ctx, XNVME_SPEC_CSI_ZONED, idfy);
+	} else {
+		*err = xnvme_adm_idfy_ns_csi(&ctx, nsid, XNVME_SPEC_CSI_ZONED, idfy);
+	}
+	if (*err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		*err = tool_cmd_err(cli, &ctx, *err,
+				    "Identify %s of the zoned command set (CNS 0x%x, CSI 0x%x, "
+				    "nsid 0x%x) failed",
+				    ctrlr ? "Controller" : "Namespace",
+				    ctrlr ? XNVME_SPEC_IDFY_CTRLR_IOCS : XNVME_SPEC_IDFY_NS_IOCS,
+				    XNVME_SPEC_CSI_ZONED, nsid);
+		xnvme_buf_free(cli->args.dev, idfy);
+		return NULL;
+	}
+	return idfy;
+}
+
+static int
+sub_idfy_ctrlr(struct xnvme_cli *cli)
+{
+	void *idfy;
+	int err;
+
+	idfy = zoned_idfy(cli, true, &err);
+	if (!idfy) {
+		return err;
+	}
+	xnvme_spec_znd_idfy_ctrlr_pr(idfy, XNVME_PR_DEF);
+	xnvme_buf_free(cli->args.dev, idfy);
+	return 0;
+}
+
+static int
+sub_idfy_ns(struct xnvme_cli *cli)
+{
+	void *idfy;
+	int err;
+
+	idfy = zoned_idfy(cli, false, &err);
+	if (!idfy) {
+		return err;
+	}
+	xnvme_spec_znd_idfy_ns_pr(idfy, XNVME_PR_DEF);
+	xnvme_buf_free(cli->args.dev, idfy);
+	return 0;
+}
+
+static int
+sub_changes(struct xnvme_cli *cli)
+{
+	uint32_t nbytes = sizeof(struct xnvme_spec_znd_log_changes);
+	void *log;
+	int err;
+
+	log = tool_log_get(cli, XNVME_SPEC_LOG_ZND_CHANGES, 0, 0, 0,
+			   xnvme_dev_get_nsid(cli->args.dev), 0, nbytes, &err);
+	if (!log) {
+		return err;
+	}
+	xnvme_spec_znd_log_changes_pr(log, XNVME_PR_DEF);
+	err = tool_data_output(cli, log, nbytes);
+
+	xnvme_buf_free(cli->args.dev, log);
+	return err;
+}
+
+static int
+sub_errors(struct xnvme_cli *cli)
+{
+	return tool_log_erri(cli);
+}
+
+/*
+ * Prints the descriptor of the zone containing `lba`, as the device reports it now. Only for
+ * zoned geometries; elsewhere there is no zone to describe.
+ */
+static int
+zoned_descr_pr(struct xnvme_cli *cli, uint64_t lba)
+{
+	const struct xnvme_geo *geo = xnvme_dev_get_geo(cli->args.dev);
+	struct xnvme_spec_znd_descr descr;
+	int err;
+
+	if (!geo || geo->type != XNVME_GEO_ZONED) {
+		return 0;
+	}
+	err = xnvme_znd_descr_from_dev(cli->args.dev, lba, &descr);
+	if (err) {
+		return tool_err(cli, err, "cannot report the zone containing LBA 0x%" PRIx64, lba);
+	}
+	xnvme_spec_znd_descr_pr(&descr, XNVME_PR_DEF);
+	return 0;
+}
+
+static int
+sub_read(struct xnvme_cli *cli)
+{
+	return tool_lblk_rw(cli, TOOL_LBLK_READ);
+}
+
+static int
+sub_write(struct xnvme_cli *cli)
+{
+	int err = tool_lblk_rw(cli, TOOL_LBLK_WRITE);
+
+	return err ? err : zoned_descr_pr(cli, cli->args.slba);
+}
+
+static int
+sub_append(struct xnvme_cli *cli)
+{
+	int err = tool_lblk_rw(cli, TOOL_LBLK_APPEND);
+
+	return err ? err : zoned_descr_pr(cli, cli->args.slba);
+}
+
+/* Zone Management Send of action `zsa` to the zone at --slba, or to all zones with --all */
+static int
+zoned_mgmt(struct xnvme_cli *cli, uint32_t zsa)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	struct xnvme_dev *dev = args->dev;
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	const struct xnvme_geo *geo;
+	uint32_t nsid = tool_nsid(cli);
+	void *dext = NULL;
+	int err;
+
+	err = tool_check_max(cli, XNVME_CLI_OPT_ZSA, zsa, 0xFF);
+	if (err) {
+		return err;
+	}
+	geo = tool_lblk_geo(cli);
+	if (!geo) {
+		return -EINVAL;
+	}
+	err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, 1, false);
+	if (err) {
+		return err;
+	}
+
+	/* Setting a zone descriptor extension is the one action carrying data: zeros here */
+	if (zsa == XNVME_SPEC_ZND_CMD_MGMT_SEND_DESCRIPTOR) {
+		const struct xnvme_spec_znd_idfy_lbafe *lbafe = xnvme_znd_dev_get_lbafe(dev);
+
+		if (!lbafe || !lbafe->zdes) {
+			return tool_err(cli, -EINVAL,
+					"--zsa 0x%x: the namespace has no zone descriptor "
+					"extension",
+					zsa);
+		}
+		dext = tool_dev_buf(cli, (size_t)lbafe->zdes * ZND_DEXT_UNIT);
+		if (!dext) {
+			return -ENOMEM;
+		}
+	}
+
+	err = xnvme_znd_mgmt_send(&ctx, nsid, args->slba, args->all, zsa, 0, dext);
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		err = tool_cmd_err(cli, &ctx, err,
+				   "Zone Management Send %s (zsa 0x%x) of the zone at 0x%" PRIx64
+				   "%s (nsid 0x%x) failed",
+				   xnvme_spec_znd_cmd_mgmt_send_action_str(zsa), zsa, args->slba,
+				   args->all ? " and all zones" : "", nsid);
+		goto exit;
+	}
+
+	printf("xnvme_znd_mgmt_send: {nsid: 0x%x, zslba: 0x%016" PRIx64
+	       ", zsa: 0x%x, action: %s, select_all: %u}\n",
+	       nsid, args->slba, zsa, xnvme_spec_znd_cmd_mgmt_send_action_str(zsa), args->all);
+	err = zoned_descr_pr(cli, args->slba);
+
+exit:
+	xnvme_buf_free(dev, dext);
+	return err;
+}
+
+static int
+sub_mgmt_open(struct xnvme_cli *cli)
+{
+	return zoned_mgmt(cli, XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN);
+}
+
+static int
+sub_mgmt_close(struct xnvme_cli *cli)
+{
+	return zoned_mgmt(cli, XNVME_SPEC_ZND_CMD_MGMT_SEND_CLOSE);
+}
+
+static int
+sub_mgmt_finish(struct xnvme_cli *cli)
+{
+	return zoned_mgmt(cli, XNVME_SPEC_ZND_CMD_MGMT_SEND_FINISH);
+}
+
+static int
+sub_mgmt_reset(struct xnvme_cli *cli)
+{
+	return zoned_mgmt(cli, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET);
+}
+
+static int
+sub_mgmt(struct xnvme_cli *cli)
+{
+	return zoned_mgmt(cli, cli->args.zsa);
+}
+
+static int
+sub_report(struct xnvme_cli *cli)
+{
+	struct xnvme_cli_args *args = &cli->args;
+	struct xnvme_dev *dev = args->dev;
+	const struct xnvme_geo *geo = xnvme_dev_get_geo(dev);
+	struct xnvme_znd_report *report;
+	uint64_t zidx, zslba, avail, limit;
+	int err;
+
+	if (!geo || geo->type != XNVME_GEO_ZONED || !geo->nsect) {
+		return tool_err(cli, -EINVAL,
+				"%s: not a zoned namespace (command set identifier 0x%x)",
+				args->uri, xnvme_dev_get_csi(dev));
+	}
+	zidx = args->slba / geo->nsect;
+	if (zidx >= geo->nzone) {
+		return tool_err(cli, -EINVAL,
+				"--slba 0x%" PRIx64 ": beyond the last zone (%u zones of %" PRIu64
+				" LBAs)",
+				args->slba, geo->nzone, (uint64_t)geo->nsect);
+	}
+	zslba = zidx * geo->nsect;
+	avail = geo->nzone - zidx;
+	limit = cli->given[XNVME_CLI_OPT_LIMIT] ? args->limit : avail;
+	err = tool_check_range(cli, XNVME_CLI_OPT_LIMIT, limit, 1, avail);
+	if (err) {
+		return err;
+	}
+
+	report = xnvme_znd_report_from_dev(dev, zslba, limit, 0);
+	if (!report) {
+		return tool_err(cli, -errno,
+				"zone report of %" PRIu64 " zones from LBA 0x%" PRIx64 " failed",
+				limit, zslba);
+	}
+
+	if (zslba != args->slba) {
+		xnvme_cli_pinf("--slba 0x%" PRIx64 " lies in the zone starting at 0x%" PRIx64,
+			       args->slba, zslba);
+	}
+	xnvme_cli_pinf("zone report of %" PRIu64 " zones from LBA 0x%" PRIx64, limit, zslba);
+	xnvme_znd_report_pr(report, XNVME_PR_DEF);
+	err = tool_data_output(cli, report, report->report_nbytes);
+
+	xnvme_buf_virt_free(report);
+	return err;
+}
+
+#define OPTS_URI                                        \
+	{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},     \
+	{XNVME_CLI_OPT_URI, XNVME_CLI_POSA}
+
+#define OPTS_RANGE                                      \
+	OPTS_URI,                                       \
+	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
+	{XNVME_CLI_OPT_SLBA, XNVME_CLI_LREQ},           \
+	{XNVME_CLI_OPT_NLB, XNVME_CLI_LREQ},            \
+	{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT}
+
+#define OPTS_INPUTS                                     \
+	{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_LOPT},     \
+	{XNVME_CLI_OPT_META_INPUT, XNVME_CLI_LOPT}
+
+/* Zone management: uri, --slba, then the given extra options, --nsid and --all */
+#define OPTS_MGMT(...)                                  \
+	OPTS_URI,                                       \
+	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
+	{XNVME_CLI_OPT_SLBA, XNVME_CLI_LREQ},           \
+	__VA_ARGS__                                     \
+	{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},           \
+	{XNVME_CLI_OPT_ALL, XNVME_CLI_LFLG},            \
+	XNVME_CLI_SYNC_OPTS
+
+static struct xnvme_cli_sub g_subs[] = {
+	{
+		.name = "enum",
+		.descr_short = "Enumerate the devices found on the system",
+		.descr_long = "Enumerates the devices of every enabled backend and prints the "
+			      "identifier of each (as 'xnvme enum'); zoned namespaces have csi 0x2",
+		.command = sub_enum,
+		.opts = {
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_SYS_URI, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_FLAGS, XNVME_CLI_LOPT},
+			XNVME_CLI_CORE_OPTS,
+		},
+	},
+	{
+		.name = "info",
+		.descr_short = "Print the device handle: identity, backend, options, geometry",
+		.descr_long = "Opens the device and prints the handle (as 'xnvme info'); a zoned "
+			      "namespace has the geometry type XNVME_GEO_ZONED with nzone zones of "
+			      "nsect LBAs",
+		.command = sub_info,
+		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+	},
+	{
+		.name = "idfy-ctrlr",
+		.descr_short = "Identify Controller of the zoned command set",
+		.descr_long = "Prints the zoned command set specific Identify Controller data "
+			      "(CNS 0x06, CSI 0x02): the zone append size limit",
+		.command = sub_idfy_ctrlr,
+		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+	},
+	{
+		.name = "idfy-ns",
+		.descr_short = "Identify Namespace of the zoned command set",
+		.descr_long = "Prints the zoned command set specific Identify Namespace data (CNS "
+			      "0x05, CSI 0x02) of the device namespace: zone limits and the zone "
+			      "format of every LBA format",
+		.command = sub_idfy_ns,
+		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+	},
+	{
+		.name = "changes",
+		.descr_short = "Changed Zone List log page (0xBF)",
+		.descr_long = "Prints the zones whose attributes the device changed (the Changed "
+			      "Zone List log of the device namespace); --data-output also writes "
+			      "the 4096 bytes to a file",
+		.command = sub_changes,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
+		.name = "errors",
+		.descr_short = "Error Information log page (0x01)",
+		.descr_long = "Prints as many entries of the Error Information log as the "
+			      "controller keeps; --nsid defaults to 0xFFFFFFFF",
+		.command = sub_errors,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
+			XNVME_CLI_ADMIN_OPTS,
+		},
+	},
+	{
+		.name = "read",
+		.descr_short = "Read nlb+1 blocks from slba",
+		.descr_long = "Reads --nlb + 1 logical blocks from --slba, in commands of at most "
+			      "MDTS bytes, writing the data to --data-output and separate metadata "
+			      "to --meta-output when given",
+		.command = sub_read,
+		.opts = {
+			OPTS_RANGE,
+			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_META_OUTPUT, XNVME_CLI_LOPT},
+			XNVME_CLI_SYNC_OPTS,
+		},
+	},
+	{
+		.name = "write",
+		.descr_short = "Write nlb+1 blocks at slba, the write pointer of a zone",
+		.descr_long = "Writes --nlb + 1 logical blocks at --slba, which must be the write "
+			      "pointer of the zone, in commands of at most MDTS bytes; the data "
+			      "comes from --data-input or is generated (byte k is 'A' + k % 26). "
+			      "Prints the zone afterwards",
+		.command = sub_write,
+		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+	},
+	{
+		.name = "append",
+		.descr_short = "Zone Append nlb+1 blocks to the zone at slba",
+		.descr_long = "Appends --nlb + 1 logical blocks to the zone starting at --slba, in "
+			      "commands of at most the zone append size limit, and prints the LBA "
+			      "the device assigned to the first (lba) and the last (elba) block, "
+			      "then the zone. Data as for 'write'",
+		.command = sub_append,
+		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+	},
+	{
+		.name = "mgmt-open",
+		.descr_short = "Open the zone at slba (or all closed zones with --all)",
+		.descr_long = "Explicitly opens the zone starting at --slba; with --all, every "
+			      "closed zone. Prints the zone at --slba afterwards",
+		.command = sub_mgmt_open,
+		.opts = {OPTS_MGMT()},
+	},
+	{
+		.name = "mgmt-close",
+		.descr_short = "Close the zone at slba (or all open zones with --all)",
+		.descr_long = "Closes the open zone starting at --slba; with --all, every open "
+			      "zone. Prints the zone at --slba afterwards",
+		.command = sub_mgmt_close,
+		.opts = {OPTS_MGMT()},
+	},
+	{
+		.name = "mgmt-finish",
+		.descr_short = "Finish the zone at slba (or all open and closed zones with --all)",
+		.descr_long = "Transitions the zone starting at --slba to full; with --all, every "
+			      "open or closed zone. Prints the zone at --slba afterwards",
+		.command = sub_mgmt_finish,
+		.opts = {OPTS_MGMT()},
+	},
+	{
+		.name = "mgmt-reset",
+		.descr_short = "Reset the zone at slba (or all zones with --all)",
+		.descr_long = "Resets the write pointer of the zone starting at --slba, making it "
+			      "empty; with --all, every open, closed or full zone. Prints the zone "
+			      "at --slba afterwards",
+		.command = sub_mgmt_reset,
+		.opts = {OPTS_MGMT()},
+	},
+	{
+		.name = "mgmt",
+		.descr_short = "Zone Management Send with an explicit action",
+		.descr_long = "Sends Zone Management Send with action --zsa (1: close, 2: finish, "
+			      "3: open, 4: reset, 5: offline, 0x10: set the zone descriptor "
+			      "extension, zero-filled) to the zone starting at --slba, or to all "
+			      "zones with --all. Prints the zone at --slba afterwards",
+		.command = sub_mgmt,
+		.opts = {OPTS_MGMT({XNVME_CLI_OPT_ZSA, XNVME_CLI_LREQ}, )},
+	},
+	{
+		.name = "report",
+		.descr_short = "Zone report of limit zones from slba",
+		.descr_long = "Prints the descriptors of --limit zones (default: all that follow) "
+			      "from the zone containing --slba (default 0); --data-output also "
+			      "writes the report (a 64-byte header and the descriptors) to a file",
+		.command = sub_report,
+		.opts = {
+			OPTS_URI,
+			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
+			{XNVME_CLI_OPT_SLBA, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LOPT},
+			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
+			XNVME_CLI_SYNC_OPTS,
+		},
+	},
+};
+
+static struct xnvme_cli g_cli = {
+	.title = "zoned",
+	.descr_short = "Zoned Namespace command set",
+	.descr_long = "Reports, opens, closes, finishes and resets zones, and reads, writes and "
+		      "appends to them",
+	.nsubs = sizeof(g_subs) / sizeof(g_subs[0]),
+	.subs = g_subs,
+};
+
+int
+main(int argc, char **argv)
+{
+	return xnvme_cli_run(&g_cli, argc, argv, XNVME_CLI_INIT_DEV_OPEN);
+}
