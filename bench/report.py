@@ -55,11 +55,11 @@ def iops_spread(s):
 
 A_NAME = {"nil": "null", "psync": "psync", "libaio": "libaio", "posixaio": "posixaio",
           "io_uring": "io_uring", "io_uring_sqpoll": "io_uring sqpoll",
-          "io_uring_reg": "io_uring fixedbufs+regfiles", "io_uring_cmd": "io_uring_cmd"}
+          "io_uring_reg": "io_uring registerfiles", "io_uring_cmd": "io_uring_cmd"}
 B_NAME = {"nil": "xnvme nil", "psync": "xnvme emu/psync", "libaio": "xnvme libaio",
           "posixaio": "xnvme posix", "io_uring": "xnvme io_uring",
           "io_uring_sqpoll": "xnvme io_uring sqpoll",
-          "io_uring_reg": "xnvmeperf io_uring reg. files+bufs", "io_uring_cmd": "xnvme io_uring_cmd"}
+          "io_uring_reg": "xnvmeperf io_uring register-files", "io_uring_cmd": "xnvme io_uring_cmd"}
 TARGET_TITLE = {"ramdisk": "ramdisk (no I/O: fio null vs xnvme nil)", "tmpfs": "file on tmpfs",
                 "ext4": "file on the root fs (ext4), O_DIRECT",
                 "loop": "loop device, direct I/O", "nvme": "QEMU guest /dev/nvme0n1",
@@ -140,6 +140,23 @@ def md_perf(perf):
     return out
 
 
+def metric(target, s):
+    """(median, min, max) of the plotted quantity of one side's summary, in µs.
+
+    Device targets: mean latency. The ramdisk: wall time per I/O (1/IOPS), because at QD > 1
+    fio's null engine completes I/Os at commit while the nil mechanism completes them at the
+    next poke, so their latencies measure queueing, not overhead."""
+    if target == "ramdisk":
+        return (1e6 / s["iops_median"], 1e6 / s["iops_max"], 1e6 / s["iops_min"])
+    return (s["lat_ns_median"] / 1000, s["lat_ns_min"] / 1000, s["lat_ns_max"] / 1000)
+
+
+def metric_label(target):
+    if target == "ramdisk":
+        return "wall time per I/O = 1/IOPS (µs), median, min–max bars"
+    return "mean latency (µs), median of reps, min–max bars"
+
+
 def plots(cells_by_target, outdir):
     try:
         import matplotlib
@@ -177,9 +194,9 @@ def plots(cells_by_target, outdir):
                     if not pts:
                         continue
                     xs = [p[0] for p in pts]
-                    ys = [p[1]["lat_ns_median"] / 1000 for p in pts]
-                    lo = [max(y - p[1]["lat_ns_min"] / 1000, 0) for y, p in zip(ys, pts)]
-                    hi = [max(p[1]["lat_ns_max"] / 1000 - y, 0) for y, p in zip(ys, pts)]
+                    ys = [metric(t, p[1])[0] for p in pts]
+                    lo = [max(y - metric(t, p[1])[1], 0) for y, p in zip(ys, pts)]
+                    hi = [max(metric(t, p[1])[2] - y, 0) for y, p in zip(ys, pts)]
                     ax.errorbar(xs, ys, yerr=[lo, hi], ls=ls, marker="o" if side == "A" else "s",
                                 ms=3, capsize=2, color=color(iface),
                                 label="%s (%s)" % (names[iface], "fio" if side == "A" else
@@ -187,9 +204,9 @@ def plots(cells_by_target, outdir):
             ax.set_xscale("log", base=2)
             ax.set_yscale("log")
             ax.set_xlabel(xlabel)
-            ax.set_ylabel("mean latency (µs), median of reps, min–max bars")
-            ax.set_title("%s: 4 KiB randread latency vs %s" % (TARGET_TITLE.get(t, t), xlabel)
-                         if axis == "qd" else "%s: QD1 randread latency vs block size" %
+            ax.set_ylabel(metric_label(t))
+            ax.set_title("%s: 4 KiB randread vs %s" % (TARGET_TITLE.get(t, t), xlabel)
+                         if axis == "qd" else "%s: QD1 randread vs block size" %
                          TARGET_TITLE.get(t, t), fontsize=9)
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize=7)
@@ -205,15 +222,13 @@ def plots(cells_by_target, outdir):
             xs = list(range(len(q1)))
             w = 0.38
             for off, side, lab in ((-w / 2, "A", "fio's engine"), (w / 2, "B", "xnvme")):
-                ys = [(c[side]["lat_ns_median"] / 1000 if c.get(side) else 0) for c in q1]
-                err = [[(c[side]["lat_ns_median"] - c[side]["lat_ns_min"]) / 1000
-                        if c.get(side) else 0 for c in q1],
-                       [(c[side]["lat_ns_max"] - c[side]["lat_ns_median"]) / 1000
-                        if c.get(side) else 0 for c in q1]]
+                ms = [metric(t, c[side]) if c.get(side) else (0, 0, 0) for c in q1]
+                ys = [m[0] for m in ms]
+                err = [[max(m[0] - m[1], 0) for m in ms], [max(m[2] - m[0], 0) for m in ms]]
                 ax.bar([x + off for x in xs], ys, w, yerr=err, capsize=2, label=lab)
             ax.set_xticks(xs)
             ax.set_xticklabels([c["iface"] for c in q1], rotation=20, fontsize=8)
-            ax.set_ylabel("mean latency (µs)")
+            ax.set_ylabel(metric_label(t))
             ax.set_title("%s: QD1 4 KiB randread" % TARGET_TITLE.get(t, t), fontsize=9)
             ax.legend(fontsize=8)
             ax.grid(True, axis="y", alpha=0.3)
@@ -228,14 +243,17 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--suite", action="append", default=[])
     ap.add_argument("--instr")
-    ap.add_argument("--perf")
+    ap.add_argument("--perf", action="append", default=[])
     ap.add_argument("--outdir", required=True)
     ap.add_argument("--title", default="xnvme benchmark results")
     a = ap.parse_args()
     os.makedirs(a.outdir, exist_ok=True)
     docs = [json.load(open(p)) for p in a.suite if os.path.exists(p)]
     instr = json.load(open(a.instr)) if a.instr and os.path.exists(a.instr) else None
-    perf = json.load(open(a.perf)) if a.perf and os.path.exists(a.perf) else None
+    perf = []
+    for p in a.perf:
+        if os.path.exists(p):
+            perf += json.load(open(p))
 
     cells_by_target = {}
     for d in docs:
@@ -263,7 +281,7 @@ def main():
         md += md_instr(instr)
         md.append("")
     if perf:
-        md += ["## xnvmeperf (multi-queue tool) on the ramdisk", ""]
+        md += ["## xnvmeperf (multi-queue tool)", ""]
         md += md_perf(perf)
         md.append("")
     for t, cells in cells_by_target.items():

@@ -100,33 +100,8 @@ log "2/5 xnvmeperf on the ramdisk"
 rt=2
 [ "$mode" = full ] || rt=0.3
 [ "$mode" = smoke ] && rt=0.1
-python3 - "$perf" "$rt" "$outdir/xnvmeperf.json" <<'PY'
-import json, subprocess, sys
-perf, rt, out = sys.argv[1:]
-runs = [
-    ("nil QD1", ["--async", "nil", "--qdepth", "1", "1GB"]),
-    ("nil QD16", ["--async", "nil", "--qdepth", "16", "1GB"]),
-    ("nil QD16, 2 devices", ["--async", "nil", "--qdepth", "16", "--threads", "2", "1GB", "2GB"]),
-    ("sync (QD0)", ["--qdepth", "0", "1GB"]),
-    ("emu QD16", ["--async", "emu", "--qdepth", "16", "1GB"]),
-    ("thrpool QD16", ["--async", "thrpool", "--qdepth", "16", "1GB"]),
-    ("thrpool QD16 randrw 4 KiB", ["--async", "thrpool", "--qdepth", "16", "--rw", "randrw", "1GB"]),
-]
-res = []
-for label, args in runs:
-    cmd = [perf, "--json", "--no-progress", "--runtime", rt] + args
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode:
-        res.append({"label": label, "cmd": cmd, "error": r.stderr.strip()[-300:]})
-        print("xnvmeperf %s: %s" % (label, r.stderr.strip()[-200:]), file=sys.stderr)
-        continue
-    doc = json.loads(r.stdout)
-    res.append({"label": label, "cmd": cmd, "doc": doc})
-    t = doc["total"]
-    print("  xnvmeperf %-28s %12.0f IOPS  p50 %8.0f ns  p99 %8.0f ns" % (
-        label, t["iops"], t["lat_ns"]["p50"], t["lat_ns"]["p99"]), file=sys.stderr)
-json.dump(res, open(out, "w"), indent=1)
-PY
+python3 "$root/bench/perf_runs.py" host "$perf" "$rt" "$outdir/xnvmeperf.json"
+perfs=(--perf "$outdir/xnvmeperf.json")
 
 # --- 3. fio suite on the host -----------------------------------------------------------------
 suites=()
@@ -144,10 +119,13 @@ fi
 if [ "$guest" = 1 ] && [ -x "$root/tests/qemu/rig.sh" ]; then
 	log "4/5 fio suite in the QEMU NVMe guest"
 	if "$root/tests/qemu/rig.sh" run --smp 2 --mem 2048 --timeout 1500 --workdir "$root" -- \
-		python3 "$root/bench/run_fio_suite.py" $sflag --fio "$fio" --xnvmeperf "$perf" \
-		--targets nvme,ng --workdir /tmp/xnvme-bench --out "$outdir/suite-guest.json.new"; then
+		bash -c 'python3 "$1/bench/perf_runs.py" guest "$2" "$3" "$4/xnvmeperf-guest.json" &&
+			python3 "$1/bench/run_fio_suite.py" $5 --fio "$6" --xnvmeperf "$2" \
+			--targets nvme,ng --workdir /tmp/xnvme-bench --out "$4/suite-guest.json.new"' \
+		_ "$root" "$perf" "$rt" "$outdir" "$sflag" "$fio"; then
 		mv "$outdir/suite-guest.json.new" "$outdir/suite-guest.json"
 		suites+=(--suite "$outdir/suite-guest.json")
+		perfs+=(--perf "$outdir/xnvmeperf-guest.json")
 	else
 		log "the guest run failed (rc $?); the report has host results only"
 	fi
@@ -158,5 +136,5 @@ fi
 # --- 5. report --------------------------------------------------------------------------------
 log "5/5 report"
 "$py" "$root/bench/report.py" ${suites[@]+"${suites[@]}"} --instr "$outdir/instructions.json" \
-	--perf "$outdir/xnvmeperf.json" --outdir "$outdir"
+	"${perfs[@]}" --outdir "$outdir"
 log "done: $outdir/README.md"

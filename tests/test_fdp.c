@@ -362,6 +362,7 @@ static void
 test_disabled(void)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_spec_idfy_dir_rp *rp;
 	struct xnvme_spec_ruhs hdr;
 	struct xnvme_cmd_ctx ctx;
 	struct xnvme_dev *dev;
@@ -404,8 +405,8 @@ test_disabled(void)
 		err = xnvme_adm_dir_recv(&ctx, 1, XNVME_SPEC_DRECV_IDFY_RETPR,
 					 XNVME_SPEC_DIR_IDENTIFY, 0, buf, 4096);
 		CHECK_OK(err, ctx);
-		CHECK_EQ(((struct xnvme_spec_idfy_dir_rp *)buf)->directives_supported.data_placement,
-			 0);
+		rp = (void *)buf;
+		CHECK_EQ(rp->directives_supported.data_placement, 0);
 	}
 	xnvme_buf_free(dev, buf);
 	xnvme_dev_close(dev);

@@ -389,6 +389,81 @@ test_append(void)
 	CHECK_OK(err, ctx);
 }
 
+#define QDEPTH 8
+#define NAPPENDS 64
+
+struct append_io {
+	uint8_t tag;
+	uint64_t lba;
+	bool done;
+};
+
+static void
+append_cb(struct xnvme_cmd_ctx *ctx, void *arg)
+{
+	struct append_io *io = arg;
+
+	CHECK_EQ(xnvme_cmd_ctx_cpl_status(ctx), 0);
+	io->lba = ctx->cpl.result;
+	io->done = true;
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+/* Concurrent appends to one zone: every LBA assigned once, holding its own data */
+static void
+test_append_queue(void)
+{
+	static struct append_io ios[NAPPENDS];
+	uint64_t z = zslba_of(6);
+	size_t lba_nbytes = t.geo->lba_nbytes;
+	struct xnvme_queue *queue = NULL;
+	uint8_t *bufs;
+	int err;
+
+	bufs = xnvme_buf_alloc(t.dev, NAPPENDS * lba_nbytes);
+	err = xnvme_queue_init(t.dev, QDEPTH, 0, &queue);
+	CHECK(bufs != NULL && !err);
+	if (!bufs || err) {
+		xnvme_buf_free(t.dev, bufs);
+		xnvme_queue_term(queue);
+		return;
+	}
+	for (int i = 0; i < NAPPENDS; ++i) {
+		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(queue);
+
+		ios[i].tag = (uint8_t)(i + 1);
+		ios[i].done = false;
+		memset(bufs + i * lba_nbytes, ios[i].tag, lba_nbytes);
+		xnvme_cmd_ctx_set_cb(ctx, append_cb, &ios[i]);
+		for (;;) {
+			err = xnvme_znd_append(ctx, t.nsid, z, 0, bufs + i * lba_nbytes, NULL);
+			if (err != -EBUSY && err != -EAGAIN) {
+				break;
+			}
+			xnvme_queue_poke(queue, 0);
+		}
+		CHECK_EQ(err, 0);
+		if (err) {
+			xnvme_queue_put_cmd_ctx(queue, ctx);
+		}
+	}
+	xnvme_queue_drain(queue);
+	xnvme_queue_term(queue);
+
+	CHECK_EQ(descr(z).wp, z + NAPPENDS);
+	for (int i = 0; i < NAPPENDS; ++i) {
+		struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(t.dev);
+
+		CHECK(ios[i].done);
+		CHECK(ios[i].lba >= z && ios[i].lba < z + NAPPENDS);
+		err = xnvme_nvm_read(&ctx, t.nsid, ios[i].lba, 0, t.buf, NULL);
+		CHECK_OK(err, ctx);
+		CHECK(t.buf[0] == ios[i].tag && t.buf[lba_nbytes - 1] == ios[i].tag);
+	}
+	xnvme_buf_free(t.dev, bufs);
+	reset_all();
+}
+
 static uint64_t
 count(enum xnvme_spec_znd_cmd_mgmt_recv_action_sf sf)
 {
@@ -430,7 +505,8 @@ test_limits(void)
 				CHECK_EQ(count(XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_IOPEN), t.mor);
 				CHECK_EQ(count(XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_CLOSED), 1);
 			} else {
-				CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
+				CHECK_STATUS(err, ctx, SCT_CMDSPEC,
+					     XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
 			}
 			if (t.ramdisk) {
 				CHECK_EQ(state(zslba_of(0)), ST_CLOSED);
@@ -588,7 +664,8 @@ test_report(void)
 		ctx = xnvme_cmd_ctx_from_dev(t.dev);
 		err = xnvme_znd_mgmt_recv(&ctx, t.nsid, 0,
 					  XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT_EXTENDED,
-					  XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 0, buf, hdr + 2 * dsz);
+					  XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 0, buf,
+					  hdr + 2 * dsz);
 		CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
 	}
 	xnvme_buf_free(t.dev, buf);
@@ -806,6 +883,7 @@ main(int argc, char **argv)
 	test_transitions();
 	test_write_pointer();
 	test_append();
+	test_append_queue();
 	test_limits();
 	test_report();
 	test_report_from_dev();

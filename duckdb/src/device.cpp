@@ -174,23 +174,41 @@ void Device::DetectFdp() {
 	if (!(ctx.cpl.cdw0 & 1)) {
 		return; // FDP disabled or the feature is not supported: cdw0 stays 0
 	}
+	std::vector<uint64_t> ruamw;
+	fdp = ReadRuhs(pids, ruamw) && !pids.empty();
+}
+
+bool Device::ReadRuhs(std::vector<uint16_t> &pids_out, std::vector<uint64_t> &ruamw_out) {
 	const uint32_t max_desc = 128;
 	uint32_t nbytes = uint32_t(sizeof(struct xnvme_spec_ruhs) + max_desc * sizeof(struct xnvme_spec_ruhs_desc));
 	auto *ruhs = static_cast<struct xnvme_spec_ruhs *>(xnvme_buf_alloc(dev, nbytes));
 	if (!ruhs) {
-		return;
+		return false;
 	}
 	memset(ruhs, 0, nbytes);
-	ctx = xnvme_cmd_ctx_from_dev(dev);
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
 	int err = xnvme_nvm_mgmt_recv(&ctx, nsid, XNVME_SPEC_IO_MGMT_RECV_RUHS, 0, ruhs, nbytes);
-	if (!err && !xnvme_cmd_ctx_cpl_status(&ctx)) {
+	bool ok = !err && !xnvme_cmd_ctx_cpl_status(&ctx);
+	if (ok) {
+		pids_out.clear();
+		ruamw_out.clear();
 		uint32_t n = ruhs->nruhsd < max_desc ? ruhs->nruhsd : max_desc;
 		for (uint32_t i = 0; i < n; i++) {
-			pids.push_back(ruhs->desc[i].pi);
+			pids_out.push_back(ruhs->desc[i].pi);
+			ruamw_out.push_back(ruhs->desc[i].ruamw);
 		}
 	}
 	xnvme_buf_free(dev, ruhs);
-	fdp = !pids.empty();
+	return ok;
+}
+
+std::vector<uint64_t> Device::PlacementAvailable() {
+	std::vector<uint16_t> now_pids;
+	std::vector<uint64_t> ruamw;
+	if (!fdp || !ReadRuhs(now_pids, ruamw)) {
+		ruamw.clear();
+	}
+	return ruamw;
 }
 
 Device::ThreadCtx &Device::Local() {

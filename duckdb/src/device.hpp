@@ -78,6 +78,9 @@ public:
 	const std::vector<uint16_t> &PlacementIds() const {
 		return pids;
 	}
+	//! Reclaim unit available media writes (LBAs left in the current reclaim unit) of each
+	//! placement identifier, read now through Reclaim Unit Handle Status; empty without FDP
+	std::vector<uint64_t> PlacementAvailable();
 	const DeviceConfig &Config() const {
 		return config;
 	}
@@ -108,6 +111,7 @@ private:
 	ThreadCtx &Local();
 	void Transfer(bool write, const Segment *segs, size_t nsegs, uint8_t *buf, int placement);
 	void DetectFdp();
+	bool ReadRuhs(std::vector<uint16_t> &pids_out, std::vector<uint64_t> &ruamw_out);
 
 	DeviceConfig config;
 	xnvme_dev *dev = nullptr;

@@ -38,7 +38,8 @@ Value OptionalInt(int v) {
 	return v < 0 ? Value(LogicalType::INTEGER) : Value::INTEGER(v);
 }
 
-string PlacementList(const std::vector<uint16_t> &pids) {
+template <class T>
+string PlacementList(const std::vector<T> &pids) {
 	string out = "[";
 	for (size_t i = 0; i < pids.size(); i++) {
 		out += (i ? "," : "") + std::to_string(pids[i]);
@@ -154,6 +155,9 @@ void InfoFunction(ClientContext &context, TableFunctionInput &input, DataChunk &
 		                std::to_string(info.lba_nbytes) + " max_transfer=" + std::to_string(info.max_transfer) +
 		                " queues=" + std::to_string(info.queues) +
 		                " fdp=" + (info.fdp ? "on" : "off") + " placement_ids=" + PlacementList(info.placement_ids);
+		if (info.fdp) {
+			detail += " ruamw=" + PlacementList(info.placement_available);
+		}
 		if (!info.uuid.empty()) {
 			detail += " uuid=" + info.uuid + " generation=" + std::to_string(info.seq) +
 			          " commits=" + std::to_string(info.commits);

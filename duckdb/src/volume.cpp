@@ -685,6 +685,7 @@ VolumeInfo Volume::Info() {
 	info.queues = dev->QueueCount();
 	info.fdp = dev->FdpEnabled();
 	info.placement_ids = dev->PlacementIds();
+	info.placement_available = dev->PlacementAvailable();
 	if (state != State::MOUNTED) {
 		return info;
 	}

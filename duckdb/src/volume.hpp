@@ -105,6 +105,7 @@ struct VolumeInfo {
 	size_t queues = 0;
 	bool fdp = false;
 	std::vector<uint16_t> placement_ids;
+	std::vector<uint64_t> placement_available; //!< RUAMW per placement identifier, in LBAs
 	std::string uuid;
 	uint64_t seq = 0;
 	uint64_t commits = 0;

@@ -15,7 +15,7 @@ SELF=$(readlink -f "${BASH_SOURCE[0]}")
 CACHE=${XNVME_QEMU_CACHE:-$HOME/.cache/xnvme-qemu}
 PKGS=(qemu-system-x86 qemu-utils busybox-static nvme-cli cpio kmod)
 # nvme first: its controller probe runs asynchronously while the other modules load
-BOOT_MODULES=(nvme virtio_pci 9pnet_virtio 9p overlay)
+BOOT_MODULES=(nvme virtio_pci virtio_console 9pnet_virtio 9p overlay)
 RIG_RC_FAIL=125
 
 log() { printf 'qrig: %s\n' "$*" >&2; }
@@ -173,6 +173,11 @@ mount -t sysfs sysfs $r/sys
 mount -t devtmpfs devtmpfs $r/dev
 mkdir -p $r/dev/pts $r/dev/shm $r/dev/hugepages $r/run $r/tmp
 mount -t devpts -o gid=5,mode=620,ptmxmode=666 devpts $r/dev/pts
+ln -sf /proc/self/fd $r/dev/fd
+ln -sf /proc/self/fd/0 $r/dev/stdin
+ln -sf /proc/self/fd/1 $r/dev/stdout
+ln -sf /proc/self/fd/2 $r/dev/stderr
+[ -e $r/dev/ptmx ] || ln -sf pts/ptmx $r/dev/ptmx
 mount -t tmpfs -o mode=1777 shm $r/dev/shm
 mount -t hugetlbfs hugetlbfs $r/dev/hugepages
 mount -t tmpfs -o mode=0755 run $r/run
@@ -199,7 +204,7 @@ while :; do
 				[ -c "/dev/${p##*/}" ] && out=/dev/${p##*/}
 		done
 	fi
-	[ $n -ge "$QRIG_NS" ] && break
+	[ $n -ge "$QRIG_NS" ] && [ -n "$out" ] && break
 	i=$((i + 1))
 	[ $i -ge 600 ] && break
 	sleep 0.05
@@ -237,14 +242,16 @@ for c in /sys/class/nvme/nvme*; do
 done
 export XNVME_QEMU_GUEST=1 HOME=/root TERM=dumb
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-exec 3>/dev/console
+exec 3<>"$out"
 read -r up _ </proc/uptime
-echo 1 >/proc/sys/kernel/printk
 echo "$QRIG_TOKEN:BEGIN:$up" >&3
 [ -z "$warn" ] || echo "qrig: warning: $warn" >&3
-chroot $r /bin/bash /run/qrig/cmd.sh </dev/null >&3 2>&3
+chroot $r /bin/bash /run/qrig/cmd.sh </dev/null >&3 2>&3 3>&-
 rc=$?
 echo "$QRIG_TOKEN:END:$rc" >&3
+# virtio-serial writes return before QEMU has passed the data on: wait for the host's
+# acknowledgement that it read everything up to the end marker, then power off
+[ "$out" = /dev/console ] || read -t 15 -r _ <&3 || say "no acknowledgement from the host"
 exec 3>&-
 dmesg >/ctl/dmesg
 echo $rc >/ctl/rc.tmp && mv /ctl/rc.tmp /ctl/rc
@@ -261,13 +268,20 @@ module_list() { # load order of BOOT_MODULES with dependencies, one path per lin
 	done | awk '!seen[$0]++'
 }
 
-# Build initramfs-<hash>.cpio in the kernel dir; prints its path
-build_initramfs() {
-	local kdir=$1 kver=$2 mods hash out tmp f n
+# initramfs-<hash>.cpio: keyed by /init, the module list, the module preparation, busybox
+initramfs_path() {
+	local kdir=$1 kver=$2 mods hash
 	mods=$(module_list "$kdir" "$kver")
 	[[ -n $mods ]] || die "module dependency resolution failed for $kver"
 	hash=$({ guest_init; echo "$mods"; echo "$MODPREP_PY"; cat /bin/busybox; } | sha256sum | cut -c1-16)
-	out=$kdir/initramfs-$hash.cpio
+	echo "$kdir/initramfs-$hash.cpio"
+}
+
+# Build the initramfs in the kernel dir if missing; prints its path
+build_initramfs() {
+	local kdir=$1 kver=$2 mods out tmp f n
+	out=$(initramfs_path "$kdir" "$kver")
+	mods=$(module_list "$kdir" "$kver")
 	if [[ ! -f $out ]]; then
 		tmp=$(mktemp -d "$CACHE/tmp.initramfs.XXXXXX")
 		mkdir -p "$tmp/r/"{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,modules}
@@ -292,8 +306,27 @@ build_initramfs() {
 	echo "$out"
 }
 
+apt_lists_stamp() { stat -c %Y /var/lib/apt/lists 2>/dev/null || echo 0; }
+
+write_current() { # kver initramfs lists-stamp
+	printf 'QRIG_KVER=%s\nQRIG_KDIR=%s\nQRIG_INITRD=%s\nQRIG_LISTS=%s\n' \
+		"$1" "$CACHE/kernels/$1" "$2" "$3" >"$CACHE/current.tmp"
+	mv "$CACHE/current.tmp" "$CACHE/current"
+}
+
 prepare_kernel() {
-	local pkg kver kdir initrd
+	local pkg kver kdir initrd stamp
+	stamp=$(apt_lists_stamp)
+	# the apt lists did not change since the last resolution: same kernel, no apt-cache call
+	if [[ -f $CACHE/current ]]; then
+		(
+			. "$CACHE/current"
+			[[ ${QRIG_LISTS:-} == "$stamp" && -f $QRIG_KDIR/vmlinux ]]
+		) && {
+			prepare_kernel_cached
+			return 0
+		}
+	fi
 	pkg=$(resolve_kernel_pkg || true)
 	if [[ -z $pkg ]]; then
 		as_root apt-get update -q >&2 || true
@@ -313,9 +346,11 @@ prepare_kernel() {
 	fi
 	kdir=$CACHE/kernels/$kver
 	initrd=$(build_initramfs "$kdir" "$kver")
-	printf 'QRIG_KVER=%s\nQRIG_KDIR=%s\nQRIG_INITRD=%s\n' "$kver" "$kdir" "$initrd" \
-		>"$CACHE/current.tmp"
-	mv "$CACHE/current.tmp" "$CACHE/current"
+	write_current "$kver" "$initrd" "$stamp"
+	# prune kernels replaced more than two days ago (runs in flight may still use them)
+	touch "$kdir"
+	find "$CACHE/kernels" -mindepth 1 -maxdepth 1 -type d ! -name "$kver" -mtime +2 \
+		-exec rm -rf {} + 2>/dev/null || true
 }
 
 # QEMU 10 (for FDP) from bookworm-backports, fetched with a private apt state directory: the
@@ -392,7 +427,8 @@ ensure_prepared() {
 	local fdp=$1 ok=1
 	if [[ -f $CACHE/current ]]; then
 		. "$CACHE/current"
-		[[ -f $QRIG_KDIR/vmlinux && -f $QRIG_INITRD ]] || ok=0
+		[[ -f $QRIG_KDIR/vmlinux && -f $QRIG_INITRD && -x /bin/busybox ]] || ok=0
+		command -v qemu-system-x86_64 >/dev/null || ok=0
 	else
 		ok=0
 	fi
@@ -403,22 +439,20 @@ ensure_prepared() {
 		with_lock prepare_all "$fdp" >&2
 		. "$CACHE/current"
 	fi
-	# an initramfs built by an older rig.sh: rebuild (cheap) so /init matches this script
-	local want
-	want=$({ guest_init; module_list "$QRIG_KDIR" "$QRIG_KVER"; echo "$MODPREP_PY"; cat /bin/busybox; } | sha256sum | cut -c1-16)
-	if [[ ${QRIG_INITRD##*/} != initramfs-$want.cpio ]]; then
-		with_lock prepare_kernel_cached
-		. "$CACHE/current"
-	fi
+	# the initramfs matching this rig.sh (another version may share the cache): build if missing
+	QRIG_INITRD=$(initramfs_path "$QRIG_KDIR" "$QRIG_KVER")
+	[[ -f $QRIG_INITRD ]] || QRIG_INITRD=$(with_lock build_initramfs "$QRIG_KDIR" "$QRIG_KVER")
 }
 
-prepare_kernel_cached() { # rebuild the initramfs for the current kernel, no network
-	local initrd
+prepare_kernel_cached() { # (re)build the initramfs for the current kernel, no network
+	local initrd f
 	. "$CACHE/current"
 	initrd=$(build_initramfs "$QRIG_KDIR" "$QRIG_KVER")
-	printf 'QRIG_KVER=%s\nQRIG_KDIR=%s\nQRIG_INITRD=%s\n' "$QRIG_KVER" "$QRIG_KDIR" "$initrd" \
-		>"$CACHE/current.tmp"
-	mv "$CACHE/current.tmp" "$CACHE/current"
+	[[ $initrd == "$QRIG_INITRD" ]] || write_current "$QRIG_KVER" "$initrd" "${QRIG_LISTS:-0}"
+	# drop initramfs images of older rig.sh versions after a day
+	for f in "$QRIG_KDIR"/initramfs-*.cpio; do
+		[[ $f == "$initrd" ]] || find "$f" -mtime +1 -delete 2>/dev/null || true
+	done
 }
 
 # --------------------------------------------------------------------------------------------
@@ -482,6 +516,8 @@ cmd_run() {
 	local envs=() kparams=()
 	while (($#)); do
 		case $1 in
+		--timeout | --smp | --mem | --workdir | --env | --kparam)
+			(($# >= 2)) || { usage_run; QRIG_DIE_RC=2 die "run: $1 needs a value"; } ;;&
 		--timeout) timeout=$2; shift ;;
 		--smp) smp=$2; shift ;;
 		--mem) mem=$2; shift ;;
@@ -493,7 +529,8 @@ cmd_run() {
 		--keep) KEEP=1 ;;
 		-h | --help) usage_run; exit 0 ;;
 		--) shift; break ;;
-		*) usage_run; QRIG_DIE_RC=2 die "run: unknown option $1" ;;
+		-*) usage_run; QRIG_DIE_RC=2 die "run: unknown option $1" ;;
+		*) break ;;
 		esac
 		shift
 	done
@@ -506,10 +543,9 @@ cmd_run() {
 
 	QRIG_DIE_RC=$RIG_RC_FAIL ensure_prepared "$fdp"
 
-	local qemu=qemu-system-x86_64 qemu_env=()
+	local qemu=qemu-system-x86_64 qemu_env=() q10=
 	local qemu_l=()
 	if ((fdp)); then
-		local q10
 		q10=$(cat "$CACHE/qemu10/current")
 		qemu=$q10/usr/bin/qemu-system-x86_64
 		qemu_l=(-L "$q10/usr/share/seabios" -L "$q10/usr/share/qemu")
@@ -537,7 +573,7 @@ cmd_run() {
 
 	local token="QRIG-$$-$RANDOM$RANDOM"
 	{
-		printf 'QRIG_MODDIR=%q\n' "$QRIG_KDIR/lib/modules"
+		printf 'QRIG_MODDIR=%q\n' "$(readlink -f "$QRIG_KDIR/lib/modules")"
 		printf 'QRIG_WORKDIR=%q\n' "$workdir"
 		printf 'QRIG_NS=%q\nQRIG_ROLES=%q\nQRIG_CTRLS=%q\nQRIG_TOKEN=%q\n' \
 			"$nns" "$roles" "$ctrls" "$token"
@@ -557,10 +593,10 @@ cmd_run() {
 		echo
 	} >"$RUN_DIR/ctl/cmd.sh"
 
-	# cryptomgr.notests: no crypto self-tests; rodata=off: no W+X page-table walk (both slow
-	# under TCG, ~0.3 s together)
+	# cryptomgr.notests, initcall_blacklist=crypto_kdf108_init: no crypto self-tests;
+	# rodata=off: no W+X page-table walk (all slow under TCG, ~0.4 s together)
 	local append="console=ttyS0 quiet loglevel=4 panic=-1 8250.nr_uarts=1 mitigations=off"
-	append+=" tsc=reliable cryptomgr.notests rodata=off"
+	append+=" tsc=reliable cryptomgr.notests rodata=off initcall_blacklist=crypto_kdf108_init"
 	# multipath off: QEMU 10 sets CMIC (multi-controller) even without a subsystem and the
 	# kernel would then put multipath head disks (no zone limits in sysfs on 6.1) in front
 	# of the namespaces; off, both QEMU versions give the same per-controller devices.
@@ -570,9 +606,19 @@ cmd_run() {
 
 	local vfs="security_model=none"
 	# shellcheck disable=SC2207
-	local Q=("${qemu_env[@]}" "$qemu" "${qemu_l[@]}" $(pick_accel)
+	# qboot (a minimal firmware shipped with QEMU) boots ~0.3 s faster than SeaBIOS under TCG;
+	# XNVME_QEMU_BIOS=seabios selects QEMU's default firmware
+	local bios=${XNVME_QEMU_BIOS:-qboot.rom} datadir=/usr/share/qemu bios_opt=()
+	((fdp)) && datadir=$q10/usr/share/qemu
+	if [[ $bios != seabios ]]; then
+		[[ $bios == /* || -f $datadir/$bios ]] && bios_opt=(-bios "$bios")
+	fi
+	local Q=("${qemu_env[@]}" "$qemu" "${qemu_l[@]}" "${bios_opt[@]}" $(pick_accel)
 		-M q35 -m "$mem" -smp "$smp" -nodefaults -display none -no-reboot -monitor none
-		-serial stdio -kernel "$QRIG_KDIR/vmlinux" -initrd "$QRIG_INITRD" -append "$append"
+		-chardev "file,id=con,path=$RUN_DIR/console.log" -serial chardev:con
+		-device virtio-serial-pci,id=vser -chardev "pipe,id=out,path=$RUN_DIR/out"
+		-device virtserialport,bus=vser.0,chardev=out,name=qrig.out
+		-kernel "$QRIG_KDIR/vmlinux" -initrd "$QRIG_INITRD" -append "$append"
 		-virtfs "local,path=$RUN_DIR/ctl,mount_tag=qrigctl,$vfs"
 		-virtfs "local,path=/,mount_tag=hostroot,$vfs,readonly=on,multidevs=remap"
 		-virtfs "local,path=$workdir,mount_tag=qrigwork,$vfs,multidevs=remap")
@@ -597,11 +643,9 @@ cmd_run() {
 	# framed by start/end markers; the kernel console (ttyS0) goes to console.log
 	local awk_cmd=(awk)
 	command -v mawk >/dev/null && awk_cmd=(mawk -W interactive)
-	mkfifo "$RUN_DIR/out.fifo"
-	"${awk_cmd[@]}" -v logf="$RUN_DIR/console.log" -v tok="$token" -v up="$RUN_DIR/boot" '
+	mkfifo "$RUN_DIR/out.in" "$RUN_DIR/out.out"
+	"${awk_cmd[@]}" -v tok="$token" -v up="$RUN_DIR/boot" -v ack="$RUN_DIR/out.in" '
 		{
-			sub(/\r+$/, "")
-			print > logf; fflush(logf)
 			if (!on) {
 				if (index($0, tok ":BEGIN:") == 1) {
 					on = 1; "date +%s%N" | getline tb; close("date +%s%N")
@@ -614,16 +658,16 @@ cmd_run() {
 				if (i > 1) { print substr($0, 1, i - 1); fflush() }
 				"date +%s%N" | getline te; close("date +%s%N")
 				print te >> up; close(up)
+				print "ack" > ack; close(ack)
 				on = 0; next
 			}
-			if ($0 ~ /^\[ *[0-9]+\.[0-9]+\] /) next
 			print; fflush()
-		}' <"$RUN_DIR/out.fifo" &
+		}' <"$RUN_DIR/out.out" &
 	FILTER_PID=$!
 
 	local t0 t1 qrc=0 rc
 	t0=$(date +%s%N)
-	timeout -k 10 "$timeout" "${Q[@]}" </dev/null >"$RUN_DIR/out.fifo" 2>"$RUN_DIR/qemu.err" &
+	timeout -k 10 "$timeout" "${Q[@]}" </dev/null >"$RUN_DIR/qemu.out" 2>"$RUN_DIR/qemu.err" &
 	QEMU_PID=$!
 	wait "$QEMU_PID" || qrc=$?
 	QEMU_PID=
@@ -643,6 +687,10 @@ cmd_run() {
 		if [[ $rc == 124 ]] && ((gt >= 30)); then
 			log "the guest command timed out after ${gt}s; dmesg tail:"
 			tail -n 40 "$RUN_DIR/ctl/dmesg" >&2 || true
+		fi
+		if [[ ! -s $RUN_DIR/boot ]]; then
+			log "the output port did not come up; the command's output went to the console:"
+			cat "$RUN_DIR/console.log" >&2 || true
 		fi
 		log "guest exit $rc: boot ${boot}s${times}, total $(ms $((t1 - t0)))s"
 	else
@@ -685,19 +733,21 @@ cmd_selftest() {
 	return "$rc"
 }
 
-# Runs inside the guest
+# Runs inside the guest. Few processes: each exec of a dynamic binary costs ~50-100 ms under TCG.
 guest_selftest() {
 	set +e
-	local fails=0 r
+	local fails=0 r v out
 	pass() { echo "PASS  $*"; }
 	fail() { echo "FAIL  $*"; fails=$((fails + 1)); }
 	check() { # check <description> <command...>
 		local d=$1; shift
 		if "$@"; then pass "$d"; else fail "$d"; fi
 	}
+	is() { local x; read -r x <"$2" && [[ $x == "$1" ]]; } # is <value> <file>
+	has() { [[ $2 =~ $1 ]]; }                              # has <regex> <text>
 
 	[[ ${XNVME_QEMU_GUEST:-} == 1 ]] || { echo "FAIL  not in the guest"; return 1; }
-	env | grep '^XNVME_QEMU_' | sort
+	for v in ${!XNVME_QEMU_*}; do echo "$v=${!v}"; done
 	for r in NVM NVM4K PI ZNS ${XNVME_QEMU_FDP_CTRLR:+FDP}; do
 		local b=XNVME_QEMU_${r}_BLK c=XNVME_QEMU_${r}_CHR
 		check "$r: block ${!b:-unset}" test -b "${!b:-/nonexistent}"
@@ -706,79 +756,79 @@ guest_selftest() {
 	check "controller ${XNVME_QEMU_CTRLR:-unset}" test -c "${XNVME_QEMU_CTRLR:-/nonexistent}"
 	check "PCI BDF ${XNVME_QEMU_PCI_BDF:-unset}" test -e "/sys/bus/pci/devices/${XNVME_QEMU_PCI_BDF:-x}"
 
-	local out
 	out=$(nvme list 2>&1); echo "$out"
-	check "nvme list shows 4 qnvm0 namespaces" test "$(grep -c qnvm0 <<<"$out")" -eq 4
+	check "nvme list shows the 4 qnvm0 namespaces" \
+		has "(ng[0-9]+n[1-4] +qnvm0 .*){4}" "${out//$'\n'/ }"
 
 	out=$(nvme id-ctrl "$XNVME_QEMU_CTRLR" 2>&1)
-	check "id-ctrl: serial qnvm0" grep -qE '^sn +: qnvm0' <<<"$out"
-	check "id-ctrl: mdts 7" grep -qE '^mdts +: 7$' <<<"$out"
+	check "id-ctrl: serial qnvm0" has $'(^|\n)sn +: qnvm0' "$out"
+	check "id-ctrl: mdts 7" has $'(^|\n)mdts +: 7\n' "$out"
 
-	inuse() { # prints "ms:<m> lbads:<l>" of the LBA format in use
-		nvme id-ns "$1" 2>/dev/null | sed -n 's/^lbaf *[0-9]* *: *\(ms:[0-9]*\) *\(lbads:[0-9]*\).*in use.*/\1 \2/p'
+	idns() { # idns <role> <ms> <lbads>: the LBA format in use
+		local dev=XNVME_QEMU_${1}_CHR
+		out=$(nvme id-ns "${!dev}" 2>&1)
+		check "$1 id-ns: in-use LBA format ms:$2 lbads:$3" \
+			has "lbaf +[0-9]+ : ms:$2 +lbads:$3 [^"$'\n'"]*in use" "$out"
 	}
-	check "NVM id-ns: 512 B LBA, no metadata" test "$(inuse "$XNVME_QEMU_NVM_CHR")" = "ms:0 lbads:9"
-	check "NVM4K id-ns: 4 KiB LBA" test "$(inuse "$XNVME_QEMU_NVM4K_CHR")" = "ms:0 lbads:12"
-	check "PI id-ns: 512 B + 8 B metadata" test "$(inuse "$XNVME_QEMU_PI_CHR")" = "ms:8 lbads:9"
-	out=$(nvme id-ns "$XNVME_QEMU_PI_CHR" 2>&1)
-	check "PI id-ns: dps 1 (type 1, PI in last 8 B)" grep -qE '^dps +: 0x1$' <<<"$out"
-	check "PI id-ns: flbas 0x1 (separate metadata)" grep -qE '^flbas +: 0x1$' <<<"$out"
-	check "ZNS id-ns: 4 KiB LBA" test "$(inuse "$XNVME_QEMU_ZNS_CHR")" = "ms:0 lbads:12"
+	idns NVM 0 9
+	idns NVM4K 0 12
+	idns ZNS 0 12
+	idns PI 8 9
+	check "PI id-ns: flbas 0x1 (separate metadata)" has $'(^|\n)flbas +: 0x1\n' "$out"
+	check "PI id-ns: dps 0x1 (type 1, PI in the last 8 B)" has $'(^|\n)dps +: 0x1\n' "$out"
 
-	local sb=/sys/block
-	local pib=${XNVME_QEMU_PI_BLK##*/} zb=${XNVME_QEMU_ZNS_BLK##*/}
-	check "PI: kernel integrity T10-DIF-TYPE1-CRC" \
-		grep -qx T10-DIF-TYPE1-CRC "$sb/$pib/integrity/format"
-	check "poll queues: io_poll on ${XNVME_QEMU_NVM_BLK##*/}" \
-		grep -qx 1 "$sb/${XNVME_QEMU_NVM_BLK##*/}/queue/io_poll"
+	local sb=/sys/block pib=${XNVME_QEMU_PI_BLK##*/} zb=${XNVME_QEMU_ZNS_BLK##*/}
+	local nb=${XNVME_QEMU_NVM_BLK##*/}
+	check "NVM: logical block 512" is 512 "$sb/$nb/queue/logical_block_size"
+	check "NVM4K: logical block 4096" is 4096 "$sb/${XNVME_QEMU_NVM4K_BLK##*/}/queue/logical_block_size"
+	check "PI: kernel integrity T10-DIF-TYPE1-CRC" is T10-DIF-TYPE1-CRC "$sb/$pib/integrity/format"
+	check "poll queues: io_poll on $nb" is 1 "$sb/$nb/queue/io_poll"
+	out=$(dmesg)
+	check "poll queues: dmesg shows 1 poll queue" \
+		has "${XNVME_QEMU_CTRLR##*/}: [0-9]+/[0-9]+/1 default/read/poll queues" "$out"
 
-	# write/read with dd through the block layer
+	# write/read through the block layer (O_DIRECT), then through the passthrough char device
 	head -c 1048576 /dev/urandom >/tmp/pat
-	io() { # io <dev> <bs>
-		dd if=/tmp/pat of="$1" bs="$2" seek=$((4 * 1048576 / $2)) oflag=direct conv=fsync status=none &&
-			dd if="$1" of=/tmp/back bs="$2" skip=$((4 * 1048576 / $2)) count=$((1048576 / $2)) \
+	io() { # io <dev> <bs>: 1 MiB at offset 4 MiB
+		dd if=/tmp/pat of="$1" bs="$2" seek=$((4194304 / $2)) oflag=direct conv=fsync status=none &&
+			dd if="$1" of=/tmp/back bs="$2" skip=$((4194304 / $2)) count=$((1048576 / $2)) \
 				iflag=direct status=none && cmp -s /tmp/pat /tmp/back
 	}
 	check "NVM: dd write/read 1 MiB O_DIRECT" io "$XNVME_QEMU_NVM_BLK" 512
 	check "NVM4K: dd write/read 1 MiB O_DIRECT" io "$XNVME_QEMU_NVM4K_BLK" 4096
 	check "PI: dd write/read 1 MiB O_DIRECT (kernel-generated PI)" io "$XNVME_QEMU_PI_BLK" 4096
-	check "NVM: nvme read via char device" nvme read "$XNVME_QEMU_NVM_CHR" -s 8192 -c 7 -z 4096 \
-		-d /tmp/rd
-	check "NVM: passthrough read matches dd data" cmp -s -n 4096 /tmp/rd /tmp/pat
+	check "NVM: nvme read (passthrough) returns the dd data" eval \
+		'nvme read "$XNVME_QEMU_NVM_CHR" -s 8192 -c 7 -z 4096 -d /tmp/rd >/dev/null 2>&1 &&
+		cmp -s -n 4096 /tmp/rd /tmp/pat'
 
 	# zoned namespace
-	check "ZNS: host-managed" grep -qx host-managed "$sb/$zb/queue/zoned"
-	check "ZNS: 16 zones" grep -qx 16 "$sb/$zb/queue/nr_zones"
-	check "ZNS: zone size 16 MiB" grep -qx 32768 "$sb/$zb/queue/chunk_sectors"
-	check "ZNS: max open 8" grep -qx 8 "$sb/$zb/queue/max_open_zones"
-	check "ZNS: max active 12" grep -qx 12 "$sb/$zb/queue/max_active_zones"
+	check "ZNS: host-managed" is host-managed "$sb/$zb/queue/zoned"
+	check "ZNS: 16 zones" is 16 "$sb/$zb/queue/nr_zones"
+	check "ZNS: zone size 16 MiB" is 32768 "$sb/$zb/queue/chunk_sectors"
+	check "ZNS: max open 8" is 8 "$sb/$zb/queue/max_open_zones"
+	check "ZNS: max active 12" is 12 "$sb/$zb/queue/max_active_zones"
 	out=$(nvme zns id-ns "$XNVME_QEMU_ZNS_CHR" 2>&1)
-	check "ZNS id-ns: mor 7, mar 11 (0-based)" grep -qzE 'mar +: 0xb.*mor +: 0x7' <<<"$out"
-	out=$(nvme zns report-zones "$XNVME_QEMU_ZNS_CHR" -d 2 2>&1); echo "$out"
-	local cap
-	cap=$(sed -n 's/.*Cap: *\(0x[0-9a-fA-F]*\).*/\1/p' <<<"$out" | head -n1)
-	check "ZNS: zone capacity ${cap:-?} LBAs (12 MiB) < zone size 4096 LBAs" \
-		test "$((cap))" -eq 3072
+	check "ZNS id-ns: mar 0xb, mor 0x7 (0-based)" has $'mar +: 0xb\nmor +: 0x7\n' "$out"
 	check "ZNS: write 64 KiB at zone 1 start" dd if=/tmp/pat of="$XNVME_QEMU_ZNS_BLK" bs=65536 \
 		count=1 seek=256 oflag=direct status=none
-	out=$(nvme zns report-zones "$XNVME_QEMU_ZNS_CHR" -s 0x1000 -d 1 2>&1); echo "$out"
-	check "ZNS: zone 1 write pointer advanced by 16 LBAs" grep -qiE 'WP: *0x1010 ' <<<"$out"
-	check "ZNS: reset zone 1" nvme zns reset-zone "$XNVME_QEMU_ZNS_CHR" -s 0x1000
+	out=$(nvme zns report-zones "$XNVME_QEMU_ZNS_CHR" -d 2 2>&1); echo "$out"
+	check "ZNS: zone capacity 0xc00 LBAs (12 MiB) < zone size 0x1000 LBAs (16 MiB)" \
+		has $'SLBA: 0 +WP: 0 +Cap: 0xc00 .*\nSLBA: 0x1000 ' "$out"
+	check "ZNS: zone 1 write pointer advanced by 16 LBAs" has 'SLBA: 0x1000 +WP: 0x1010 ' "$out"
+	check "ZNS: reset zone 1" eval 'nvme zns reset-zone "$XNVME_QEMU_ZNS_CHR" -s 0x1000 >/dev/null'
 
 	if [[ -n ${XNVME_QEMU_FDP_CTRLR:-} ]]; then
-		local ctratt
-		ctratt=$(nvme id-ctrl "$XNVME_QEMU_FDP_CTRLR" | sed -n 's/^ctratt *: *//p')
-		check "FDP: ctratt ${ctratt:-?} has bit 19 (FDP)" test "$(( (ctratt >> 19) & 1 ))" -eq 1
-		check "FDP: write with placement handle 3" nvme write "$XNVME_QEMU_FDP_CHR" -s 0 -c 7 \
-			-z 4096 -d /tmp/pat --dir-type=2 --dir-spec=3
-	fi
-
-	if command -v fio >/dev/null; then
-		check "fio io_uring_cmd --hipri on ${XNVME_QEMU_NVM_CHR}" fio --name=p \
-			--filename="$XNVME_QEMU_NVM_CHR" --ioengine=io_uring_cmd --cmd_type=nvme \
-			--rw=randread --bs=4k --size=4M --io_size=1M --hipri=1 --output=/dev/null
-	else
-		echo "SKIP  fio not installed on the host"
+		out=$(nvme id-ctrl "$XNVME_QEMU_FDP_CTRLR" 2>&1)
+		local ctratt=0
+		[[ $out =~ $'\n'ctratt\ +:\ (0x[0-9a-f]+) ]] && ctratt=${BASH_REMATCH[1]}
+		check "FDP: ctratt $ctratt has bit 19 (FDP)" test "$(((ctratt >> 19) & 1))" -eq 1
+		check "FDP: write with placement handle 3" eval 'nvme write "$XNVME_QEMU_FDP_CHR" -s 0 \
+			-c 7 -z 4096 -d /tmp/pat --dir-type=2 --dir-spec=3 >/dev/null 2>&1'
+		out=$(nvme fdp status "$XNVME_QEMU_FDP_CHR" 2>&1)
+		check "FDP: RUH status lists 8 handles" \
+			has "(Reclaim Unit Handle Identifier [0-7].*){8}" "${out//$'\n'/ }"
+		check "FDP: the write consumed handle 3 only (RUAMW 65528 of 65536)" \
+			has "Identifier 3"$'\n[^\n]*\n[^\n]*RUAMW\\): 65528\n.*'"Identifier 4"$'\n[^\n]*\n[^\n]*RUAMW\\): 65536\n' "$out"
 	fi
 
 	echo "selftest: $fails failure(s)"
@@ -802,7 +852,7 @@ main() {
 	clean) cmd_clean ;;
 	__guest_selftest) guest_selftest ;;
 	*)
-		sed -n '2,10p' "$SELF" | sed 's/^# \{0,1\}//' >&2
+		sed -n '2,11p' "$SELF" | sed 's/^# \{0,1\}//' >&2
 		exit 2
 		;;
 	esac

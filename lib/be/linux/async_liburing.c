@@ -262,9 +262,55 @@ xnvme_be_linux_uring_init(struct xnvme_be_linux_uring *u, struct xnvme_queue *qu
 	return 0;
 }
 
-void
-xnvme_be_linux_uring_term(struct xnvme_be_linux_uring *u)
+/*
+ * Waits for the commands the kernel has taken and not yet completed: term abandons commands
+ * without callbacks, but the caller may free their buffers right after, and a read landing
+ * in freed memory must not happen. SQEs the kernel never saw are dropped unexecuted.
+ */
+static void
+uring_abandon(struct xnvme_be_linux_uring *u, uint32_t outstanding)
 {
+	struct io_uring *ring = &u->ring;
+	struct __kernel_timespec ts = {.tv_sec = 1, .tv_nsec = 0};
+	unsigned int unseen, head, n;
+	struct io_uring_cqe *cqe;
+	uint32_t inflight;
+
+	if (!u->enabled) {
+		return; /* a disabled ring took nothing */
+	}
+	if (u->setup_flags & IORING_SETUP_SQPOLL) {
+		/* the kernel thread takes whatever was published */
+		unseen = ring->sq.sqe_tail - io_uring_smp_load_acquire(ring->sq.ktail);
+	} else {
+		unseen = ring->sq.sqe_tail - IO_URING_READ_ONCE(*ring->sq.khead);
+	}
+	inflight = outstanding > unseen ? outstanding - unseen : 0;
+
+	while (inflight) {
+		int err = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+
+		if (err && err != -ETIME && err != -EINTR) {
+			/* e.g. EEXIST: a SINGLE_ISSUER ring terminated by another thread */
+			fprintf(stderr, "# xnvme_queue_term(%s): %u commands in flight: %s\n",
+				u->mech, inflight, strerror(-err));
+			return;
+		}
+		n = 0;
+		io_uring_for_each_cqe(ring, head, cqe) {
+			n++;
+		}
+		io_uring_cq_advance(ring, n);
+		inflight = n < inflight ? inflight - n : 0;
+	}
+}
+
+void
+xnvme_be_linux_uring_term(struct xnvme_be_linux_uring *u, uint32_t outstanding)
+{
+	if (outstanding) {
+		uring_abandon(u, outstanding);
+	}
 	io_uring_queue_exit(&u->ring);
 	if (u->efd >= 0) {
 		close(u->efd);
@@ -377,7 +423,7 @@ lu_term(struct xnvme_queue *queue)
 	struct lu_state *state = queue->state;
 
 	if (state) {
-		xnvme_be_linux_uring_term(&state->u);
+		xnvme_be_linux_uring_term(&state->u, queue->outstanding);
 		free(state->iov);
 		free(state);
 	}
@@ -424,8 +470,9 @@ lu_cpl(struct xnvme_cmd_ctx *ctx, int res)
 	}
 }
 
-static int
-lu_poke(struct xnvme_queue *queue, uint32_t max)
+/* poke beyond the idle check: submit, let the kernel post, reap */
+static __attribute__((noinline)) int
+lu_poke_work(struct xnvme_queue *queue, uint32_t max)
 {
 	struct lu_state *state = queue->state;
 	struct xnvme_cmd_ctx **reap = state->u.reap;
@@ -459,6 +506,17 @@ lu_poke(struct xnvme_queue *queue, uint32_t max)
 		xnvme_queue_complete(queue, reap[i]);
 	}
 	return (int)n;
+}
+
+static int
+lu_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct lu_state *state = queue->state;
+
+	if (xnvme_be_linux_uring_idle(&state->u)) {
+		return 0;
+	}
+	return lu_poke_work(queue, max);
 }
 
 /* Queues `sqe` (already prepared) under the context; submits when batching is off */

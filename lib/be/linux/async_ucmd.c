@@ -121,7 +121,7 @@ uc_term(struct xnvme_queue *queue)
 	struct uc_state *state = queue->state;
 
 	if (state) {
-		xnvme_be_linux_uring_term(&state->u);
+		xnvme_be_linux_uring_term(&state->u, queue->outstanding);
 		free(state->iov);
 		free(state);
 	}
@@ -179,8 +179,9 @@ uc_cpl(struct xnvme_cmd_ctx *ctx, const struct io_uring_cqe *cqe)
 	}
 }
 
-static int
-uc_poke(struct xnvme_queue *queue, uint32_t max)
+/* poke beyond the idle check: submit, let the kernel post, reap */
+static __attribute__((noinline)) int
+uc_poke_work(struct xnvme_queue *queue, uint32_t max)
 {
 	struct uc_state *state = queue->state;
 	struct xnvme_cmd_ctx **reap = state->u.reap;
@@ -214,6 +215,17 @@ uc_poke(struct xnvme_queue *queue, uint32_t max)
 		xnvme_queue_complete(queue, reap[i]);
 	}
 	return (int)n;
+}
+
+static int
+uc_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct uc_state *state = queue->state;
+
+	if (xnvme_be_linux_uring_idle(&state->u)) {
+		return 0;
+	}
+	return uc_poke_work(queue, max);
 }
 
 /* Zone Management Send carries data only to set a descriptor extension */

@@ -35,10 +35,12 @@ xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off,
 	switch (opc) {
 	case XNVME_SPEC_NVM_OPC_READ:
 	case XNVME_SPEC_NVM_OPC_WRITE:
-		err = xnvme_dev_ensure_geo(ctx->dev);
-		if (__builtin_expect(err != 0, 0)) {
-			xnvme_cpl_set_errno(ctx, err);
-			return XNVME_BE_LINUX_RW_FAILED;
+		if (XNVME_BE_UNLIKELY(!xnvme_dev_geo_ready(ctx->dev) || ctx->dev->geo_err)) {
+			err = xnvme_dev_ensure_geo(ctx->dev); /* first use derives it */
+			if (err) {
+				xnvme_cpl_set_errno(ctx, err);
+				return XNVME_BE_LINUX_RW_FAILED;
+			}
 		}
 		ssw = ctx->dev->geo.ssw;
 		nbytes = ((uint64_t)ctx->cmd.nvm.nlb + 1) << ssw;

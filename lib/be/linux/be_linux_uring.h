@@ -96,8 +96,12 @@ int
 xnvme_be_linux_uring_init(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue,
 			  const char *mech, unsigned int required, int fd, int opts);
 
+/**
+ * Releases `u`. With `outstanding` commands the kernel's share of them is waited for first
+ * (without callbacks), so that their buffers may be freed once term returns.
+ */
 void
-xnvme_be_linux_uring_term(struct xnvme_be_linux_uring *u);
+xnvme_be_linux_uring_term(struct xnvme_be_linux_uring *u, uint32_t outstanding);
 
 /** The eventfd signalled on completions, registered on first use; or a negative errno */
 int
@@ -115,6 +119,20 @@ xnvme_be_linux_uring_enter_err(struct xnvme_be_linux_uring *u, int err);
  */
 extern int xnvme_be_linux_uring_fault_n;
 extern int xnvme_be_linux_uring_fault_err;
+
+/**
+ * True when poke has nothing to do: no SQE waits for submission, no completion waits to be
+ * reaped, the kernel asks for no enter, and completions are not polled. The busy-polling
+ * client's common case, kept to a handful of loads.
+ */
+static inline bool
+xnvme_be_linux_uring_idle(const struct xnvme_be_linux_uring *u)
+{
+	const struct io_uring *ring = &u->ring;
+
+	return !io_uring_sq_ready(ring) && !io_uring_cq_ready(ring) && !u->iopoll &&
+	       !(IO_URING_READ_ONCE(*ring->sq.kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW));
+}
 
 /**
  * Hands new SQEs to the kernel and lets it post completions when it needs us to enter.

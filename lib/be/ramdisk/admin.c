@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The admin mechanism "ramdisk": an in-memory controller answering Identify, Get Log Page,
- * Get/Set Features, Directive Send/Receive, plus the topology pseudo-commands. Other admin opcodes are refused with
- * Invalid Command Opcode, as a controller that does not implement them would.
+ * Get/Set Features, Directive Send/Receive, plus the topology pseudo-commands. Other admin
+ * opcodes are refused with Invalid Command Opcode, as a controller that does not implement
+ * them would.
  */
 #include <string.h>
 
@@ -38,7 +39,7 @@ ramdisk_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, voi
 		err = xnvme_ramdisk_dir_recv(rd, ctx, dbuf, dbuf_nbytes);
 		break;
 	default:
-		err = ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, RAMDISK_SC_INVALID_OPCODE);
+		err = ramdisk_invalid_opcode(ctx);
 		break;
 	}
 	if (err) {

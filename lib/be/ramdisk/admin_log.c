@@ -2,9 +2,9 @@
 /*
  * Get Log Page for the ramdisk controller: supported log pages (0x00), error information
  * (0x01), SMART / health (0x02), commands supported and effects (0x05), the FDP pages
- * (0x20..0x23, fdp.c) and the changed zone list (0xBF, zoned.c) where the namespace has them. Each page is built
- * whole, then the window selected by the offset (LPOL/LPOU) and the dword count (NUMDL/NUMDU)
- * is copied out, zero-filled past the end of the page.
+ * (0x20..0x23, fdp.c) and the changed zone list (0xBF, zoned.c) where the namespace has them.
+ * Each page is built whole, then the window selected by the offset (LPOL/LPOU) and the dword
+ * count (NUMDL/NUMDU) is copied out, zero-filled past the end of the page.
  *
  * The error log is a ring of the most recent failures of any command, admin or I/O.
  */

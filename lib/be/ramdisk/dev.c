@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * Opening and closing ramdisks. A URI "<N>GB[?options]" names an N GiB device (uri.c). All
- * handles of a process that open the same URI share one ramdisk (fio opens a device several times, tests write,
- * close, reopen and read), so ramdisks live in a refcounted registry keyed by URI; the memory
- * is released when the last handle closes.
+ * handles of a process that open the same URI share one ramdisk (fio opens a device several
+ * times, tests write, close, reopen and read), so ramdisks live in a refcounted registry keyed
+ * by URI; the memory is released when the last handle closes.
  */
 #include <errno.h>
 #include <stdlib.h>

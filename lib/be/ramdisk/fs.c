@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The file opcodes (write 0xAC, read 0xDC, flush 0xAD) on a ramdisk with an NVM namespace: nvm.slba is a byte offset, the byte count is the caller's buffer size, and
- * cpl.result reports the bytes transferred. Reads are short at the end of the device.
+ * The file opcodes (write 0xAC, read 0xDC, flush 0xAD) on a ramdisk with an NVM namespace:
+ * nvm.slba is a byte offset, the byte count is the caller's buffer size, and cpl.result
+ * reports the bytes transferred. Reads are short at the end of the device.
  */
 #include "ramdisk.h"
 

@@ -295,7 +295,8 @@ nvm_scopy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_pa
 		return err;
 	}
 	for (size_t i = 0; i < nranges; ++i) {
-		err = xnvme_ramdisk_check_readable(rd, ctx, entries[i].slba, (uint64_t)entries[i].nlb + 1);
+		err = xnvme_ramdisk_check_readable(rd, ctx, entries[i].slba,
+						   (uint64_t)entries[i].nlb + 1);
 		if (err) {
 			return err;
 		}

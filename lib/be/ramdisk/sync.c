@@ -2,8 +2,8 @@
 /*
  * The synchronous "ramdisk" mechanism: wraps the caller's data buffer (contiguous or vectored)
  * and metadata buffer in payloads, hands the command to the file opcodes (NVM namespaces) or to
- * the namespace's command-set implementation, and records failures in the error log. Runs concurrently on many threads
- * (synchronous callers, thrpool workers).
+ * the namespace's command-set implementation, and records failures in the error log. Runs
+ * concurrently on many threads (synchronous callers, thrpool workers).
  */
 #include <string.h>
 
@@ -158,8 +158,11 @@ xnvme_ramdisk_cursor_equal(struct ramdisk_cursor *cur, const void *mem, size_t n
 
 /* LBA reported in the error log: the command's starting LBA where it has one */
 static uint64_t
-cmd_lba(const struct xnvme_cmd_ctx *ctx)
+cmd_lba(const struct ramdisk *rd, const struct xnvme_cmd_ctx *ctx)
 {
+	if (rd->ns->csi == XNVME_SPEC_CSI_KV) {
+		return 0;
+	}
 	switch (ctx->cmd.common.opcode) {
 	case XNVME_SPEC_NVM_OPC_FLUSH:
 	case XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT:
@@ -183,7 +186,7 @@ sync_exec(struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 		err = rd->ns->cmd_io(rd, ctx, io);
 	}
 	if (err) {
-		xnvme_ramdisk_errlog_add(rd, ctx, 1, cmd_lba(ctx));
+		xnvme_ramdisk_errlog_add(rd, ctx, 1, cmd_lba(rd, ctx));
 	}
 	return err;
 }

@@ -254,7 +254,8 @@ xnvme_ramdisk_znd_mgmt_recv(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
 		return err;
 	}
 	if (cmd->zra > XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT_EXTENDED ||
-	    (extended && !zd->dext_nbytes) || cmd->zrasf > XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_OFFLINE) {
+	    (extended && !zd->dext_nbytes) ||
+	    cmd->zrasf > XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_OFFLINE) {
 		return ramdisk_invalid_field(ctx);
 	}
 	err = xnvme_ramdisk_check_range(rd, ctx, cmd->slba, 1);

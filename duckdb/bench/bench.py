@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""DuckDB on its local file system versus DuckDB on nvmefs, on the same storage.
+
+Workloads
+  tpch   the 22 TPC-H queries (text from DuckDB's source distribution) on a database attached
+         cold for every run, under a memory limit, so blocks are read from storage and large
+         joins and aggregations spill
+  spill  the grouped aggregations of Kuiper et al., "Robust External Hash Aggregation in the
+         Solid State Age" (ICDE 2024): thin (grouping keys and a count) and wide (plus every
+         other lineitem column as payload) variants over lineitem, with growing group counts,
+         under a memory limit that forces the hash tables to spill
+
+Targets
+  local  database file and temp_directory in a directory of the root file system
+  nvmefs database, WAL and temporary files on an nvmefs volume on a device file in the same
+         directory (a preallocated regular file, or a loop device over it with --loop)
+
+Every (query, run) uses a fresh DuckDB instance (empty buffer pool); targets alternate run by run.
+With --drop-caches the kernel page cache is dropped before every run (needs root).
+Results (every run, medians, speedups) are written as JSON and CSV to --out.
+"""
+import argparse
+import csv
+import json
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import duckdb
+
+HERE = pathlib.Path(__file__).resolve().parent
+TABLES = ["lineitem", "orders", "customer", "part", "partsupp", "supplier", "nation", "region"]
+
+LINEITEM = ["l_orderkey", "l_partkey", "l_suppkey", "l_linenumber", "l_quantity", "l_extendedprice",
+            "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate", "l_commitdate",
+            "l_receiptdate", "l_shipinstruct", "l_shipmode", "l_comment"]
+
+# Group-by keys of growing cardinality (SF1: 1.5M, ~6M, 6M groups)
+SPILL_KEYS = {
+    "g1": ["l_orderkey"],
+    "g2": ["l_orderkey", "l_partkey"],
+    "g3": ["l_orderkey", "l_linenumber", "l_suppkey"],
+}
+
+
+def spill_queries():
+    queries = {}
+    for gname, keys in SPILL_KEYS.items():
+        k = ", ".join(keys)
+        thin = f"SELECT {k}, count(*) AS cnt FROM lineitem GROUP BY {k}"
+        payload = ", ".join(f"max({c}) AS {c}" for c in LINEITEM if c not in keys)
+        wide = f"SELECT {k}, count(*) AS cnt, {payload} FROM lineitem GROUP BY {k}"
+        # max() keeps the payload deterministic; every output column is consumed, so no
+        # aggregate can be pruned
+        queries[f"thin-{gname}"] = f"SELECT count(*), sum(hash(COLUMNS(*))) FROM ({thin})"
+        queries[f"wide-{gname}"] = f"SELECT count(*), sum(hash(COLUMNS(*))) FROM ({wide})"
+    return queries
+
+
+def tpch_queries(source_dir):
+    qdir = pathlib.Path(source_dir) / "extension" / "tpch" / "dbgen" / "queries"
+    return {f"q{i:02d}": (qdir / f"q{i:02d}.sql").read_text() for i in range(1, 23)}
+
+
+class Target:
+    def __init__(self, name, args, workdir):
+        self.name = name
+        self.args = args
+        self.workdir = workdir
+
+    def connect(self, **config):
+        cfg = {"allow_unsigned_extensions": True, "threads": self.args.threads}
+        cfg.update(config)
+        con = duckdb.connect(config=cfg)
+        con.execute(f"LOAD '{self.args.extension}'")
+        if self.name == "nvmefs":
+            con.execute(f"CREATE SECRET nv (TYPE nvmefs, DEVICE '{self.args.device}'{self.args.secret})")
+        return con
+
+    @property
+    def db(self):
+        return "nvmefs://tpch.db" if self.name == "nvmefs" else str(self.workdir / "local" / "tpch.db")
+
+    @property
+    def temp(self):
+        return "nvmefs://tmp" if self.name == "nvmefs" else str(self.workdir / "local" / "tmp")
+
+    def open(self, memory_limit):
+        con = self.connect()
+        con.execute(f"ATTACH '{self.db}' AS tpch")
+        con.execute("USE tpch")
+        con.execute(f"SET memory_limit = '{memory_limit}'")
+        con.execute(f"SET temp_directory = '{self.temp}'")
+        con.execute("SET preserve_insertion_order = false")
+        return con
+
+
+def prepare(target, args):
+    """Formats/creates the storage and loads TPC-H from parquet; returns the load time"""
+    if target.name == "nvmefs":
+        con = target.connect()
+        con.execute("SELECT * FROM nvmefs_format(force := true, wal_percent := 5, temp_percent := 60)")
+        con.close()
+    else:
+        local = target.workdir / "local"
+        subprocess.run(["rm", "-rf", str(local)], check=True)
+        (local / "tmp").mkdir(parents=True)
+    con = target.open("4GB")
+    start = time.perf_counter()
+    for t in TABLES:
+        con.execute(f"CREATE TABLE {t} AS FROM read_parquet('{args.data}/{t}.parquet')")
+    con.execute("CHECKPOINT")
+    elapsed = time.perf_counter() - start
+    con.close()
+    return elapsed
+
+
+def drop_caches():
+    subprocess.run(["sync"], check=True)
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+
+
+def run_one(target, sql, memory_limit, args):
+    con = target.open(memory_limit)
+    if args.drop_caches:
+        drop_caches()
+    start = time.perf_counter()
+    result = con.execute(sql).fetchall()
+    elapsed = time.perf_counter() - start
+    con.close()
+    return elapsed, result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--extension", required=True)
+    ap.add_argument("--data", required=True, help="directory of TPC-H parquet files")
+    ap.add_argument("--source", required=True, help="DuckDB source tree (external/duckdb of the sdist)")
+    ap.add_argument("--workdir", required=True, help="directory on the storage under test")
+    ap.add_argument("--device", required=True, help="device of the nvmefs target (file or loop device)")
+    ap.add_argument("--secret", default="", help="extra secret options, e.g. \", ASYNC 'io_uring'\"")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--tpch-memory", default="512MB")
+    ap.add_argument("--spill-memory", default="256MB")
+    ap.add_argument("--workloads", default="tpch,spill")
+    ap.add_argument("--queries", default="", help="comma-separated subset of query names")
+    ap.add_argument("--targets", default="local,nvmefs")
+    ap.add_argument("--drop-caches", action="store_true")
+    ap.add_argument("--sf", default="?")
+    args = ap.parse_args()
+    workdir = pathlib.Path(args.workdir)
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    targets = [Target(n, args, workdir) for n in args.targets.split(",")]
+    workloads = {}
+    if "tpch" in args.workloads:
+        workloads["tpch"] = (tpch_queries(args.source), args.tpch_memory)
+    if "spill" in args.workloads:
+        workloads["spill"] = (spill_queries(), args.spill_memory)
+    subset = set(filter(None, args.queries.split(",")))
+
+    report = {"meta": {"sf": args.sf, "runs": args.runs, "threads": args.threads, "secret": args.secret,
+                       "device": args.device, "drop_caches": args.drop_caches, "duckdb": duckdb.__version__,
+                       "tpch_memory_limit": args.tpch_memory, "spill_memory_limit": args.spill_memory,
+                       "host": platform.node(), "cpus": os.cpu_count(), "kernel": platform.release()},
+              "load": {}, "runs": []}
+    for target in targets:
+        report["load"][target.name] = prepare(target, args)
+        print(f"load {target.name}: {report['load'][target.name]:.2f} s", file=sys.stderr)
+
+    for wname, (queries, memory_limit) in workloads.items():
+        for qname, sql in queries.items():
+            if subset and qname not in subset:
+                continue
+            answers = {}
+            for run in range(args.runs):
+                for target in (targets if run % 2 == 0 else list(reversed(targets))):
+                    elapsed, result = run_one(target, sql, memory_limit, args)
+                    answers.setdefault(target.name, result)
+                    report["runs"].append({"workload": wname, "query": qname, "target": target.name,
+                                           "run": run, "seconds": elapsed})
+                    print(f"{wname} {qname} {target.name} run {run}: {elapsed:.3f} s", file=sys.stderr)
+            if len({repr(sorted(map(repr, a))) for a in answers.values()}) > 1:
+                raise SystemExit(f"{qname}: the targets returned different results")
+
+    summary = summarize(report)
+    (out / "results.json").write_text(json.dumps(report, indent=1))
+    with open(out / "summary.csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["workload", "query", "local_median_s", "nvmefs_median_s", "speedup"])
+        for row in summary:
+            w.writerow(row)
+    for row in summary:
+        print(",".join(str(x) for x in row))
+
+
+def summarize(report):
+    med = {}
+    for r in report["runs"]:
+        med.setdefault((r["workload"], r["query"]), {}).setdefault(r["target"], []).append(r["seconds"])
+    rows = []
+    for (w, q), per in med.items():
+        local = statistics.median(per["local"]) if "local" in per else float("nan")
+        nvme = statistics.median(per["nvmefs"]) if "nvmefs" in per else float("nan")
+        rows.append([w, q, round(local, 4), round(nvme, 4), round(local / nvme, 3) if nvme else float("nan")])
+    return rows
+
+
+if __name__ == "__main__":
+    main()
