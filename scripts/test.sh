@@ -6,6 +6,8 @@
 #   4. the unit suite under valgrind (leaks and invalid accesses are errors)
 #   5. install to a prefix, build the examples through pkg-config, run them
 #   6. fio 3.33 from Debian's source package with its xnvme engine, verifying data
+#   7. the device suite inside a QEMU guest with emulated NVMe (tests/guest/run_suite.sh):
+#      the real Linux NVMe driver, every device x mechanism pair, fio on the kernel paths
 # Ends with one "N passed, N failed, N skipped" line; exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -95,6 +97,7 @@ else
 fi
 
 step "fio 3.33 xnvme engine"
+fio=""
 if [ -d "$out/install" ] && fio=$(bench/build_fio.sh "$out/install" "$out/fio-cache" 2>"$out/fio-build.log"); then
 	if tests/fio/run_fio_compat.sh "$fio" "$out/fio" | tee "$out/fio.log"; then :; fi
 	p=$(sed -nE 's/^fio: ([0-9]+) passed, ([0-9]+) failed$/\1/p' "$out/fio.log")
@@ -105,6 +108,22 @@ if [ -d "$out/install" ] && fio=$(bench/build_fio.sh "$out/install" "$out/fio-ca
 else
 	tail -30 "$out/fio-build.log"
 	failed=$((failed + 1)); failures+=("fio build")
+fi
+
+step "QEMU guest: the device suite on the Linux NVMe driver"
+if [ -f "$out/build-gcc/build.ninja" ] && tests/qemu/rig.sh prepare --fdp >"$out/qemu-prepare.log" 2>&1; then
+	tests/qemu/rig.sh run --fdp --workdir "$root" --timeout 1500 -- \
+		tests/guest/run_suite.sh "$out/build-gcc" "$out/guest" "$fio" | tee "$out/guest.log"
+	p=$(sed -nE 's/^guest: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1/p' "$out/guest.log")
+	f=$(sed -nE 's/^guest: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\2/p' "$out/guest.log")
+	s=$(sed -nE 's/^guest: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\3/p' "$out/guest.log")
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+	skipped=$((skipped + ${s:-0}))
+	[ "${f:-1}" -eq 0 ] || failures+=("guest")
+else
+	tail -30 "$out/qemu-prepare.log"
+	failed=$((failed + 1)); failures+=("qemu rig")
 fi
 
 echo

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libxnvme.h>
+#include <linux/loop.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -20,9 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -645,7 +646,58 @@ akt_handoff_main(void *arg)
 	return NULL;
 }
 
-/* Common suite; `slba` leaves room for 4096 LBAs */
+/*
+ * Term with commands in flight: no callbacks, and the kernel is done with the buffers when
+ * term returns (reads have landed), so the caller may free them
+ */
+static void
+akt_term_inflight(struct akt *t, uint64_t slba)
+{
+	const size_t chunk = 128 * 1024, nchunk = 8;
+	uint8_t *wbuf = xnvme_buf_alloc(t->dev, chunk * nchunk);
+	uint8_t *rbuf = xnvme_buf_alloc(t->dev, chunk * nchunk);
+	struct xnvme_cmd_ctx sctx = xnvme_cmd_ctx_from_dev(t->dev);
+	struct akt_rec recs[8];
+	struct xnvme_queue *q;
+	int err;
+
+	akt_fill(wbuf, chunk * nchunk, slba * t->lba, 61);
+	for (size_t i = 0; i < nchunk; ++i) {
+		/* chunks: passthrough transfers are bounded by MDTS */
+		err = xnvme_nvm_write(&sctx, xnvme_dev_get_nsid(t->dev), slba + i * chunk / t->lba,
+				      (uint16_t)(chunk / t->lba - 1), wbuf + i * chunk, NULL);
+		ACHECK(t, !err, "sync write %zu: %d", i, err);
+	}
+	memset(rbuf, 0, chunk * nchunk);
+	memset(recs, 0, sizeof(recs));
+
+	err = xnvme_queue_init(t->dev, 8, 0, &q);
+	ACHECK(t, !err, "init: %d", err);
+	if (err) {
+		goto out;
+	}
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+	for (size_t i = 0; i < nchunk; ++i) {
+		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+
+		akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, slba + i * chunk / t->lba,
+			 (uint32_t)(chunk / t->lba - 1), &recs[i]);
+		err = xnvme_cmd_pass(ctx, rbuf + i * chunk, chunk, NULL, 0);
+		ACHECK(t, !err, "submit %zu: %d", i, err);
+	}
+	err = xnvme_queue_poke(q, 1); /* hands them to the kernel (batching) and reaps one */
+	ACHECK(t, err >= 0, "poke: %d", err);
+	ACHECK(t, xnvme_queue_term(q) == 0, "term with commands in flight");
+	for (size_t i = 1; i < nchunk; ++i) {
+		ACHECK(t, recs[i].calls <= 1, "no callbacks at term");
+	}
+	ACHECK(t, !memcmp(wbuf, rbuf, chunk * nchunk), "reads landed before term returned");
+out:
+	xnvme_buf_free(t->dev, wbuf);
+	xnvme_buf_free(t->dev, rbuf);
+}
+
+/* Common suite; `slba` leaves room for 4096 LBAs and 1 MiB */
 static void
 akt_suite(struct akt *t, uint64_t slba)
 {
@@ -661,6 +713,7 @@ akt_suite(struct akt *t, uint64_t slba)
 	akt_cap1(t, slba, 300);
 	akt_threads(t, slba + 2048 + 64);
 	akt_completion_fd(t, slba);
+	akt_term_inflight(t, slba + 4096);
 	if (t->is_file) {
 		akt_short_eof(t);
 	}
@@ -718,22 +771,18 @@ akt_target_open(struct akt *t)
 	return true;
 }
 
-/* Runs a shell command quietly; its exit status */
-static inline int
-akt_sh(const char *cmd)
-{
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+static int akt_loop_holder = -1;
 
 /*
  * Attaches `backing` to a loop device with direct I/O; writes its path into `dev` and returns
- * true, or false when loop devices are not available here (not root, no loop driver).
+ * true, or false when loop devices are not available here (not root, no loop driver). The
+ * device is set to autoclear and held open until akt_loop_detach(), so it goes away however
+ * the program ends.
  */
 static inline bool
 akt_loop_attach(const char *backing, char *dev, size_t len)
 {
+	struct loop_info64 info;
 	char cmd[512];
 	FILE *p;
 
@@ -749,17 +798,26 @@ akt_loop_attach(const char *backing, char *dev, size_t len)
 	}
 	pclose(p);
 	dev[strcspn(dev, "\n")] = '\0';
-	return dev[0] == '/';
+	if (dev[0] != '/') {
+		return false;
+	}
+	akt_loop_holder = open(dev, O_RDONLY | O_CLOEXEC);
+	if (akt_loop_holder >= 0 && !ioctl(akt_loop_holder, LOOP_GET_STATUS64, &info)) {
+		info.lo_flags |= LO_FLAGS_AUTOCLEAR;
+		if (ioctl(akt_loop_holder, LOOP_SET_STATUS64, &info)) {
+			fprintf(stderr, "# %s: no autoclear: %s\n", dev, strerror(errno));
+		}
+	}
+	return true;
 }
 
 static inline void
 akt_loop_detach(const char *dev)
 {
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "losetup -d '%s'", dev);
-	if (akt_sh(cmd)) {
-		fprintf(stderr, "# could not detach %s\n", dev);
+	(void)dev;
+	if (akt_loop_holder >= 0) {
+		close(akt_loop_holder); /* autoclear: the last close detaches */
+		akt_loop_holder = -1;
 	}
 }
 

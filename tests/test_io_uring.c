@@ -168,6 +168,35 @@ test_fault_injection(struct akt *t)
 	xnvme_buf_free(t->dev, buf);
 }
 
+/* Term before any poke: the kernel never saw the commands, nothing executes */
+static void
+test_term_unsubmitted(struct akt *t)
+{
+	uint8_t *buf = xnvme_buf_alloc(t->dev, 4 * t->lba);
+	struct akt_rec recs[4] = {{0}};
+	struct xnvme_queue *q;
+	int err = xnvme_queue_init(t->dev, 4, 0, &q);
+
+	ACHECK(t, !err, "init: %d", err);
+	if (err) {
+		xnvme_buf_free(t->dev, buf);
+		return;
+	}
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+	memset(buf, 0x77, 4 * t->lba);
+	for (int i = 0; i < 4; ++i) {
+		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+
+		akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, 200 + i, 0, &recs[i]);
+		ACHECK(t, !xnvme_cmd_pass(ctx, buf + i * t->lba, t->lba, NULL, 0), "submit");
+	}
+	ACHECK(t, xnvme_queue_term(q) == 0, "term");
+	for (int i = 0; i < 4; ++i) {
+		ACHECK(t, recs[i].calls == 0 && buf[i * t->lba] == 0x77, "unsubmitted read %d", i);
+	}
+	xnvme_buf_free(t->dev, buf);
+}
+
 /* A SINGLE_ISSUER ring first driven by one thread cannot be driven by another; coop can */
 struct first_user {
 	struct akt *t;
@@ -622,6 +651,7 @@ run_file_target(struct akt *t, bool extras)
 	if (extras) {
 		test_taskrun_modes(t);
 		test_batching(t);
+		test_term_unsubmitted(t);
 		test_fault_injection(t);
 		test_migration(t);
 		test_iopoll(t);

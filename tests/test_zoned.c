@@ -279,7 +279,8 @@ test_transitions(void)
 	if (!t.zns->ozcs.bits.zrwasup) {
 		ctx = xnvme_cmd_ctx_from_dev(t.dev);
 		err = xnvme_znd_zrwa_flush(&ctx, t.nsid, z0);
-		CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,
+			     XNVME_SPEC_ZND_SC_INVALID_ZONE_OP);
 	}
 	reset_all();
 	CHECK_EQ(state(z1), ST_EMPTY);

@@ -601,6 +601,8 @@ cmd_run() {
 	# kernel would then put multipath head disks (no zone limits in sysfs on 6.1) in front
 	# of the namespaces; off, both QEMU versions give the same per-controller devices.
 	append+=" nvme_core.multipath=N"
+	# lets the tests read controller registers from resource0 while nvme owns the device
+	append+=" iomem=relaxed"
 	((poll)) && append+=" nvme.poll_queues=1"
 	((${#kparams[@]})) && append+=" ${kparams[*]}"
 

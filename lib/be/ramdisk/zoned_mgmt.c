@@ -163,8 +163,8 @@ xnvme_ramdisk_znd_mgmt_send(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET:
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_OFFLINE:
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_DESCRIPTOR:
+	case XNVME_SPEC_ZND_CMD_MGMT_SEND_FLUSH:
 		break;
-	case XNVME_SPEC_ZND_CMD_MGMT_SEND_FLUSH: /* ZRWA flush: no ZRWA (ozcs.zrwasup = 0) */
 	default:
 		return ramdisk_invalid_field(ctx);
 	}
@@ -178,6 +178,10 @@ xnvme_ramdisk_znd_mgmt_send(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
 			return ramdisk_invalid_field(ctx);
 		}
 		z = &zd->zones[cmd->slba / zd->zsze];
+	}
+	if (cmd->zsa == XNVME_SPEC_ZND_CMD_MGMT_SEND_FLUSH) {
+		/* no zone has a ZRWA (ozcs.zrwasup = 0): as QEMU's model answers */
+		return ramdisk_status(ctx, ZND_SCT, XNVME_SPEC_ZND_SC_INVALID_ZONE_OP);
 	}
 	if (cmd->zsa == XNVME_SPEC_ZND_CMD_MGMT_SEND_DESCRIPTOR) {
 		return set_dext(rd, ctx, z, pl);

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# The device test suite, run INSIDE the QEMU guest in one boot (tests/qemu/rig.sh run --fdp):
+# every program of the suite over every device x mechanism pair that makes sense, fio's xnvme
+# engine verifying data through the kernel paths, a permission check, and device removal last.
+#   usage: run_suite.sh <build dir> <output dir> [fio binary]
+# Writes <output dir>/guest-matrix.md and ends with "guest: N passed, N failed, N skipped".
+set -u
+build=$(realpath "${1:?usage: run_suite.sh <build dir> <out dir> [fio]}")
+out=${2:?usage: run_suite.sh <build dir> <out dir> [fio]}
+fio=${3:-}
+mkdir -p "$out"
+out=$(realpath "$out")
+: "${XNVME_QEMU_GUEST:?run_suite.sh runs inside the QEMU guest (tests/qemu/rig.sh run)}"
+
+pass=0
+fail=0
+skip=0
+run() {
+	local name=$1 rc
+	shift
+	"$@" >"$out/$name.log" 2>&1
+	rc=$?
+	case $rc in
+	0) echo "ok   $name"; pass=$((pass + 1)) ;;
+	77) echo "skip $name"; skip=$((skip + 1)) ;;
+	*)
+		echo "FAIL $name (exit $rc)"
+		tail -25 "$out/$name.log" | sed 's/^/    /'
+		fail=$((fail + 1))
+		;;
+	esac
+}
+
+# Admin/sync paths against nvme-cli's view, io_uring_cmd / io_uring / libaio specifics
+run linux_nvme "$build/tests/guest/test_linux_nvme"
+run uring_cmd "$build/tests/guest/test_uring_cmd"
+
+# The functional matrix: block devices through every mechanism that takes a block device,
+# generic char devices through the passthrough ones
+: >"$out/matrix.yaml"
+for role in NVM NVM4K; do
+	blk_var="XNVME_QEMU_${role}_BLK"
+	chr_var="XNVME_QEMU_${role}_CHR"
+	for mech in sync emu thrpool io_uring libaio posix nil; do
+		run "matrix-${role}-blk-$mech" "$build/tests/test_matrix" --uri "${!blk_var}" --mech "$mech"
+		grep -- "- {uri" "$out/matrix-${role}-blk-$mech.log" >>"$out/matrix.yaml"
+	done
+	for mech in sync emu thrpool io_uring_cmd nil; do
+		run "matrix-${role}-chr-$mech" "$build/tests/test_matrix" --uri "${!chr_var}" --mech "$mech"
+		grep -- "- {uri" "$out/matrix-${role}-chr-$mech.log" >>"$out/matrix.yaml"
+	done
+done
+
+# Command sets against QEMU's independent device model (the same programs pass on the ramdisk)
+run zoned-chr-nvme "$build/tests/test_zoned" --uri "$XNVME_QEMU_ZNS_CHR"
+run zoned-blk-nvme "$build/tests/test_zoned" --uri "$XNVME_QEMU_ZNS_BLK"
+run pi-chr "$build/tests/test_pi_io" --uri "$XNVME_QEMU_PI_CHR"
+if [ -n "${XNVME_QEMU_FDP_CHR:-}" ]; then
+	run fdp-chr "$build/tests/test_fdp" --uri "$XNVME_QEMU_FDP_CHR"
+fi
+
+# fio 3.33's xnvme engine verifying data through the kernel paths
+if [ -n "$fio" ] && [ -x "$fio" ]; then
+	fiorun() {
+		local name=$1
+		shift
+		run "fio-$name" "$fio" --name="$name" --ioengine=xnvme --thread=1 --output-format=terse \
+			--verify=crc32c --do_verify=1 --verify_fatal=1 "$@"
+	}
+	fiorun io_uring --filename="$XNVME_QEMU_NVM_BLK" --xnvme_async=io_uring --direct=1 \
+		--rw=randwrite --bs=4k --size=16M --iodepth=16
+	fiorun libaio --filename="$XNVME_QEMU_NVM_BLK" --xnvme_async=libaio --direct=1 \
+		--rw=randwrite --bs=4k --size=16M --iodepth=16
+	fiorun io_uring_cmd --filename="$XNVME_QEMU_NVM4K_CHR" --xnvme_async=io_uring_cmd \
+		--xnvme_sync=nvme --rw=randwrite --bs=4k --size=16M --iodepth=16
+	fiorun io_uring_cmd-poll --filename="$XNVME_QEMU_NVM_CHR" --xnvme_async=io_uring_cmd \
+		--hipri=1 --rw=write --bs=8k --size=8M --iodepth=4
+	fiorun zbd --filename="$XNVME_QEMU_ZNS_BLK" --zonemode=zbd --rw=write --bs=64k \
+		--size=64M --iodepth=1
+else
+	echo "skip fio (no fio binary given)"
+	skip=$((skip + 1))
+fi
+
+# A permission problem names the path and gives EACCES (exit 255 from the tool)
+perm() {
+	local rc
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$build/tools/xnvme" info \
+		"$XNVME_QEMU_NVM_BLK" >"$out/perm.out" 2>&1
+	rc=$?
+	cat "$out/perm.out"
+	[ "$rc" -eq 255 ] && grep -q "$XNVME_QEMU_NVM_BLK" "$out/perm.out" &&
+		grep -qi "permission denied\|errno: 13" "$out/perm.out"
+}
+run permission perm
+
+# The matrix as a table for the docs
+{
+	echo "| device | mechanism | verified data | NVM opcodes and statuses | failures |"
+	echo "|---|---|---|---|---|"
+	sed -nE "s/.*uri: '([^']*)', mechanism: ([^,]*), ran: true, verified: ([a-z]*), nvm_opcodes: ([a-z]*), failures: ([0-9]*).*/| \1 | \2 | \3 | \4 | \5 |/p" \
+		"$out/matrix.yaml"
+	sed -nE "s/.*uri: '([^']*)', mechanism: ([^,]*), ran: false, errno: ([0-9]*).*/| \1 | \2 | refused at open (errno \3) | - | - |/p" \
+		"$out/matrix.yaml"
+} >"$out/guest-matrix.md"
+
+# Last: it removes the controller
+run faults "$build/tests/guest/test_faults"
+
+echo "guest: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
