@@ -697,6 +697,24 @@ out:
 	xnvme_buf_free(t->dev, rbuf);
 }
 
+/* A queue created on this thread, driven by another */
+static void
+akt_handoff(struct akt *t, uint64_t slba)
+{
+	struct akt_handoff h = {.t = t, .slba = slba};
+	pthread_t th;
+	int err = xnvme_queue_init(t->dev, 4, 0, &h.q);
+
+	ACHECK(t, !err, "init: %d", err);
+	if (!err) {
+		xnvme_queue_set_cb(h.q, akt_cb, NULL);
+		pthread_create(&th, NULL, akt_handoff_main, &h);
+		pthread_join(th, NULL);
+		ACHECK(t, !h.err, "queue used by a thread other than its creator: %d", h.err);
+		xnvme_queue_term(h.q);
+	}
+}
+
 /* Common suite; `slba` leaves room for 4096 LBAs and 1 MiB */
 static void
 akt_suite(struct akt *t, uint64_t slba)
@@ -717,20 +735,7 @@ akt_suite(struct akt *t, uint64_t slba)
 	if (t->is_file) {
 		akt_short_eof(t);
 	}
-	{
-		struct akt_handoff h = {.t = t, .slba = slba};
-		pthread_t th;
-		int err = xnvme_queue_init(t->dev, 4, 0, &h.q);
-
-		ACHECK(t, !err, "init: %d", err);
-		if (!err) {
-			xnvme_queue_set_cb(h.q, akt_cb, NULL);
-			pthread_create(&th, NULL, akt_handoff_main, &h);
-			pthread_join(th, NULL);
-			ACHECK(t, !h.err, "queue used by a thread other than its creator: %d", h.err);
-			xnvme_queue_term(h.q);
-		}
-	}
+	akt_handoff(t, slba);
 }
 
 /* ---------------------------------------------------------------------------------------- */

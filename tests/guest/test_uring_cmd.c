@@ -9,11 +9,12 @@
  * io_uring_cmd on the generic char devices of the 512 B and 4 KiB namespaces: the default
  * async mechanism there, write/read/verify at QD 1..64, vectors (copied and in place),
  * -EBUSY past capacity, capacity 1, one queue per thread, completion fd, term with commands in
- * flight, a queue driven by another thread, LBA Out of Range (sct 0, sc 0x80) for a read beyond the namespace, Flush,
- * Write Zeroes, DSM, IOPOLL (the rig gives the driver poll queues) and SQPOLL; separate
- * metadata on the PI namespace; Zone Append returning the assigned LBA, zone management send
- * and receive on the zoned namespace. io_uring and libaio with O_DIRECT on the block device
- * (IOPOLL must work there); io_uring_cmd refused on the block device.
+ * flight, a queue driven by another thread, LBA Out of Range (sct 0, sc 0x80) for a read
+ * beyond the namespace, Flush, Write Zeroes, DSM, IOPOLL (the rig gives the driver poll
+ * queues) and SQPOLL; separate metadata on the PI namespace; Zone Append returning the
+ * assigned LBA, zone management send and receive on the zoned namespace. io_uring and libaio
+ * with O_DIRECT on the block device (IOPOLL must work there); io_uring_cmd refused on the
+ * block device.
  * Exit: 0 pass, 1 fail, 77 skip.
  */
 #include "async_kernel_common.h"
@@ -308,6 +309,7 @@ ucmd_target(const char *role, const char *chr)
 	akt_threads(&t, 3000);
 	akt_completion_fd(&t, 0);
 	akt_term_inflight(&t, 4096);
+	akt_handoff(&t, 0);
 	ucmd_commands(&t);
 	ucmd_polling(&t);
 	xnvme_dev_close(t.dev);

@@ -289,7 +289,10 @@ la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 	if (rw < 0) {
 		return rw;
 	}
-	if (rw == XNVME_BE_LINUX_RW_FLUSH || rw == XNVME_BE_LINUX_RW_FAILED) {
+	if (rw == XNVME_BE_LINUX_RW_FAILED) {
+		return la_ready(state, ctx);
+	}
+	if (rw == XNVME_BE_LINUX_RW_FLUSH) {
 		return la_cmd_io(ctx, NULL, 0, NULL, 0);
 	}
 	if (len < total) {
