@@ -319,7 +319,7 @@ def summarize(runs):
         return None
     lat = [r["lat_mean_ns"] for r in ok]
     iops = [r["iops"] for r in ok]
-    return {
+    out = {
         "n": len(ok),
         "lat_ns_median": statistics.median(lat),
         "lat_ns_min": min(lat),
@@ -330,6 +330,15 @@ def summarize(runs):
         "ns_per_io_median": statistics.median([1e9 / x for x in iops if x > 0] or [0]),
         "p99_ns_median": statistics.median([r["clat_p99_ns"] or 0 for r in ok]),
     }
+    # CPU time of the job thread per I/O (fio's usr+sys share of the runtime, RUSAGE_THREAD with
+    # --thread): unlike wall time it does not grow when other processes take the CPU away
+    cpu = [(r["usr_cpu"] + r["sys_cpu"]) / 100.0 * 1e9 / r["iops"] for r in ok
+           if r.get("usr_cpu") is not None and r.get("sys_cpu") is not None and r["iops"] > 0]
+    if cpu:
+        out["cpu_ns_per_io_median"] = statistics.median(cpu)
+        out["cpu_ns_per_io_min"] = min(cpu)
+        out["cpu_ns_per_io_max"] = max(cpu)
+    return out
 
 
 def machine_info():
@@ -398,17 +407,11 @@ def run_suite(a):
                         failed_sides[key] = r["error"]
                         log("%s/%s/%s: %s" % (t, iface, side, r["error"].splitlines()[-1]
                                               if r["error"] else "error"))
-            sa, sb = summarize(runs["A"]), summarize(runs["B"])
-            cell = {"target": t, "iface": iface, "qd": qd, "bs": bs, "A": sa, "B": sb,
-                    "runs": runs,
-                    "b_via": "xnvmeperf" if IFACES[iface][1] is None else "fio-xnvme",
-                    "a_error": failed_sides.get((t, iface, "A")),
-                    "b_error": failed_sides.get((t, iface, "B"))}
-            if sa and sb:
-                cell["added_ns_lat"] = sb["lat_ns_median"] - sa["lat_ns_median"]
-                cell["added_ns_per_io"] = sb["ns_per_io_median"] - sa["ns_per_io_median"]
-                cell["ratio"] = sb["lat_ns_median"] / sa["lat_ns_median"] \
-                    if sa["lat_ns_median"] else None
+            cell = finish_cell({"target": t, "iface": iface, "qd": qd, "bs": bs, "runs": runs,
+                                "b_via": "xnvmeperf" if IFACES[iface][1] is None else "fio-xnvme",
+                                "a_error": failed_sides.get((t, iface, "A")),
+                                "b_error": failed_sides.get((t, iface, "B"))})
+            sa, sb = cell["A"], cell["B"]
             doc["cells"].append(cell)
             if not a.quiet:
                 fmt = lambda s: "%9.0f ns" % s["lat_ns_median"] if s else "      n/a   "
@@ -419,6 +422,21 @@ def run_suite(a):
         targets.cleanup()
     doc["elapsed_s"] = time.monotonic() - t_start
     return doc
+
+
+def finish_cell(cell):
+    """Adds the summaries and A/B comparisons of a cell from its raw runs."""
+    sa, sb = summarize(cell["runs"]["A"]), summarize(cell["runs"]["B"])
+    cell["A"], cell["B"] = sa, sb
+    if sa and sb:
+        cell["added_ns_lat"] = sb["lat_ns_median"] - sa["lat_ns_median"]
+        cell["added_ns_per_io"] = sb["ns_per_io_median"] - sa["ns_per_io_median"]
+        cell["ratio"] = sb["lat_ns_median"] / sa["lat_ns_median"] \
+            if sa["lat_ns_median"] else None
+        if "cpu_ns_per_io_median" in sa and "cpu_ns_per_io_median" in sb:
+            cell["added_cpu_ns_per_io"] = (sb["cpu_ns_per_io_median"] -
+                                           sa["cpu_ns_per_io_median"])
+    return cell
 
 
 def main():

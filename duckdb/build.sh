@@ -128,7 +128,15 @@ done
 libfile=$(find "$(dirname "$(dirname "$pc")")" -maxdepth 1 -name 'libxnvme.so*' -type f | head -1)
 echo "build nvmefs.so: link ${objs[*]} | ${libfile:-$pc}" >>"$out/build.ninja.new"
 echo "build nvmefs.duckdb_extension: footer nvmefs.so | $here/footer.py" >>"$out/build.ninja.new"
-echo "default nvmefs.duckdb_extension" >>"$out/build.ninja.new"
+# the device I/O path without DuckDB, for profiling (bench/iobench.cpp)
+cat >>"$out/build.ninja.new" <<EOF
+rule linkexe
+  command = \$cxx -o \$out \$in $xnvme_libs -lpthread
+  description = LINK \$out
+build obj/iobench.o: cxx $here/bench/iobench.cpp
+build nvmefs_iobench: linkexe obj/iobench.o obj/device.o
+default nvmefs.duckdb_extension nvmefs_iobench
+EOF
 if ! cmp -s "$out/build.ninja.new" "$out/build.ninja"; then
 	mv "$out/build.ninja.new" "$out/build.ninja"
 else

@@ -68,27 +68,37 @@ def tpch_queries(source_dir):
 
 
 class Target:
-    def __init__(self, name, args, workdir):
-        self.name = name
+    """A storage configuration: "local", or "nvmefs" with its own device and secret options"""
+
+    def __init__(self, spec, args, workdir):
+        parts = spec.split(":", 2)
+        self.name = parts[0]
+        self.kind = parts[1] if len(parts) > 1 else parts[0]
+        self.secret = parts[2] if len(parts) > 2 else ""
         self.args = args
         self.workdir = workdir
+        self.image = str(workdir / f"{self.name}.img")
+        self.device = self.image  # or a loop device over the image (--loop)
+        if self.kind not in ("local", "nvmefs"):
+            raise SystemExit(f"unknown target kind {self.kind!r}")
 
     def connect(self, **config):
         cfg = {"allow_unsigned_extensions": True, "threads": self.args.threads}
         cfg.update(config)
         con = duckdb.connect(config=cfg)
         con.execute(f"LOAD '{self.args.extension}'")
-        if self.name == "nvmefs":
-            con.execute(f"CREATE SECRET nv (TYPE nvmefs, DEVICE '{self.args.device}'{self.args.secret})")
+        if self.kind == "nvmefs":
+            extra = f", {self.secret}" if self.secret else ""
+            con.execute(f"CREATE SECRET nv (TYPE nvmefs, DEVICE '{self.device}'{extra})")
         return con
 
     @property
     def db(self):
-        return "nvmefs://tpch.db" if self.name == "nvmefs" else str(self.workdir / "local" / "tpch.db")
+        return "nvmefs://tpch.db" if self.kind == "nvmefs" else str(self.workdir / self.name / "tpch.db")
 
     @property
     def temp(self):
-        return "nvmefs://tmp" if self.name == "nvmefs" else str(self.workdir / "local" / "tmp")
+        return "nvmefs://tmp" if self.kind == "nvmefs" else str(self.workdir / self.name / "tmp")
 
     def open(self, memory_limit):
         con = self.connect()
@@ -102,12 +112,20 @@ class Target:
 
 def prepare(target, args):
     """Formats/creates the storage and loads TPC-H from parquet; returns the load time"""
-    if target.name == "nvmefs":
+    if target.kind == "nvmefs":
+        if not os.path.exists(target.image) or os.path.getsize(target.image) < args.device_bytes:
+            # a fully written file: no target pays for file system block allocation during the runs
+            subprocess.run(["dd", "if=/dev/zero", f"of={target.image}", "bs=1M",
+                            f"count={args.device_bytes >> 20}", "status=none"], check=True)
+        if args.loop:
+            target.device = subprocess.run(["losetup", "-f", "--show", target.image], check=True,
+                                           stdout=subprocess.PIPE, text=True).stdout.strip()
+            LOOPS.append(target.device)
         con = target.connect()
         con.execute("SELECT * FROM nvmefs_format(force := true, wal_percent := 5, temp_percent := 60)")
         con.close()
     else:
-        local = target.workdir / "local"
+        local = target.workdir / target.name
         subprocess.run(["rm", "-rf", str(local)], check=True)
         (local / "tmp").mkdir(parents=True)
     con = target.open("4GB")
@@ -118,6 +136,17 @@ def prepare(target, args):
     elapsed = time.perf_counter() - start
     con.close()
     return elapsed
+
+
+def normalized(rows):
+    """Results compared across targets: floats to 9 significant digits (parallel aggregation
+    may sum in a different order), rows sorted"""
+    def norm(v):
+        return float(f"{v:.9g}") if isinstance(v, float) else v
+    return repr(sorted(repr(tuple(norm(v) for v in row)) for row in rows))
+
+
+LOOPS = []
 
 
 def drop_caches():
@@ -143,8 +172,10 @@ def main():
     ap.add_argument("--data", required=True, help="directory of TPC-H parquet files")
     ap.add_argument("--source", required=True, help="DuckDB source tree (external/duckdb of the sdist)")
     ap.add_argument("--workdir", required=True, help="directory on the storage under test")
-    ap.add_argument("--device", required=True, help="device of the nvmefs target (file or loop device)")
-    ap.add_argument("--secret", default="", help="extra secret options, e.g. \", ASYNC 'io_uring'\"")
+    ap.add_argument("--target", action="append", dest="targets",
+                    help="NAME:local or NAME:nvmefs[:SECRET OPTIONS], e.g. \"nvmefs:nvmefs:ASYNC 'emu'\"; "
+                         "nvmefs targets use the device file WORKDIR/NAME.img (repeatable)")
+    ap.add_argument("--device-gib", type=int, default=8, help="size of each nvmefs device file")
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--threads", type=int, default=2)
@@ -152,15 +183,19 @@ def main():
     ap.add_argument("--spill-memory", default="256MB")
     ap.add_argument("--workloads", default="tpch,spill")
     ap.add_argument("--queries", default="", help="comma-separated subset of query names")
-    ap.add_argument("--targets", default="local,nvmefs")
     ap.add_argument("--drop-caches", action="store_true")
+    ap.add_argument("--loop", action="store_true", help="nvmefs targets use a loop device over their image")
     ap.add_argument("--sf", default="?")
     args = ap.parse_args()
+    args.device_bytes = args.device_gib << 30
+    if not args.targets:
+        args.targets = ["local:local", "nvmefs:nvmefs:ASYNC 'emu'"]
     workdir = pathlib.Path(args.workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
 
-    targets = [Target(n, args, workdir) for n in args.targets.split(",")]
+    targets = [Target(spec, args, workdir) for spec in args.targets]
     workloads = {}
     if "tpch" in args.workloads:
         workloads["tpch"] = (tpch_queries(args.source), args.tpch_memory)
@@ -168,11 +203,20 @@ def main():
         workloads["spill"] = (spill_queries(), args.spill_memory)
     subset = set(filter(None, args.queries.split(",")))
 
-    report = {"meta": {"sf": args.sf, "runs": args.runs, "threads": args.threads, "secret": args.secret,
-                       "device": args.device, "drop_caches": args.drop_caches, "duckdb": duckdb.__version__,
+    report = {"meta": {"sf": args.sf, "runs": args.runs, "threads": args.threads,
+                       "targets": {t.name: {"kind": t.kind, "secret": t.secret} for t in targets},
+                       "drop_caches": args.drop_caches, "loop": args.loop, "duckdb": duckdb.__version__,
                        "tpch_memory_limit": args.tpch_memory, "spill_memory_limit": args.spill_memory,
                        "host": platform.node(), "cpus": os.cpu_count(), "kernel": platform.release()},
               "load": {}, "runs": []}
+    try:
+        run_all(args, targets, workloads, subset, report, out)
+    finally:
+        for loop in LOOPS:
+            subprocess.run(["losetup", "-d", loop], check=False)
+
+
+def run_all(args, targets, workloads, subset, report, out):
     for target in targets:
         report["load"][target.name] = prepare(target, args)
         print(f"load {target.name}: {report['load'][target.name]:.2f} s", file=sys.stderr)
@@ -189,29 +233,31 @@ def main():
                     report["runs"].append({"workload": wname, "query": qname, "target": target.name,
                                            "run": run, "seconds": elapsed})
                     print(f"{wname} {qname} {target.name} run {run}: {elapsed:.3f} s", file=sys.stderr)
-            if len({repr(sorted(map(repr, a))) for a in answers.values()}) > 1:
+            if len({normalized(a) for a in answers.values()}) > 1:
                 raise SystemExit(f"{qname}: the targets returned different results")
+            (out / "results.json").write_text(json.dumps(report, indent=1))  # progress so far
 
-    summary = summarize(report)
+    summary = summarize(report, [t.name for t in targets])
     (out / "results.json").write_text(json.dumps(report, indent=1))
     with open(out / "summary.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["workload", "query", "local_median_s", "nvmefs_median_s", "speedup"])
-        for row in summary:
-            w.writerow(row)
+        csv.writer(f).writerows(summary)
     for row in summary:
         print(",".join(str(x) for x in row))
 
 
-def summarize(report):
+def summarize(report, names):
+    """One row per query: median seconds of every target, and the speedup of each other target
+    over the first one (the baseline, normally local)"""
     med = {}
     for r in report["runs"]:
         med.setdefault((r["workload"], r["query"]), {}).setdefault(r["target"], []).append(r["seconds"])
-    rows = []
+    base = names[0]
+    header = ["workload", "query"] + [f"{n}_median_s" for n in names] + [f"speedup_{n}" for n in names[1:]]
+    rows = [header]
     for (w, q), per in med.items():
-        local = statistics.median(per["local"]) if "local" in per else float("nan")
-        nvme = statistics.median(per["nvmefs"]) if "nvmefs" in per else float("nan")
-        rows.append([w, q, round(local, 4), round(nvme, 4), round(local / nvme, 3) if nvme else float("nan")])
+        medians = [statistics.median(per[n]) if n in per else float("nan") for n in names]
+        speedups = [round(medians[0] / m, 3) if m else float("nan") for m in medians[1:]]
+        rows.append([w, q] + [round(m, 4) for m in medians] + speedups)
     return rows
 
 

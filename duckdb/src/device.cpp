@@ -2,7 +2,10 @@
 #include "device.hpp"
 
 #include <cerrno>
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <sched.h>
 #include <time.h>
 
@@ -12,6 +15,8 @@ namespace nvmefs {
 
 //! Bytes of the per-thread bounce buffer
 static constexpr size_t WINDOW_NBYTES = 1u << 20;
+//! Command size of large transfers on kernel queues (see Device::SplitBytes)
+static constexpr uint32_t SPLIT_NBYTES = 64u << 10;
 //! Largest transfer when the device reports no MDTS
 static constexpr uint32_t DEFAULT_MDTS = 128u << 10;
 
@@ -23,13 +28,32 @@ struct Device::ThreadCtx {
 };
 
 namespace {
+// Live devices by id, so an exiting thread can hand its contexts back to devices still open.
+// Never destroyed: threads may exit during process teardown.
+struct LiveDevices {
+	std::mutex lock;
+	std::map<uint64_t, Device *> devices;
+};
+LiveDevices &Live() {
+	static LiveDevices *live = new LiveDevices();
+	return *live;
+}
+
 struct TlsEntry {
 	uint64_t device_id;
 	Device::ThreadCtx *ctx;
 };
-// A cache only: contexts belong to their device. Entries of closed devices never match again
-// because device ids are never reused.
-thread_local std::vector<TlsEntry> tls_ctxs;
+// This thread's contexts. Entries of closed devices never match again (ids are never reused);
+// at thread exit the contexts of devices still open are released (queue and buffer).
+struct TlsContexts {
+	std::vector<TlsEntry> entries;
+	~TlsContexts() {
+		for (auto &entry : entries) {
+			Device::ReleaseThreadCtx(entry.device_id, entry.ctx);
+		}
+	}
+};
+thread_local TlsContexts tls_ctxs;
 
 struct Batch {
 	uint32_t outstanding = 0;
@@ -80,7 +104,8 @@ void Reap(xnvme_queue *queue, Batch &batch, uint32_t target) {
 
 std::string DeviceConfig::Key() const {
 	return uri + "|be=" + backend + "|async=" + async + "|sync=" + sync + "|admin=" + admin +
-	       "|nsid=" + std::to_string(nsid) + "|qd=" + std::to_string(queue_depth) + "|direct=" + (direct ? "1" : "0");
+	       "|nsid=" + std::to_string(nsid) + "|qd=" + std::to_string(queue_depth) + "|direct=" + (direct ? "1" : "0") +
+	       "|zc=" + (zero_copy ? "1" : "0");
 }
 
 std::string DeviceConfig::Describe() const {
@@ -89,7 +114,26 @@ std::string DeviceConfig::Describe() const {
 	};
 	return "backend " + show(backend) + ", async " + show(async) + ", sync " + show(sync) + ", admin " +
 	       show(admin) + ", nsid " + (nsid ? std::to_string(nsid) : std::string("auto")) + ", queue depth " +
-	       std::to_string(queue_depth) + (direct ? ", direct" : "");
+	       std::to_string(queue_depth) + (direct ? ", direct" : "") + (zero_copy ? ", zero copy" : "");
+}
+
+void Device::ReleaseThreadCtx(uint64_t device_id, ThreadCtx *ctx) {
+	auto &live = Live();
+	std::lock_guard<std::mutex> guard(live.lock);
+	auto it = live.devices.find(device_id);
+	if (it == live.devices.end()) {
+		return; // closed: the device released every context
+	}
+	Device &dev = *it->second;
+	std::lock_guard<std::mutex> ctx_guard(dev.ctx_lock);
+	for (auto c = dev.ctxs.begin(); c != dev.ctxs.end(); ++c) {
+		if (c->get() == ctx) {
+			xnvme_queue_term(ctx->queue);
+			xnvme_buf_free(dev.dev, ctx->buf);
+			dev.ctxs.erase(c);
+			return;
+		}
+	}
 }
 
 Device::Device(const DeviceConfig &config_p) : config(config_p), id(g_next_device_id++) {
@@ -137,9 +181,37 @@ Device::Device(const DeviceConfig &config_p) : config(config_p), id(g_next_devic
 		max_xfer = lba_nbytes;
 	}
 	DetectFdp();
+
+	// Commands of a synchronous or emulated queue run one after another: splitting only costs.
+	// Kernel queues (io_uring, io_uring_cmd, libaio) run them concurrently.
+	split = max_xfer;
+	const struct xnvme_opts *eff = xnvme_dev_get_opts(dev);
+	std::string async = eff->async ? eff->async : "";
+	if (async == "io_uring" || async == "io_uring_cmd" || async == "libaio") {
+		split = std::min<uint32_t>(max_xfer, SPLIT_NBYTES);
+	}
+	if (const char *env = getenv("NVMEFS_SPLIT_KIB")) {
+		uint64_t kib = strtoull(env, nullptr, 10);
+		if (kib) {
+			split = std::min<uint32_t>(max_xfer, uint32_t(kib << 10));
+		}
+	}
+	split = std::max<uint32_t>(split / lba_nbytes * lba_nbytes, lba_nbytes);
+	{
+		auto &live = Live();
+		std::lock_guard<std::mutex> guard(live.lock);
+		live.devices[id] = this;
+	}
+	std::string be = eff->be ? eff->be : "";
+	zero_copy = config.zero_copy && (be == "linux" || be == "ramdisk" || be == "fbsd" || be == "macos");
 }
 
 Device::~Device() {
+	{
+		auto &live = Live();
+		std::lock_guard<std::mutex> guard(live.lock);
+		live.devices.erase(id);
+	}
 	{
 		std::lock_guard<std::mutex> guard(ctx_lock);
 		for (auto &ctx : ctxs) {
@@ -157,7 +229,8 @@ std::string Device::Mechanisms() const {
 		return std::string(v ? v : "?");
 	};
 	return "be=" + s(o->be) + " admin=" + s(o->admin) + " sync=" + s(o->sync) + " async=" + s(o->async) +
-	       " mem=" + s(o->mem);
+	       " mem=" + s(o->mem) + " direct=" + (o->direct ? "on" : "off") + " split=" + std::to_string(split) +
+	       " zero_copy=" + (zero_copy ? "on" : "off");
 }
 
 bool Device::IsRamdisk() const {
@@ -212,7 +285,7 @@ std::vector<uint64_t> Device::PlacementAvailable() {
 }
 
 Device::ThreadCtx &Device::Local() {
-	for (auto &entry : tls_ctxs) {
+	for (auto &entry : tls_ctxs.entries) {
 		if (entry.device_id == id) {
 			return *entry.ctx;
 		}
@@ -234,10 +307,16 @@ Device::ThreadCtx &Device::Local() {
 		std::lock_guard<std::mutex> guard(ctx_lock);
 		ctxs.push_back(std::move(ctx));
 	}
-	if (tls_ctxs.size() > 64) {
-		tls_ctxs.clear(); // drop stale entries of closed devices; live ones are re-found below
+	if (tls_ctxs.entries.size() > 64) {
+		// drop entries of closed devices
+		auto &live = Live();
+		std::lock_guard<std::mutex> guard(live.lock);
+		auto &v = tls_ctxs.entries;
+		v.erase(std::remove_if(v.begin(), v.end(),
+		                       [&](const TlsEntry &e) { return !live.devices.count(e.device_id); }),
+		        v.end());
 	}
-	tls_ctxs.push_back({id, raw});
+	tls_ctxs.entries.push_back({id, raw});
 	return *raw;
 }
 
@@ -254,7 +333,7 @@ void Device::Transfer(bool write, const Segment *segs, size_t nsegs, uint8_t *bu
 	ThreadCtx &local = Local();
 	xnvme_queue *queue = local.queue;
 	uint32_t qd = config.queue_depth ? config.queue_depth : 64;
-	uint64_t max_lbas = max_xfer / lba_nbytes;
+	uint64_t max_lbas = split / lba_nbytes;
 	Batch batch;
 
 	for (size_t i = 0; i < nsegs; i++) {
@@ -271,6 +350,9 @@ void Device::Transfer(bool write, const Segment *segs, size_t nsegs, uint8_t *bu
 			}
 			for (;;) {
 				struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(queue);
+				if (!ctx && !batch.outstanding) {
+					throw Error("nvmefs: the I/O queue of '" + config.uri + "' has no free command context");
+				}
 				if (!ctx) {
 					Reap(queue, batch, batch.outstanding ? batch.outstanding - 1 : 0);
 					continue;

@@ -40,6 +40,10 @@ struct DeviceConfig {
 	uint32_t nsid = 0;
 	uint32_t queue_depth = 64;
 	bool direct = false;
+	//! Hand DuckDB's own (4 KiB aligned) buffers to the library instead of copying through
+	//! buffers from xnvme_buf_alloc; honoured only by backends for which any process memory is
+	//! valid I/O memory (the OS kernel backends and the ramdisk)
+	bool zero_copy = false;
 
 	//! Identity of the configuration (volumes are shared per key)
 	std::string Key() const;
@@ -68,6 +72,11 @@ public:
 	uint32_t MaxTransfer() const {
 		return max_xfer;
 	}
+	//! Largest command the I/O path issues: large transfers are split into commands of this size
+	//! and submitted together, for queue-depth parallelism on truly asynchronous mechanisms
+	uint32_t SplitBytes() const {
+		return split;
+	}
 	uint32_t Nsid() const {
 		return nsid;
 	}
@@ -92,6 +101,11 @@ public:
 	size_t WindowBytes() const {
 		return window;
 	}
+	//! Whether an LBA-aligned transfer may use the caller's memory directly (no bounce copy)
+	bool ZeroCopy(const void *buf, uint64_t offset, uint64_t nbytes) const {
+		return zero_copy && (reinterpret_cast<uintptr_t>(buf) & 4095) == 0 && offset % lba_nbytes == 0 &&
+		       nbytes % lba_nbytes == 0;
+	}
 	//! This thread's bounce buffer (WindowBytes() bytes) from the device allocator
 	uint8_t *ThreadBuffer();
 
@@ -106,6 +120,8 @@ public:
 
 	//! Per-thread queue and bounce buffer (defined in device.cpp)
 	struct ThreadCtx;
+	//! Called at thread exit: releases the thread's context if its device is still open
+	static void ReleaseThreadCtx(uint64_t device_id, ThreadCtx *ctx);
 
 private:
 	ThreadCtx &Local();
@@ -119,6 +135,8 @@ private:
 	uint32_t lba_nbytes = 0;
 	uint64_t nlbas = 0;
 	uint32_t max_xfer = 0;
+	uint32_t split = 0;
+	bool zero_copy = false;
 	uint32_t nsid = 0;
 	size_t window = 0;
 	bool fdp = false;

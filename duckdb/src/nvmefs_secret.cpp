@@ -4,7 +4,7 @@
 //
 //   CREATE [PERSISTENT] SECRET name (TYPE nvmefs, DEVICE '1GB' [, BACKEND 'ramdisk']
 //       [, ASYNC 'thrpool'] [, SYNC '...'] [, ADMIN '...'] [, NSID 1] [, QUEUE_DEPTH 64]
-//       [, DIRECT true] [, SCOPE 'nvmefs://prefix'])
+//       [, DIRECT true] [, ZERO_COPY true] [, SCOPE 'nvmefs://prefix'])
 //
 // Without SCOPE a secret applies to every nvmefs:// path; scoped secrets put different path
 // prefixes on different devices.
@@ -29,6 +29,7 @@ static const char *const KEY_ADMIN = "admin";
 static const char *const KEY_NSID = "nsid";
 static const char *const KEY_QUEUE_DEPTH = "queue_depth";
 static const char *const KEY_DIRECT = "direct";
+static const char *const KEY_ZERO_COPY = "zero_copy";
 
 static constexpr int64_t QUEUE_DEPTH_MAX = 4096;
 
@@ -139,6 +140,7 @@ void RegisterNvmeSecret(ExtensionLoader &loader) {
 	fun.named_parameters[KEY_NSID] = LogicalType::BIGINT;
 	fun.named_parameters[KEY_QUEUE_DEPTH] = LogicalType::BIGINT;
 	fun.named_parameters[KEY_DIRECT] = LogicalType::BOOLEAN;
+	fun.named_parameters[KEY_ZERO_COPY] = LogicalType::BOOLEAN;
 	loader.RegisterFunction(fun);
 }
 
@@ -181,6 +183,9 @@ nvmefs::DeviceConfig LookupDeviceConfig(DatabaseInstance &db, optional_ptr<FileO
 	}
 	if (secret.TryGetValue(Identifier(KEY_DIRECT), v) && !v.IsNull()) {
 		config.direct = v.GetValue<bool>();
+	}
+	if (secret.TryGetValue(Identifier(KEY_ZERO_COPY), v) && !v.IsNull()) {
+		config.zero_copy = v.GetValue<bool>();
 	}
 	return config;
 }

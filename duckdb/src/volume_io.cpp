@@ -134,12 +134,18 @@ void Volume::Read(FileNode &node, void *buf, uint64_t nbytes, uint64_t offset) {
 	}
 	uint64_t lba = dev->LbaSize();
 	uint64_t end = offset + nbytes;
+	std::vector<Segment> segs;
+	if (dev->ZeroCopy(buf, offset, nbytes)) {
+		Map(node, offset, nbytes, segs);
+		dev->Read(segs.data(), segs.size(), buf);
+		stats[node.region].read_bytes += nbytes;
+		return;
+	}
 	uint64_t a0 = offset / lba * lba;
 	uint64_t a1 = (end + lba - 1) / lba * lba;
 	uint64_t window = dev->WindowBytes();
 	uint8_t *bounce = dev->ThreadBuffer();
 	auto *out = static_cast<uint8_t *>(buf);
-	std::vector<Segment> segs;
 	for (uint64_t pos = a0; pos < a1;) {
 		uint64_t w1 = std::min(a1, pos + window);
 		Map(node, pos, w1 - pos, segs);
@@ -180,11 +186,17 @@ void Volume::Write(FileNode &node, const void *buf, uint64_t nbytes, uint64_t of
 			node.tail_lba = UINT64_MAX; // overwritten in full
 		}
 	}
+	int placement = Placement(node.region);
+	std::vector<Segment> segs;
+	if (!unaligned && dev->ZeroCopy(buf, offset, nbytes)) {
+		Map(node, offset, nbytes, segs);
+		dev->Write(segs.data(), segs.size(), buf, placement);
+		stats[node.region].write_bytes += nbytes;
+		a1 = a0; // nothing left for the windowed copy below
+	}
 	uint64_t window = dev->WindowBytes();
 	uint8_t *bounce = dev->ThreadBuffer();
 	auto *in = static_cast<const uint8_t *>(buf);
-	int placement = Placement(node.region);
-	std::vector<Segment> segs;
 	for (uint64_t pos = a0; pos < a1;) {
 		uint64_t w1 = std::min(a1, pos + window);
 		if (pos == a0 && head_partial) {

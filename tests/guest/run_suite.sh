@@ -75,7 +75,7 @@ if [ -n "$fio" ] && [ -x "$fio" ]; then
 		--xnvme_sync=nvme --rw=randwrite --bs=4k --size=16M --iodepth=16
 	fiorun io_uring_cmd-poll --filename="$XNVME_QEMU_NVM_CHR" --xnvme_async=io_uring_cmd \
 		--hipri=1 --rw=write --bs=8k --size=8M --iodepth=4
-	fiorun zbd --filename="$XNVME_QEMU_ZNS_BLK" --zonemode=zbd --rw=write --bs=64k \
+	fiorun zbd --filename="$XNVME_QEMU_ZNS_BLK" --zonemode=zbd --direct=1 --rw=write --bs=64k \
 		--size=64M --iodepth=1
 else
 	echo "skip fio (no fio binary given)"
