@@ -147,21 +147,20 @@ def md_perf(perf):
 
 
 def metric(target, s):
-    """(median, min, max) of the plotted quantity of one side's summary, in µs.
+    """(median, min, max) of the plotted quantity of one side's summary (ramdisk ns, else µs).
 
     Device targets: mean latency. The ramdisk: CPU time of the job thread per I/O, because at
     QD > 1 fio's null engine completes I/Os at commit while the nil mechanism completes them at
     the next poke, so their latencies measure queueing, not overhead; and because wall time per
     I/O grows with whatever else runs on the machine, while the thread's CPU time does not."""
     if target == "ramdisk" and "cpu_ns_per_io_median" in s:
-        return (s["cpu_ns_per_io_median"] / 1000, s["cpu_ns_per_io_min"] / 1000,
-                s["cpu_ns_per_io_max"] / 1000)
+        return (s["cpu_ns_per_io_median"], s["cpu_ns_per_io_min"], s["cpu_ns_per_io_max"])
     return (s["lat_ns_median"] / 1000, s["lat_ns_min"] / 1000, s["lat_ns_max"] / 1000)
 
 
 def metric_label(target):
     if target == "ramdisk":
-        return "CPU time of the job thread per I/O (µs), median, min–max bars"
+        return "CPU time of the job thread per I/O (ns), median, min–max bars"
     return "mean latency (µs), median of reps, min–max bars"
 
 
@@ -210,7 +209,10 @@ def plots(cells_by_target, outdir):
                                 label="%s (%s)" % (names[iface], "fio" if side == "A" else
                                                    "xnvme"))
             ax.set_xscale("log", base=2)
-            ax.set_yscale("log")
+            if t == "ramdisk":
+                ax.set_ylim(bottom=0)
+            else:
+                ax.set_yscale("log")
             ax.set_xlabel(xlabel)
             ax.set_ylabel(metric_label(t))
             ax.set_title("%s: 4 KiB randread vs %s" % (TARGET_TITLE.get(t, t), xlabel)
@@ -282,6 +284,8 @@ def main():
     for d in docs:
         md.append("* %s run: %s" % ("guest" if d.get("machine", {}).get("hostname_in_guest")
                                      else "host", md_machine(d)))
+        if d.get("note"):
+            md.append("  * note: %s" % d["note"].lstrip("; "))
         for t, info in d.get("targets", {}).items():
             if info.get("note"):
                 md.append("  * %s: %s" % (t, info["note"]))

@@ -9,8 +9,9 @@
 # library is built from this tree and installed to duckdb/build/xnvme.
 #
 # What it installs when missing (pinned): the DuckDB wheel (duckdb==$DUCKDB_VERSION) the
-# extension is built for, and, only to fetch the source distribution once, the two packages its
-# build backend imports (scikit-build-core, nanobind). The sdist is cached and extracted once under
+# extension is built for, and, only to fetch the source distribution once, what its build
+# backend needs to prepare metadata (scikit-build-core, nanobind, cmake). The sdist is cached
+# and extracted once under
 # ${XDG_CACHE_HOME:-$HOME/.cache}/xnvme-duckdb. Compilation goes through ninja, so a second run
 # rebuilds only what changed. The last line on stdout is the path of the extension.
 #
@@ -22,11 +23,13 @@ root=$(dirname "$here")
 DUCKDB_VERSION=2.0.0
 SKBUILD_CORE_VERSION=1.1.2
 NANOBIND_VERSION=3.1.0
+CMAKE_VERSION=4.4.4
 EXTENSION_VERSION=v0.1.0
 py=${PYTHON:-python3}
 cxx=${CXX:-g++}
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/xnvme-duckdb
 out=$here/build
+mkdir -p "$out"
 
 log() { echo "build.sh: $*" >&2; }
 pip_install() { "$py" -m pip install -q --disable-pip-version-check "$@" >&2; }
@@ -57,9 +60,11 @@ if [ ! -f "$sdist_dir/.extracted" ]; then
 	mkdir -p "$cache"
 	tarball=$cache/duckdb-$DUCKDB_VERSION.tar.gz
 	if [ ! -f "$tarball" ]; then
-		if ! "$py" -c 'import scikit_build_core, nanobind' 2>/dev/null; then
-			log "installing the sdist's build backend (scikit-build-core, nanobind)"
-			pip_install "scikit-build-core==$SKBUILD_CORE_VERSION" "nanobind==$NANOBIND_VERSION"
+		# pip prepares the sdist's metadata with its build backend, which wants CMake >= 3.29
+		if ! "$py" -c 'import scikit_build_core, nanobind, cmake' 2>/dev/null; then
+			log "installing the sdist's build backend (scikit-build-core, nanobind, cmake)"
+			pip_install "scikit-build-core==$SKBUILD_CORE_VERSION" "nanobind==$NANOBIND_VERSION" \
+				"cmake==$CMAKE_VERSION"
 		fi
 		log "downloading the duckdb==$DUCKDB_VERSION source distribution"
 		"$py" -m pip download -q --disable-pip-version-check --no-binary :all: --no-deps \

@@ -250,6 +250,30 @@ akt_one(struct akt *t, struct xnvme_queue *q, uint8_t opc, uint64_t slba, uint32
 	return 0;
 }
 
+/* Reads LBA `slba` on `q` into a fresh buffer and waits for it; returns the submission result */
+static inline int
+akt_read_lba(struct akt *t, struct xnvme_queue *q, uint64_t slba, struct akt_rec *r)
+{
+	uint8_t *buf = xnvme_buf_alloc(t->dev, t->lba);
+	int err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, slba, 0, buf, t->lba, r);
+
+	xnvme_buf_free(t->dev, buf);
+	return err;
+}
+
+/* akt_read_lba() for a thread: 0 when the read completed once without a status, else an error */
+static inline int
+akt_read_lba_ok(struct akt *t, struct xnvme_queue *q, uint64_t slba)
+{
+	struct akt_rec r;
+	int err = akt_read_lba(t, q, slba, &r);
+
+	if (!err && (r.calls != 1 || r.status)) {
+		err = -EIO;
+	}
+	return err;
+}
+
 static inline int
 akt_onev(struct akt *t, struct xnvme_queue *q, uint8_t opc, uint64_t slba, uint32_t nlb0,
 	 struct iovec *iov, size_t cnt, struct akt_rec *r)
@@ -635,14 +659,8 @@ static void *
 akt_handoff_main(void *arg)
 {
 	struct akt_handoff *h = arg;
-	struct akt_rec r;
-	uint8_t *buf = xnvme_buf_alloc(h->t->dev, h->t->lba);
 
-	h->err = akt_one(h->t, h->q, XNVME_SPEC_NVM_OPC_READ, h->slba, 0, buf, h->t->lba, &r);
-	if (!h->err && (r.calls != 1 || r.status)) {
-		h->err = -EIO;
-	}
-	xnvme_buf_free(h->t->dev, buf);
+	h->err = akt_read_lba_ok(h->t, h->q, h->slba);
 	return NULL;
 }
 
@@ -824,6 +842,55 @@ akt_loop_detach(const char *dev)
 		close(akt_loop_holder); /* autoclear: the last close detaches */
 		akt_loop_holder = -1;
 	}
+}
+
+/*
+ * The files of a test program, unique to its process: on the disk file system of
+ * $XNVME_TEST_DIR (default /var/tmp) for buffered and for O_DIRECT I/O, on tmpfs (/dev/shm),
+ * and the backing file of a loop device
+ */
+struct akt_paths {
+	char ext4[256];
+	char ext4d[256];
+	char shm[256];
+	char backing[256];
+};
+
+/* Names the files of the program `tag` ("uring": /var/tmp/xnvme-uring-<pid>.bin, ...) */
+static inline void
+akt_paths_init(struct akt_paths *p, const char *tag)
+{
+	const char *dir = getenv("XNVME_TEST_DIR");
+	int pid = (int)getpid();
+
+	if (!dir || !*dir) {
+		dir = "/var/tmp";
+	}
+	snprintf(p->ext4, sizeof(p->ext4), "%s/xnvme-%s-%d.bin", dir, tag, pid);
+	snprintf(p->ext4d, sizeof(p->ext4d), "%s/xnvme-%s-direct-%d.bin", dir, tag, pid);
+	snprintf(p->shm, sizeof(p->shm), "/dev/shm/xnvme-%s-%d.bin", tag, pid);
+	snprintf(p->backing, sizeof(p->backing), "%s/xnvme-%s-loop-%d.bin", dir, tag, pid);
+}
+
+/*
+ * Runs `run` on the target "loop-dio" of mechanism `mech`: a loop device with direct I/O over
+ * the backing file of `p`, when loop devices are available here
+ */
+static inline void
+akt_loop_run(const struct akt_paths *p, const char *mech, void (*run)(struct akt *t))
+{
+	char loopdev[64];
+
+	if (!akt_mkfile(p->backing, AKT_FILE_NBYTES) &&
+	    akt_loop_attach(p->backing, loopdev, sizeof(loopdev))) {
+		struct akt t = {.name = "loop-dio", .uri = loopdev, .mech = mech, .direct = true};
+
+		run(&t);
+		akt_loop_detach(loopdev);
+	} else {
+		printf("# loop device part skipped: losetup not permitted here\n");
+	}
+	unlink(p->backing);
 }
 
 static inline int

@@ -21,24 +21,7 @@
 #define RD_NRUH 4
 #define RD_RU_NLBAS 2048
 
-#define SCT_GENERIC 0
-#define SCT_CMDSPEC 1
-#define SC_INVALID_OPCODE 0x01
-#define SC_INVALID_FIELD 0x02
 #define SC_INVALID_LOG_PAGE 0x09
-
-#define CHECK_STATUS(err, ctx, sct_, sc_)                                                     \
-	do {                                                                                  \
-		CHECK((err) != 0);                                                            \
-		CHECK_EQ((ctx).cpl.status.sct, sct_);                                         \
-		CHECK_EQ((ctx).cpl.status.sc, sc_);                                           \
-	} while (0)
-
-#define CHECK_OK(err, ctx)                                                                    \
-	do {                                                                                  \
-		CHECK_EQ(err, 0);                                                             \
-		CHECK_EQ(xnvme_cmd_ctx_cpl_status(&(ctx)), 0);                                \
-	} while (0)
 
 static struct {
 	struct xnvme_dev *dev;
@@ -421,14 +404,8 @@ test_uris(void)
 	struct xnvme_opts opts = xnvme_opts_default();
 	struct xnvme_dev *dev;
 
+	xnvme_test_open_fails(bad, sizeof(bad) / sizeof(bad[0]), EINVAL);
 	opts.be = "ramdisk";
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
-		errno = 0;
-		dev = xnvme_dev_open(bad[i], &opts);
-		CHECK(dev == NULL);
-		CHECK_EQ(errno, EINVAL);
-		xnvme_dev_close(dev);
-	}
 	dev = xnvme_dev_open("1GB?fdp=1,runs=64K,lbads=12", &opts);
 	CHECK(dev != NULL);
 	xnvme_dev_close(dev);
@@ -437,25 +414,10 @@ test_uris(void)
 int
 main(int argc, char **argv)
 {
-	struct xnvme_opts opts = xnvme_opts_default();
-	const char *uri = RD_URI;
+	const char *uri;
 
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--uri")) {
-			uri = argv[i + 1];
-		} else if (!strcmp(argv[i], "--be")) {
-			opts.be = argv[i + 1];
-		} else if (!strcmp(argv[i], "--mech")) {
-			opts.sync = argv[i + 1];
-		}
-	}
-	t.ramdisk = !strcmp(uri, RD_URI);
-	if (t.ramdisk) {
-		opts.be = "ramdisk";
-	}
-	t.dev = xnvme_dev_open(uri, &opts);
+	t.dev = xnvme_test_open_args(argc, argv, RD_URI, &uri, &t.ramdisk);
 	if (!t.dev) {
-		fprintf(stderr, "xnvme_dev_open(%s): errno %d\n", uri, errno);
 		return t.ramdisk ? 1 : XNVME_TEST_SKIP;
 	}
 	t.geo = xnvme_dev_get_geo(t.dev);

@@ -227,6 +227,18 @@ pass_nvm(struct xnvme_dev *dev, uint8_t opc, uint64_t slba, uint16_t nlb, void *
 	return xnvme_cmd_pass(ctx, buf, nbytes, NULL, 0);
 }
 
+/* A context of the file API for the file opcode `opc` at byte offset `off` */
+static struct xnvme_cmd_ctx
+fs_ctx(struct xnvme_dev *dev, uint8_t opc, uint64_t off)
+{
+	struct xnvme_cmd_ctx ctx = xnvme_file_get_cmd_ctx(dev);
+
+	ctx.cmd.common.opcode = opc;
+	ctx.cmd.common.nsid = xnvme_dev_get_nsid(dev);
+	ctx.cmd.nvm.slba = off;
+	return ctx;
+}
+
 static void
 test_nvm_and_vectored(void)
 {
@@ -298,20 +310,14 @@ test_nvm_and_vectored(void)
 	wvec[0] = (struct iovec){.iov_base = wbuf, .iov_len = 100};
 	wvec[1] = (struct iovec){.iov_base = wbuf + 100, .iov_len = 1900};
 	wvec[2] = (struct iovec){.iov_base = wbuf + 2000, .iov_len = 1000};
-	ctx = xnvme_file_get_cmd_ctx(dev);
-	ctx.cmd.common.opcode = XNVME_SPEC_FS_OPC_WRITE;
-	ctx.cmd.common.nsid = xnvme_dev_get_nsid(dev);
-	ctx.cmd.nvm.slba = 777;
+	ctx = fs_ctx(dev, XNVME_SPEC_FS_OPC_WRITE, 777);
 	err = xnvme_cmd_passv(&ctx, wvec, 3, 3000, NULL, 0, 0);
 	CHECK(!err && ctx.cpl.result == 3000, "passv write: err=%d result=%" PRIu64, err,
 	      (uint64_t)ctx.cpl.result);
 	memset(rbuf, 0, 3000);
 	rvec[0] = (struct iovec){.iov_base = rbuf, .iov_len = 1234};
 	rvec[1] = (struct iovec){.iov_base = rbuf + 1234, .iov_len = 1766};
-	ctx = xnvme_file_get_cmd_ctx(dev);
-	ctx.cmd.common.opcode = XNVME_SPEC_FS_OPC_READ;
-	ctx.cmd.common.nsid = xnvme_dev_get_nsid(dev);
-	ctx.cmd.nvm.slba = 777;
+	ctx = fs_ctx(dev, XNVME_SPEC_FS_OPC_READ, 777);
 	err = xnvme_cmd_pass_iov(&ctx, rvec, 2, 3000, NULL, 0);
 	CHECK(!err && ctx.cpl.result == 3000 && !memcmp(wbuf, rbuf, 3000),
 	      "pass_iov read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);
@@ -319,10 +325,7 @@ test_nvm_and_vectored(void)
 	/* vectored short read at end of file (file ends at 3777) */
 	rvec[0] = (struct iovec){.iov_base = rbuf, .iov_len = 2000};
 	rvec[1] = (struct iovec){.iov_base = rbuf + 2000, .iov_len = 2000};
-	ctx = xnvme_file_get_cmd_ctx(dev);
-	ctx.cmd.common.opcode = XNVME_SPEC_FS_OPC_READ;
-	ctx.cmd.common.nsid = xnvme_dev_get_nsid(dev);
-	ctx.cmd.nvm.slba = 777;
+	ctx = fs_ctx(dev, XNVME_SPEC_FS_OPC_READ, 777);
 	err = xnvme_cmd_pass_iov(&ctx, rvec, 2, 4000, NULL, 0);
 	CHECK(!err && ctx.cpl.result == 3000 && !memcmp(wbuf, rbuf, 3000),
 	      "vectored short read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);

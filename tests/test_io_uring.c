@@ -208,11 +208,9 @@ static void *
 first_user_main(void *arg)
 {
 	struct first_user *f = arg;
-	uint8_t *buf = xnvme_buf_alloc(f->t->dev, f->t->lba);
 	struct akt_rec r;
 
-	f->err = akt_one(f->t, f->q, XNVME_SPEC_NVM_OPC_READ, 0, 0, buf, f->t->lba, &r);
-	xnvme_buf_free(f->t->dev, buf);
+	f->err = akt_read_lba(f->t, f->q, 0, &r);
 	return NULL;
 }
 
@@ -334,12 +332,10 @@ test_sqpoll(struct akt *t)
 	       "XNVME_QUEUE_SQPOLL: %d", err);
 	if (!err) {
 		struct akt_rec r;
-		uint8_t *buf = xnvme_buf_alloc(t->dev, t->lba);
 
 		xnvme_queue_set_cb(q, akt_cb, NULL);
-		err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, 3300, 0, buf, t->lba, &r);
+		err = akt_read_lba(t, q, 3300, &r);
 		ACHECK(t, !err && r.calls == 1 && !r.status, "sqpoll read: st=%d", r.status);
-		xnvme_buf_free(t->dev, buf);
 		xnvme_queue_term(q);
 	}
 }
@@ -664,22 +660,27 @@ run_file_target(struct akt *t, bool extras)
 	return true;
 }
 
+static void
+run_loop_target(struct akt *t)
+{
+	if (akt_target_open(t)) {
+		akt_suite(t, 0);
+		test_iopoll(t);
+		xnvme_dev_close(t->dev);
+	} else {
+		akt_nfail++;
+	}
+}
+
 int
 main(void)
 {
-	const char *dir = getenv("XNVME_TEST_DIR");
-	char ext4[256], ext4d[256], shm[256], backing[256], loopdev[64];
+	struct akt_paths p;
 	bool extras_done;
 	struct akt t;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!dir || !*dir) {
-		dir = "/var/tmp";
-	}
-	snprintf(ext4, sizeof(ext4), "%s/xnvme-uring-%d.bin", dir, (int)getpid());
-	snprintf(ext4d, sizeof(ext4d), "%s/xnvme-uring-direct-%d.bin", dir, (int)getpid());
-	snprintf(shm, sizeof(shm), "/dev/shm/xnvme-uring-%d.bin", (int)getpid());
-	snprintf(backing, sizeof(backing), "%s/xnvme-uring-loop-%d.bin", dir, (int)getpid());
+	akt_paths_init(&p, "uring");
 
 	if (!xnvme_be_linux_uring_caps()->ring) {
 		printf("SKIP: io_uring unavailable: %s\n", strerror(xnvme_be_linux_uring_caps()->err));
@@ -688,30 +689,16 @@ main(void)
 
 	test_ucmd_devnull();
 
-	t = (struct akt){.name = "disk-direct", .uri = ext4d, .mech = "io_uring", .direct = true,
+	t = (struct akt){.name = "disk-direct", .uri = p.ext4d, .mech = "io_uring", .direct = true,
 			 .is_file = true};
 	extras_done = run_file_target(&t, true);
-	t = (struct akt){.name = "disk-buffered", .uri = ext4, .mech = "io_uring", .is_file = true};
+	t = (struct akt){.name = "disk-buffered", .uri = p.ext4, .mech = "io_uring",
+			 .is_file = true};
 	run_file_target(&t, !extras_done);
-	t = (struct akt){.name = "tmpfs", .uri = shm, .mech = "io_uring", .is_file = true,
+	t = (struct akt){.name = "tmpfs", .uri = p.shm, .mech = "io_uring", .is_file = true,
 			 .tmpfs = true};
 	run_file_target(&t, false);
 
-	if (!akt_mkfile(backing, AKT_FILE_NBYTES) &&
-	    akt_loop_attach(backing, loopdev, sizeof(loopdev))) {
-		t = (struct akt){.name = "loop-dio", .uri = loopdev, .mech = "io_uring",
-				 .direct = true};
-		if (akt_target_open(&t)) {
-			akt_suite(&t, 0);
-			test_iopoll(&t);
-			xnvme_dev_close(t.dev);
-		} else {
-			akt_nfail++;
-		}
-		akt_loop_detach(loopdev);
-	} else {
-		printf("# loop device part skipped: losetup not permitted here\n");
-	}
-	unlink(backing);
+	akt_loop_run(&p, "io_uring", run_loop_target);
 	return akt_result("io_uring");
 }

@@ -14,20 +14,6 @@
 #define VMAX 4096
 #define NKEYS 8
 
-#define SCT_GENERIC 0
-
-#define CHECK_STATUS(err, ctx, sct_, sc_)                                                     \
-	do {                                                                                  \
-		CHECK_EQ(err, -EIO);                                                          \
-		CHECK_EQ((ctx).cpl.status.sct, sct_);                                         \
-		CHECK_EQ((ctx).cpl.status.sc, sc_);                                           \
-	} while (0)
-
-#define CHECK_OK(err, ctx)                                                                    \
-	do {                                                                                  \
-		CHECK_EQ(err, 0);                                                             \
-		CHECK_EQ(xnvme_cmd_ctx_cpl_status(&(ctx)), 0);                                \
-	} while (0)
 
 static struct xnvme_dev *g_dev;
 static uint8_t *g_buf;
@@ -109,7 +95,7 @@ test_store_retrieve(void)
 	CHECK_EQ(ctx.cpl.cdw0, 0);
 
 	err = retrieve("missing", 16, &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 
 	/* the largest value, and one byte more */
 	memset(g_buf, 0x3C, VMAX);
@@ -122,7 +108,7 @@ test_store_retrieve(void)
 	CHECK(g_buf[0] == 0x3C && g_buf[VMAX - 1] == 0x3C);
 	ctx = xnvme_cmd_ctx_from_dev(g_dev);
 	err = xnvme_kvs_store(&ctx, 1, "big", 3, g_buf, VMAX + 1, 0);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_INVALID_VAL_SIZE);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_INVALID_VAL_SIZE);
 
 	err = delete("big", &ctx);
 	CHECK_OK(err, ctx);
@@ -137,14 +123,14 @@ test_options(void)
 	int err;
 
 	err = store("alpha", "xyz", 3, XNVME_KVS_STORE_OPT_DONT_STORE_IF_KEY_EXISTS, &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_EXISTS);
 	err = store("beta", "b", 1, XNVME_KVS_STORE_OPT_DONT_STORE_IF_KEY_EXISTS, &ctx);
 	CHECK_OK(err, ctx);
 
 	err = store("gamma", "g", 1, XNVME_KVS_STORE_OPT_DONT_STORE_IF_KEY_NOT_EXISTS, &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 	err = exist("gamma", &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 	err = store("beta", "bb", 2, XNVME_KVS_STORE_OPT_DONT_STORE_IF_KEY_NOT_EXISTS, &ctx);
 	CHECK_OK(err, ctx);
 	err = retrieve("beta", 16, &ctx);
@@ -169,9 +155,9 @@ test_exist_delete(void)
 	err = delete("alpha", &ctx);
 	CHECK_OK(err, ctx);
 	err = exist("alpha", &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 	err = delete("alpha", &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 }
 
 static void
@@ -187,7 +173,7 @@ test_key_sizes(void)
 	err = store("0123456789abcdef", "16", 2, 0, &ctx);
 	CHECK_OK(err, ctx);
 	err = exist("0123456789abcdee", &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 	err = retrieve("0123456789abcdef", 16, &ctx);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(ctx.cpl.cdw0, 2);
@@ -286,7 +272,7 @@ test_capacity(void)
 		CHECK_OK(err, ctx);
 	}
 	err = store("over", "v", 1, 0, &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_CAPACITY_EXCEEDED);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_CAPACITY_EXCEEDED);
 	err = store("cap0", "replaced", 8, 0, &ctx);
 	CHECK_OK(err, ctx);
 	err = delete("cap0", &ctx);
@@ -337,18 +323,11 @@ main(void)
 	const char *bad[] = {"1GB?csi=kv,kmax=17", "1GB?csi=kv,ms=8", "1GB?kmax=8",
 			     "1GB?csi=kv,nkeys=0", "1GB?csi=kv,vmax=2147483648"};
 
-	opts.be = "ramdisk";
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
-		errno = 0;
-		g_dev = xnvme_dev_open(bad[i], &opts);
-		CHECK(g_dev == NULL);
-		CHECK_EQ(errno, EINVAL);
-		xnvme_dev_close(g_dev);
-	}
+	xnvme_test_open_fails(bad, sizeof(bad) / sizeof(bad[0]), EINVAL);
 
-	g_dev = xnvme_dev_open(URI, &opts);
+	opts.be = "ramdisk";
+	g_dev = xnvme_test_open(URI, &opts);
 	if (!g_dev) {
-		fprintf(stderr, "xnvme_dev_open(%s): errno %d\n", URI, errno);
 		return 1;
 	}
 	g_buf = xnvme_buf_alloc(g_dev, VMAX + 4096);

@@ -80,15 +80,8 @@ static void *
 alt_main(void *arg)
 {
 	struct alt *a = arg;
-	uint8_t *buf = xnvme_buf_alloc(a->t->dev, a->t->lba);
-	struct akt_rec r;
 
-	a->err = akt_one(a->t, a->q, XNVME_SPEC_NVM_OPC_READ, (uint64_t)a->round, 0, buf,
-			 a->t->lba, &r);
-	if (!a->err && (r.calls != 1 || r.status)) {
-		a->err = -EIO;
-	}
-	xnvme_buf_free(a->t->dev, buf);
+	a->err = akt_read_lba_ok(a->t, a->q, (uint64_t)a->round);
 	return NULL;
 }
 
@@ -148,65 +141,56 @@ run_target(struct akt *t, bool file)
 	xnvme_dev_close(t->dev);
 }
 
+static void
+run_loop_target(struct akt *t)
+{
+	run_target(t, false);
+}
+
 int
 main(void)
 {
-	const char *dir = getenv("XNVME_TEST_DIR");
-	char ext4[256], ext4d[256], shm[256], backing[256], loopdev[64];
+	struct akt_paths p;
 	struct akt t;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!dir || !*dir) {
-		dir = "/var/tmp";
-	}
-	snprintf(ext4, sizeof(ext4), "%s/xnvme-aio-%d.bin", dir, (int)getpid());
-	snprintf(ext4d, sizeof(ext4d), "%s/xnvme-aio-direct-%d.bin", dir, (int)getpid());
-	snprintf(shm, sizeof(shm), "/dev/shm/xnvme-aio-%d.bin", (int)getpid());
-	snprintf(backing, sizeof(backing), "%s/xnvme-aio-loop-%d.bin", dir, (int)getpid());
+	akt_paths_init(&p, "aio");
 
 	{
-		struct akt probe = {.name = "probe", .uri = ext4, .mech = "libaio"};
+		struct akt probe = {.name = "probe", .uri = p.ext4, .mech = "libaio"};
 
-		if (akt_mkfile(ext4, 4096)) {
+		if (akt_mkfile(p.ext4, 4096)) {
 			perror("create");
 			return 1;
 		}
 		probe.dev = akt_open(&probe, NULL);
 		if (!probe.dev && errno == ENOSYS) {
-			unlink(ext4);
+			unlink(p.ext4);
 			printf("SKIP: built without libaio\n");
 			return 77;
 		}
 		xnvme_dev_close(probe.dev);
 	}
 
-	t = (struct akt){.name = "disk-buffered", .uri = ext4, .mech = "libaio", .is_file = true};
-	if (!akt_mkfile(ext4, AKT_FILE_NBYTES)) {
-		run_target(&t, true);
-	}
-	unlink(ext4);
-	t = (struct akt){.name = "disk-direct", .uri = ext4d, .mech = "libaio", .direct = true,
+	t = (struct akt){.name = "disk-buffered", .uri = p.ext4, .mech = "libaio",
 			 .is_file = true};
-	if (!akt_mkfile(ext4d, AKT_FILE_NBYTES)) {
+	if (!akt_mkfile(p.ext4, AKT_FILE_NBYTES)) {
 		run_target(&t, true);
 	}
-	unlink(ext4d);
-	t = (struct akt){.name = "tmpfs", .uri = shm, .mech = "libaio", .is_file = true,
+	unlink(p.ext4);
+	t = (struct akt){.name = "disk-direct", .uri = p.ext4d, .mech = "libaio", .direct = true,
+			 .is_file = true};
+	if (!akt_mkfile(p.ext4d, AKT_FILE_NBYTES)) {
+		run_target(&t, true);
+	}
+	unlink(p.ext4d);
+	t = (struct akt){.name = "tmpfs", .uri = p.shm, .mech = "libaio", .is_file = true,
 			 .tmpfs = true};
-	if (!akt_mkfile(shm, AKT_FILE_NBYTES)) {
+	if (!akt_mkfile(p.shm, AKT_FILE_NBYTES)) {
 		run_target(&t, false);
 	}
-	unlink(shm);
+	unlink(p.shm);
 
-	if (!akt_mkfile(backing, AKT_FILE_NBYTES) &&
-	    akt_loop_attach(backing, loopdev, sizeof(loopdev))) {
-		t = (struct akt){.name = "loop-dio", .uri = loopdev, .mech = "libaio",
-				 .direct = true};
-		run_target(&t, false);
-		akt_loop_detach(loopdev);
-	} else {
-		printf("# loop device part skipped: losetup not permitted here\n");
-	}
-	unlink(backing);
+	akt_loop_run(&p, "libaio", run_loop_target);
 	return akt_result("libaio");
 }

@@ -124,34 +124,12 @@ loop_setup(void)
 	return 0;
 }
 
-static struct xnvme_dev *
-open_dev(const char *uri, const char *admin, const char *sync, int direct)
-{
-	struct xnvme_opts opts = xnvme_opts_default();
-
-	opts.admin = admin;
-	opts.sync = sync;
-	opts.direct = direct;
-	return xnvme_dev_open(uri, &opts);
-}
-
 static void
 pattern(uint8_t *buf, size_t nbytes, unsigned int seed)
 {
 	for (size_t i = 0; i < nbytes; ++i) {
 		buf[i] = (uint8_t)((i * 13 + seed * 101 + (i >> 9)) & 0xFF);
 	}
-}
-
-static bool
-all_zero(const uint8_t *buf, size_t nbytes)
-{
-	for (size_t i = 0; i < nbytes; ++i) {
-		if (buf[i]) {
-			return false;
-		}
-	}
-	return true;
 }
 
 /* write `nlb` LBAs of pattern `seed` at `slba`, read them back, compare */
@@ -184,14 +162,6 @@ out:
 }
 
 static void
-check_status(struct xnvme_cmd_ctx *ctx, int err, int sct, int sc)
-{
-	CHECK_EQ(err, -EIO);
-	CHECK_EQ(ctx->cpl.status.sct, sct);
-	CHECK_EQ(ctx->cpl.status.sc, sc);
-}
-
-static void
 test_open_and_identify(void)
 {
 	const struct xnvme_spec_idfy_ctrlr *ctrlr;
@@ -201,7 +171,7 @@ test_open_and_identify(void)
 	const struct xnvme_geo *geo;
 	struct xnvme_dev *dev;
 
-	dev = open_dev(loopdev, NULL, NULL, 0);
+	dev = xnvme_test_open_with(loopdev, NULL, NULL, NULL, 0);
 	CHECK(dev != NULL);
 	if (!dev) {
 		return;
@@ -255,7 +225,7 @@ test_admin(void)
 	uint8_t log[512];
 	int err;
 
-	dev = open_dev(loopdev, NULL, NULL, 0);
+	dev = xnvme_test_open_with(loopdev, NULL, NULL, NULL, 0);
 	CHECK(dev != NULL);
 	if (!dev) {
 		return;
@@ -272,23 +242,23 @@ test_admin(void)
 	CHECK_EQ(xnvme_adm_idfy_ns_csi(&ctx, 1, XNVME_SPEC_CSI_NVM, idfy), 0);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_idfy_ns_csi(&ctx, 1, XNVME_SPEC_CSI_ZONED, idfy);
-	check_status(&ctx, err, 0, XNVME_STATUS_CODE_INVALID_FIELD);
+	CHECK_STATUS_EIO(err, ctx, 0, XNVME_STATUS_CODE_INVALID_FIELD);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_idfy_ctrlr_csi(&ctx, XNVME_SPEC_CSI_ZONED, idfy);
-	check_status(&ctx, err, 0, XNVME_STATUS_CODE_INVALID_FIELD);
+	CHECK_STATUS_EIO(err, ctx, 0, XNVME_STATUS_CODE_INVALID_FIELD);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_idfy(&ctx, XNVME_SPEC_IDFY_IOCS, 0, 0, 0, 0, idfy);
-	check_status(&ctx, err, 0, XNVME_STATUS_CODE_INVALID_FIELD);
+	CHECK_STATUS_EIO(err, ctx, 0, XNVME_STATUS_CODE_INVALID_FIELD);
 
 	/* a status keeps cdw0 at zero (FDP probing clients rely on it) */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_gfeat(&ctx, 0, 0x1D, 0, NULL, 0);
-	check_status(&ctx, err, 0, XNVME_STATUS_CODE_INVALID_FIELD);
+	CHECK_STATUS_EIO(err, ctx, 0, XNVME_STATUS_CODE_INVALID_FIELD);
 	CHECK_EQ(ctx.cpl.cdw0, 0);
 
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_log(&ctx, XNVME_SPEC_LOG_HEALTH, 0, 0, 0, 0, log, sizeof(log));
-	check_status(&ctx, err, 0, 0x01); /* Invalid Command Opcode */
+	CHECK_STATUS_EIO(err, ctx, 0, 0x01); /* Invalid Command Opcode */
 
 	CHECK_EQ(xnvme_controller_get_registers(dev, (void *)idfy), -ENOSYS);
 	xnvme_buf_free(dev, idfy);
@@ -304,7 +274,7 @@ test_io(int direct)
 	uint8_t *buf;
 	int err;
 
-	dev = open_dev(loopdev, NULL, NULL, direct);
+	dev = xnvme_test_open_with(loopdev, NULL, NULL, NULL, direct);
 	CHECK(dev != NULL);
 	if (!dev) {
 		return;
@@ -328,7 +298,7 @@ test_io(int direct)
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	memset(buf, 0xAA, 16 * LBA);
 	CHECK_EQ(xnvme_nvm_read(&ctx, 1, 4096, 15, buf, NULL), 0);
-	CHECK(all_zero(buf, 16 * LBA));
+	CHECK(xnvme_test_all_zero(buf, 16 * LBA));
 
 	/* DSM deallocate of 4 KiB-aligned ranges: the backing file gets a hole */
 	write_read_verify(dev, 8192, 64, 6);
@@ -340,7 +310,7 @@ test_io(int direct)
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	memset(buf, 0xAA, 64 * LBA);
 	CHECK_EQ(xnvme_nvm_read(&ctx, 1, 8192, 63, buf, NULL), 0);
-	CHECK(all_zero(buf, 64 * LBA));
+	CHECK(xnvme_test_all_zero(buf, 64 * LBA));
 
 	/* Flush */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
@@ -350,35 +320,35 @@ test_io(int direct)
 	/* Beyond the end: LBA Out of Range, never a short transfer */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 1, NLBS - 1, 1, buf, NULL);
-	check_status(&ctx, err, 0, 0x80);
+	CHECK_STATUS_EIO(err, ctx, 0, 0x80);
 	CHECK_EQ(ctx.cpl.result, 0);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write(&ctx, 1, NLBS, 0, buf, NULL);
-	check_status(&ctx, err, 0, 0x80);
+	CHECK_STATUS_EIO(err, ctx, 0, 0x80);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write_zeroes(&ctx, 1, NLBS - 4, 7);
-	check_status(&ctx, err, 0, 0x80);
+	CHECK_STATUS_EIO(err, ctx, 0, 0x80);
 	range->slba = NLBS - 8;
 	range->llb = 16;
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_dsm(&ctx, 1, range, 0, true, false, false);
-	check_status(&ctx, err, 0, 0x80);
+	CHECK_STATUS_EIO(err, ctx, 0, 0x80);
 
 	/* What the block layer cannot do */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_znd_append(&ctx, 1, 0, 0, buf, NULL);
-	check_status(&ctx, err, 0, 0x01);
+	CHECK_STATUS_EIO(err, ctx, 0, 0x01);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_znd_mgmt_send(&ctx, 1, 0, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, 0, NULL);
-	check_status(&ctx, err, 0, 0x01); /* not zoned */
+	CHECK_STATUS_EIO(err, ctx, 0, 0x01); /* not zoned */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_znd_mgmt_recv(&ctx, 1, 0, XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT,
 				  XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 0, buf, 4096);
-	check_status(&ctx, err, 0, 0x01);
+	CHECK_STATUS_EIO(err, ctx, 0, 0x01);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE, 1, 0, 0);
 	err = xnvme_cmd_pass(&ctx, NULL, 0, NULL, 0);
-	check_status(&ctx, err, 0, 0x01);
+	CHECK_STATUS_EIO(err, ctx, 0, 0x01);
 out:
 	xnvme_buf_free(dev, buf);
 	xnvme_buf_free(dev, range);
@@ -392,10 +362,10 @@ test_vectored(void)
 	struct xnvme_dev *dev;
 	struct iovec iov[3];
 	uint8_t *wbuf, *rbuf;
-	size_t seg[3] = {LBA, 4 * LBA, 3 * LBA}, total = 8 * LBA, off = 0;
+	size_t seg[3] = {LBA, 4 * LBA, 3 * LBA}, total = 8 * LBA;
 	int err;
 
-	dev = open_dev(loopdev, NULL, NULL, 1);
+	dev = xnvme_test_open_with(loopdev, NULL, NULL, NULL, 1);
 	CHECK(dev != NULL);
 	if (!dev) {
 		return;
@@ -405,22 +375,13 @@ test_vectored(void)
 	pattern(wbuf, total, 9);
 	memset(rbuf, 0, total);
 
-	for (int i = 0; i < 3; ++i) {
-		iov[i].iov_base = wbuf + off;
-		iov[i].iov_len = seg[i];
-		off += seg[i];
-	}
+	xnvme_test_iov(iov, wbuf, seg, 3);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, 1, 300, 7);
 	err = xnvme_cmd_pass_iov(&ctx, iov, 3, total, NULL, 0);
 	CHECK_EQ(err, 0);
 
-	off = 0;
-	for (int i = 0; i < 3; ++i) {
-		iov[i].iov_base = rbuf + off;
-		iov[i].iov_len = seg[i];
-		off += seg[i];
-	}
+	xnvme_test_iov(iov, rbuf, seg, 3);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, 1, 300, 7);
 	err = xnvme_cmd_pass_iov(&ctx, iov, 3, total, NULL, 0);
@@ -430,7 +391,7 @@ test_vectored(void)
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, 1, NLBS - 4, 7);
 	err = xnvme_cmd_pass_iov(&ctx, iov, 3, total, NULL, 0);
-	check_status(&ctx, err, 0, 0x80);
+	CHECK_STATUS_EIO(err, ctx, 0, 0x80);
 
 	xnvme_buf_free(dev, wbuf);
 	xnvme_buf_free(dev, rbuf);
@@ -458,7 +419,7 @@ test_async_emu(void)
 	uint8_t *wbuf, *rbuf;
 	int ndone = 0;
 
-	dev = open_dev(loopdev, NULL, NULL, 1);
+	dev = xnvme_test_open_with(loopdev, NULL, NULL, NULL, 1);
 	CHECK(dev != NULL);
 	if (!dev) {
 		return;
@@ -487,6 +448,19 @@ out:
 	xnvme_dev_close(dev);
 }
 
+/* Opening `uri` with the admin and sync mechanisms given is refused with ENOTSUP */
+static void
+check_refused(const char *uri, const char *admin, const char *sync)
+{
+	struct xnvme_dev *dev;
+
+	errno = 0;
+	dev = xnvme_test_open_with(uri, admin, sync, NULL, 0);
+	CHECK(dev == NULL);
+	CHECK_EQ(errno, ENOTSUP);
+	xnvme_dev_close(dev);
+}
+
 static void
 test_mechanism_choices(void)
 {
@@ -497,7 +471,7 @@ test_mechanism_choices(void)
 	uint8_t *buf;
 
 	/* psync and the file shim stay selectable on block devices */
-	dev = open_dev(loopdev, NULL, "psync", 0);
+	dev = xnvme_test_open_with(loopdev, NULL, "psync", NULL, 0);
 	CHECK(dev != NULL);
 	if (dev) {
 		opts = xnvme_dev_get_opts(dev);
@@ -506,7 +480,7 @@ test_mechanism_choices(void)
 		write_read_verify(dev, 6000, 4, 12);
 		xnvme_dev_close(dev);
 	}
-	dev = open_dev(loopdev, "file_as_ns", NULL, 0);
+	dev = xnvme_test_open_with(loopdev, "file_as_ns", NULL, NULL, 0);
 	CHECK(dev != NULL);
 	if (dev) {
 		opts = xnvme_dev_get_opts(dev);
@@ -517,16 +491,8 @@ test_mechanism_choices(void)
 	}
 
 	/* NVMe mechanisms on a non-NVMe block device: refused (NVME_IOCTL_ID says EINVAL) */
-	errno = 0;
-	dev = open_dev(loopdev, NULL, "nvme", 0);
-	CHECK(dev == NULL);
-	CHECK_EQ(errno, ENOTSUP);
-	xnvme_dev_close(dev);
-	errno = 0;
-	dev = open_dev(loopdev, "nvme", NULL, 0);
-	CHECK(dev == NULL);
-	CHECK_EQ(errno, ENOTSUP);
-	xnvme_dev_close(dev);
+	check_refused(loopdev, NULL, "nvme");
+	check_refused(loopdev, "nvme", NULL);
 
 	/* block and nvme mechanisms on a regular file: refused */
 	snprintf(file, sizeof(file), "%s/file.bin", tmpdir);
@@ -542,22 +508,10 @@ test_mechanism_choices(void)
 		xnvme_buf_free(dev, buf);
 		xnvme_dev_close(dev);
 	}
-	errno = 0;
-	dev = open_dev(file, NULL, "block", 0);
-	CHECK(dev == NULL && errno == ENOTSUP);
-	xnvme_dev_close(dev);
-	errno = 0;
-	dev = open_dev(file, "block", NULL, 0);
-	CHECK(dev == NULL && errno == ENOTSUP);
-	xnvme_dev_close(dev);
-	errno = 0;
-	dev = open_dev(file, NULL, "nvme", 0);
-	CHECK(dev == NULL && errno == ENOTSUP);
-	xnvme_dev_close(dev);
-	errno = 0;
-	dev = open_dev(file, "nvme", NULL, 0);
-	CHECK(dev == NULL && errno == ENOTSUP);
-	xnvme_dev_close(dev);
+	check_refused(file, NULL, "block");
+	check_refused(file, "block", NULL);
+	check_refused(file, NULL, "nvme");
+	check_refused(file, "nvme", NULL);
 	unlink(file);
 }
 

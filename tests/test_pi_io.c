@@ -20,8 +20,6 @@
 #define NLB 4
 #define APPTAG 0x1234
 
-#define SCT_CMDSPEC 1
-#define SCT_MEDIA 2
 #define SC_INVALID_PI 0x81
 #define SC_GUARD 0x82
 #define SC_APPTAG 0x83
@@ -30,19 +28,6 @@
 #define PRACT 0x8
 #define CHK_ALL (XNVME_PI_FLAGS_GUARD_CHECK | XNVME_PI_FLAGS_APPTAG_CHECK | \
 		 XNVME_PI_FLAGS_REFTAG_CHECK)
-
-#define CHECK_STATUS(err, ctx, sct_, sc_)                                                     \
-	do {                                                                                  \
-		CHECK((err) != 0);                                                            \
-		CHECK_EQ((ctx).cpl.status.sct, sct_);                                         \
-		CHECK_EQ((ctx).cpl.status.sc, sc_);                                           \
-	} while (0)
-
-#define CHECK_OK(err, ctx)                                                                    \
-	do {                                                                                  \
-		CHECK_EQ(err, 0);                                                             \
-		CHECK_EQ(xnvme_cmd_ctx_cpl_status(&(ctx)), 0);                                \
-	} while (0)
 
 struct fmt {
 	uint8_t lbads;
@@ -114,6 +99,21 @@ clear_read_bufs(void)
 	if (t.rmbuf) {
 		memset(t.rmbuf, 0xEE, (size_t)NLB * t.f.ms);
 	}
+}
+
+/* Reads the LBAs at `slba` back with every check; their PI must verify as the host's */
+static void
+read_verified(uint64_t slba)
+{
+	struct xnvme_pi_ctx pc;
+	struct xnvme_cmd_ctx ctx;
+	int err;
+
+	clear_read_bufs();
+	err = io(false, slba, (uint8_t)chk_all(), slba, APPTAG, 0xFFFF, t.rbuf, t.rmbuf, &ctx);
+	CHECK_OK(err, ctx);
+	CHECK_EQ(host_pi(chk_all(), (uint32_t)slba, APPTAG, &pc), 0);
+	CHECK_EQ(xnvme_pi_verify(&pc, t.rbuf, t.rmbuf, NLB), 0);
 }
 
 static bool
@@ -250,7 +250,6 @@ test_pract(void)
 {
 	bool strip = t.f.ms == xnvme_pi_size((enum xnvme_spec_nvm_ns_pif)t.f.pif);
 	size_t nbytes = t.geo->nbytes;
-	struct xnvme_pi_ctx pc;
 	struct xnvme_cmd_ctx ctx;
 	uint64_t slba = 40;
 	int err;
@@ -261,11 +260,7 @@ test_pract(void)
 	CHECK_OK(err, ctx);
 
 	/* read back with the PI: it is the controller's */
-	clear_read_bufs();
-	err = io(false, slba, (uint8_t)chk_all(), slba, APPTAG, 0xFFFF, t.rbuf, t.rmbuf, &ctx);
-	CHECK_OK(err, ctx);
-	CHECK_EQ(host_pi(chk_all(), (uint32_t)slba, APPTAG, &pc), 0);
-	CHECK_EQ(xnvme_pi_verify(&pc, t.rbuf, t.rmbuf, NLB), 0);
+	read_verified(slba);
 	/* what the host sent was data only, LBAs back to back */
 	for (size_t l = 0; strip && l < NLB; ++l) {
 		CHECK(!memcmp(t.rbuf + l * t.geo->lba_nbytes, t.dbuf + l * nbytes, nbytes));
@@ -288,7 +283,6 @@ test_pract(void)
 static void
 test_unwritten_and_zeroes(bool ramdisk)
 {
-	struct xnvme_pi_ctx pc;
 	struct xnvme_cmd_ctx ctx;
 	uint64_t slba = 1024;
 	int err;
@@ -304,11 +298,7 @@ test_unwritten_and_zeroes(bool ramdisk)
 	ctx.cmd.write_zeroes.lbat = APPTAG;
 	err = xnvme_nvm_write_zeroes(&ctx, t.nsid, slba, NLB - 1);
 	CHECK_OK(err, ctx);
-	clear_read_bufs();
-	err = io(false, slba, (uint8_t)chk_all(), slba, APPTAG, 0xFFFF, t.rbuf, t.rmbuf, &ctx);
-	CHECK_OK(err, ctx);
-	CHECK_EQ(host_pi(chk_all(), (uint32_t)slba, APPTAG, &pc), 0);
-	CHECK_EQ(xnvme_pi_verify(&pc, t.rbuf, t.rmbuf, NLB), 0);
+	read_verified(slba);
 	CHECK_EQ(t.rbuf[0], 0);
 }
 
@@ -371,38 +361,19 @@ test_uris(void)
 			     "1GB?ms=257",     "1GB?ms=16,pif=1", "1GB?lbads=10",
 			     "1GB?ms=8,pi=4",  "1GB?ms=8,pil=2",  "1GB?ms=8,,pi=1",
 			     "1GB?ms",         "1GB?",            "1GB?ms=8x"};
-	struct xnvme_opts opts = xnvme_opts_default();
-	struct xnvme_dev *dev;
 
-	opts.be = "ramdisk";
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
-		errno = 0;
-		dev = xnvme_dev_open(bad[i], &opts);
-		CHECK(dev == NULL);
-		CHECK_EQ(errno, EINVAL);
-		xnvme_dev_close(dev);
-	}
+	xnvme_test_open_fails(bad, sizeof(bad) / sizeof(bad[0]), EINVAL);
 }
 
 int
 main(int argc, char **argv)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
-	const char *uri = NULL;
+	const char *uri = xnvme_test_args(argc, argv, NULL, &opts);
 
-	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--uri")) {
-			uri = argv[i + 1];
-		} else if (!strcmp(argv[i], "--be")) {
-			opts.be = argv[i + 1];
-		} else if (!strcmp(argv[i], "--mech")) {
-			opts.sync = argv[i + 1];
-		}
-	}
 	if (uri) {
-		t.dev = xnvme_dev_open(uri, &opts);
+		t.dev = xnvme_test_open(uri, &opts);
 		if (!t.dev) {
-			fprintf(stderr, "xnvme_dev_open(%s): errno %d\n", uri, errno);
 			return XNVME_TEST_SKIP;
 		}
 		t.geo = xnvme_dev_get_geo(t.dev);

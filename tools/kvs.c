@@ -27,12 +27,6 @@
 #define KVS_LIST_HDR_NBYTES 4
 #define KVS_LIST_KL_NBYTES 2
 
-static int
-sub_enum(struct xnvme_cli *cli)
-{
-	return tool_enumerate(cli, false);
-}
-
 /* Prints `nbytes` of `buf` as a single-quoted YAML scalar */
 static void
 yaml_squote_pr(const uint8_t *buf, size_t nbytes)
@@ -381,42 +375,17 @@ exit:
 	return err;
 }
 
-#define OPTS_URI                                        \
-	{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_URI, XNVME_CLI_POSA}
-
 /* The backend options of every kvs subcommand (tools.md lists them one by one) */
-#define OPTS_KVS_BE                                     \
-	{XNVME_CLI_OPT_ORCH_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_DEV_NSID, XNVME_CLI_LOPT},       \
-	{XNVME_CLI_OPT_BE, XNVME_CLI_LOPT},             \
-	{XNVME_CLI_OPT_ADMIN, XNVME_CLI_LOPT},          \
-	{XNVME_CLI_OPT_SYNC, XNVME_CLI_LOPT}
+#define OPTS_KVS_BE                                                                            \
+	{XNVME_CLI_OPT_ORCH_TITLE, XNVME_CLI_SKIP}, TOOL_LOPT(DEV_NSID), TOOL_LOPT(BE),           \
+		TOOL_LOPT(ADMIN), TOOL_LOPT(SYNC)
 
 /* uri, --key (required), --nsid, then the given extra options */
-#define OPTS_KEY(...)                                   \
-	OPTS_URI,                                       \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
-	{XNVME_CLI_OPT_KV_KEY, XNVME_CLI_LREQ},         \
-	__VA_ARGS__                                     \
-	{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},           \
-	OPTS_KVS_BE
+#define OPTS_KEY(...) \
+	TOOL_OPTS_DEV(TOOL_LREQ(KV_KEY), __VA_ARGS__ TOOL_LOPT(NSID)), OPTS_KVS_BE
 
 static struct xnvme_cli_sub g_subs[] = {
-	{
-		.name = "enum",
-		.descr_short = "Enumerate the devices found on the system",
-		.descr_long = "Enumerates the devices of every enabled backend and prints the "
-			      "identifier of each (as 'xnvme enum'); key-value namespaces have "
-			      "csi 0x1",
-		.command = sub_enum,
-		.opts = {
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_SYS_URI, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_FLAGS, XNVME_CLI_LOPT},
-			OPTS_KVS_BE,
-		},
-	},
+	TOOL_SUB_ENUM(TOOL_ENUM_DESCR "; key-value namespaces have csi 0x1", OPTS_KVS_BE),
 	{
 		.name = "idfy-ns",
 		.descr_short = "Identify Namespace of the key-value command set",
@@ -425,12 +394,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "capacity, utilisation and the key and value size limits of every "
 			      "KV format",
 		.command = sub_idfy_ns,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			OPTS_KVS_BE,
-		},
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID)), OPTS_KVS_BE},
 	},
 	{
 		.name = "retrieve",
@@ -439,7 +403,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "printable, else as bytes), or writes it to --data-output. A key "
 			      "that does not exist fails with the status KV Key Does Not Exist",
 		.command = sub_retrieve,
-		.opts = {OPTS_KEY({XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT}, )},
+		.opts = {OPTS_KEY(TOOL_LOPT(DATA_OUTPUT), )},
 	},
 	{
 		.name = "store",
@@ -449,12 +413,8 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "does (else KV Key Does Not Exist); --compress asks the device to "
 			      "compress the value",
 		.command = sub_store,
-		.opts = {
-			OPTS_KEY({XNVME_CLI_OPT_KV_VAL, XNVME_CLI_LREQ},
-				 {XNVME_CLI_OPT_KV_STORE_UPDATE, XNVME_CLI_LFLG},
-				 {XNVME_CLI_OPT_KV_STORE_ADD, XNVME_CLI_LFLG},
-				 {XNVME_CLI_OPT_KV_STORE_COMPRESS, XNVME_CLI_LFLG}, ),
-		},
+		.opts = {OPTS_KEY(TOOL_LREQ(KV_VAL), TOOL_LFLG(KV_STORE_UPDATE),
+				  TOOL_LFLG(KV_STORE_ADD), TOOL_LFLG(KV_STORE_COMPRESS), )},
 	},
 	{
 		.name = "delete",
@@ -482,16 +442,6 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-static struct xnvme_cli g_cli = {
-	.title = "kvs",
-	.descr_short = "Key-Value command set",
-	.descr_long = "Stores, retrieves, deletes, tests and lists keys of a key-value namespace",
-	.nsubs = sizeof(g_subs) / sizeof(g_subs[0]),
-	.subs = g_subs,
-};
-
-int
-main(int argc, char **argv)
-{
-	return xnvme_cli_run(&g_cli, argc, argv, XNVME_CLI_INIT_DEV_OPEN);
-}
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "kvs",
+	  "Key-Value command set",
+	  "Stores, retrieves, deletes, tests and lists keys of a key-value namespace")

@@ -23,30 +23,6 @@
 #define DRECV_GETST_NBYTES (2U * 65536U)
 
 static int
-sub_enum(struct xnvme_cli *cli)
-{
-	return tool_enumerate(cli, false);
-}
-
-static int
-sub_info(struct xnvme_cli *cli)
-{
-	return tool_dev_info(cli);
-}
-
-static int
-sub_idfy(struct xnvme_cli *cli)
-{
-	return tool_idfy_ns(cli);
-}
-
-static int
-sub_read(struct xnvme_cli *cli)
-{
-	return tool_lblk_rw(cli, TOOL_LBLK_READ);
-}
-
-static int
 sub_write(struct xnvme_cli *cli)
 {
 	return tool_lblk_rw(cli, TOOL_LBLK_WRITE);
@@ -573,57 +549,13 @@ exit:
 	return err;
 }
 
-#define OPTS_URI                                        \
-	{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_URI, XNVME_CLI_POSA}
-
-/* Block range commands: uri, --slba, --nlb and --nsid, then the given extra options */
-#define OPTS_RANGE                                      \
-	OPTS_URI,                                       \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
-	{XNVME_CLI_OPT_SLBA, XNVME_CLI_LREQ},           \
-	{XNVME_CLI_OPT_NLB, XNVME_CLI_LREQ},            \
-	{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT}
-
-#define OPTS_INPUTS                                     \
-	{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_LOPT},     \
-	{XNVME_CLI_OPT_META_INPUT, XNVME_CLI_LOPT}
+/* The range commands writing data */
+#define OPTS_WRITE TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_SYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
-	{
-		.name = "enum",
-		.descr_short = "Enumerate the devices found on the system",
-		.descr_long = "Enumerates the devices of every enabled backend and prints the "
-			      "identifier of each (as 'xnvme enum')",
-		.command = sub_enum,
-		.opts = {
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_SYS_URI, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_FLAGS, XNVME_CLI_LOPT},
-			XNVME_CLI_CORE_OPTS,
-		},
-	},
-	{
-		.name = "info",
-		.descr_short = "Print the device handle: identity, backend, options, geometry",
-		.descr_long = "Opens the device and prints the handle (as 'xnvme info')",
-		.command = sub_info,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
-	},
-	{
-		.name = "idfy",
-		.descr_short = "Identify Namespace",
-		.descr_long = "Prints the Identify Namespace data of --nsid (default: the device "
-			      "namespace); --data-output also writes the 4096 bytes to a file",
-		.command = sub_idfy,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
-	},
+	TOOL_SUB_ENUM(TOOL_ENUM_DESCR, XNVME_CLI_CORE_OPTS),
+	TOOL_SUB_INFO("Opens the device and prints the handle (as 'xnvme info')"),
+	TOOL_SUB_IDFY_NS("idfy", "Identify Namespace"),
 	{
 		.name = "dir-send",
 		.descr_short = "Directive Send: enable or disable a directive type",
@@ -632,17 +564,9 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "--endir (1 enables, 0 disables) of target directive type --tgtdir "
 			      "(default 1, streams)",
 		.command = sub_dir_send,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DSPEC, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DTYPE, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DOPER, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_ENDIR, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_TGTDIR, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DSPEC), TOOL_LOPT(DTYPE),
+				       TOOL_LOPT(DOPER), TOOL_LOPT(ENDIR), TOOL_LOPT(TGTDIR)),
+			 XNVME_CLI_ADMIN_OPTS},
 	},
 	{
 		.name = "dir-receive",
@@ -652,30 +576,11 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "--doper 2 gets the stream status and --doper 3 allocates --nsr "
 			      "streams",
 		.command = sub_dir_receive,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DTYPE, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DOPER, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_NSR, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DTYPE), TOOL_LOPT(DOPER),
+				       TOOL_LOPT(NSR)),
+			 XNVME_CLI_ADMIN_OPTS},
 	},
-	{
-		.name = "read",
-		.descr_short = "Read nlb+1 blocks from slba",
-		.descr_long = "Reads --nlb + 1 logical blocks from --slba, in commands of at most "
-			      "MDTS bytes, writing the data to --data-output and separate metadata "
-			      "to --meta-output when given",
-		.command = sub_read,
-		.opts = {
-			OPTS_RANGE,
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_META_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_SYNC_OPTS,
-		},
-	},
+	TOOL_LBLK_SUB_READ,
 	{
 		.name = "write",
 		.descr_short = "Write nlb+1 blocks at slba",
@@ -684,7 +589,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "(nlb + 1) * LBA size bytes, or is generated (byte k is "
 			      "'A' + k % 26)",
 		.command = sub_write,
-		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+		.opts = {OPTS_WRITE},
 	},
 	{
 		.name = "write-zeros",
@@ -692,7 +597,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Sends Write Zeroes for --nlb + 1 logical blocks at --slba, split by "
 			      "the device's size limit; no data is transferred",
 		.command = sub_write_zeros,
-		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+		.opts = {OPTS_WRITE},
 	},
 	{
 		.name = "write-uncor",
@@ -700,7 +605,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Marks --nlb + 1 logical blocks at --slba as uncorrectable, split by "
 			      "the device's size limit; no data is transferred",
 		.command = sub_write_uncor,
-		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+		.opts = {OPTS_WRITE},
 	},
 	{
 		.name = "write-dir",
@@ -710,13 +615,8 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "placement) and the directive specific value --dspec (the stream "
 			      "identifier, or the FDP placement handle) in every command",
 		.command = sub_write_dir,
-		.opts = {
-			OPTS_RANGE,
-			OPTS_INPUTS,
-			{XNVME_CLI_OPT_DTYPE, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DSPEC, XNVME_CLI_LOPT},
-			XNVME_CLI_SYNC_OPTS,
-		},
+		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS, TOOL_LOPT(DTYPE), TOOL_LOPT(DSPEC)),
+			 XNVME_CLI_SYNC_OPTS},
 	},
 	{
 		.name = "write-read-pi",
@@ -731,15 +631,9 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "0xffff) the application tag. Data comes from --data-input or is "
 			      "generated",
 		.command = sub_write_read_pi,
-		.opts = {
-			OPTS_RANGE,
-			{XNVME_CLI_OPT_PRACT, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_PRCHK, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_APPTAG, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_APPTAG_MASK, XNVME_CLI_LOPT},
-			OPTS_INPUTS,
-			XNVME_CLI_SYNC_OPTS,
-		},
+		.opts = {TOOL_OPTS_RANGE(TOOL_LOPT(PRACT), TOOL_LOPT(PRCHK), TOOL_LOPT(APPTAG),
+					 TOOL_LOPT(APPTAG_MASK), TOOL_OPTS_INPUTS),
+			 XNVME_CLI_SYNC_OPTS},
 	},
 	{
 		.name = "compare",
@@ -748,7 +642,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "data of --data-input, or with generated data (as 'write'); a "
 			      "mismatch fails with Compare Failure",
 		.command = sub_compare,
-		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+		.opts = {OPTS_WRITE},
 	},
 	{
 		.name = "scopy",
@@ -756,25 +650,11 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Copies --nlb + 1 logical blocks from --slba to --sdlba with Simple "
 			      "Copy commands within the namespace's copy limits",
 		.command = sub_scopy,
-		.opts = {
-			OPTS_RANGE,
-			{XNVME_CLI_OPT_SDLBA, XNVME_CLI_LREQ},
-			XNVME_CLI_SYNC_OPTS,
-		},
+		.opts = {TOOL_OPTS_RANGE(TOOL_LREQ(SDLBA)), XNVME_CLI_SYNC_OPTS},
 	},
 };
 
-static struct xnvme_cli g_cli = {
-	.title = "lblk",
-	.descr_short = "Logical block commands of the NVM command set",
-	.descr_long = "Reads, writes, zeroes, compares and copies logical blocks, and manages "
-		      "directives",
-	.nsubs = sizeof(g_subs) / sizeof(g_subs[0]),
-	.subs = g_subs,
-};
-
-int
-main(int argc, char **argv)
-{
-	return xnvme_cli_run(&g_cli, argc, argv, XNVME_CLI_INIT_DEV_OPEN);
-}
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "lblk",
+	  "Logical block commands of the NVM command set",
+	  "Reads, writes, zeroes, compares and copies logical blocks, and manages "
+	  "directives")

@@ -282,25 +282,38 @@ tool_opt_name(enum xnvme_cli_opt opt)
 	return (attr && attr->name) ? attr->name : "?";
 }
 
-const char *
-tool_opt_label(const struct xnvme_cli *cli, enum xnvme_cli_opt opt)
+/* The entry of `opt` in the option table of the running subcommand, NULL when it has none */
+static const struct xnvme_cli_sub_opt *
+sub_opt(const struct xnvme_cli *cli, enum xnvme_cli_opt opt)
 {
-	static char bufs[4][64];
-	static unsigned int next;
-	char *buf = bufs[next++ % 4];
-	bool posa = false;
-
 	for (int i = 0; cli && cli->sub && i < XNVME_CLI_SUB_OPTS_LEN; ++i) {
 		const struct xnvme_cli_sub_opt *so = &cli->sub->opts[i];
 
 		if (so->opt == XNVME_CLI_OPT_NONE || so->opt == XNVME_CLI_OPT_END) {
 			break;
 		}
-		if (so->opt == opt && so->type == XNVME_CLI_POSA) {
-			posa = true;
-			break;
+		if (so->opt == opt) {
+			return so;
 		}
 	}
+	return NULL;
+}
+
+bool
+tool_sub_has_opt(const struct xnvme_cli *cli, enum xnvme_cli_opt opt)
+{
+	return sub_opt(cli, opt) != NULL;
+}
+
+const char *
+tool_opt_label(const struct xnvme_cli *cli, enum xnvme_cli_opt opt)
+{
+	static char bufs[4][64];
+	static unsigned int next;
+	char *buf = bufs[next++ % 4];
+	const struct xnvme_cli_sub_opt *so = sub_opt(cli, opt);
+	bool posa = so && so->type == XNVME_CLI_POSA;
+
 	snprintf(buf, sizeof(bufs[0]), "%s%s", posa ? "" : "--", tool_opt_name(opt));
 	return buf;
 }
@@ -417,30 +430,30 @@ tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_
 	return 0;
 }
 
-int
-tool_file_read(struct tool_file *f, void *buf, size_t nbytes)
+/* Reads (`out` false) or writes exactly `nbytes`; running out of input is an error */
+static int
+file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
 {
-	uint8_t *cur = buf;
 	size_t left = nbytes;
 
 	while (left) {
-		ssize_t ret = read(f->fd, cur, left);
+		ssize_t ret = out ? write(f->fd, buf, left) : read(f->fd, buf, left);
 
 		if (ret < 0 && errno == EINTR) {
 			continue;
 		}
 		if (ret < 0) {
-			return tool_err(f->cli, -errno, "%s %s: read failed",
-					tool_opt_label(f->cli, f->opt), f->path);
+			return tool_err(f->cli, -errno, "%s %s: %s failed",
+					tool_opt_label(f->cli, f->opt), f->path, out ? "write" : "read");
 		}
-		if (ret == 0) {
+		if (ret == 0 && !out) {
 			return tool_err(f->cli, -EINVAL,
 					"%s %s: ended after %" PRIu64 " bytes, %" PRIu64
 					" bytes needed",
 					tool_opt_label(f->cli, f->opt), f->path, f->nbytes,
 					f->nbytes + left);
 		}
-		cur += ret;
+		buf += ret;
 		left -= ret;
 		f->nbytes += ret;
 	}
@@ -448,26 +461,16 @@ tool_file_read(struct tool_file *f, void *buf, size_t nbytes)
 }
 
 int
+tool_file_read(struct tool_file *f, void *buf, size_t nbytes)
+{
+	return file_io(f, false, buf, nbytes);
+}
+
+int
 tool_file_write(struct tool_file *f, const void *buf, size_t nbytes)
 {
-	const uint8_t *cur = buf;
-	size_t left = nbytes;
-
-	while (left) {
-		ssize_t ret = write(f->fd, cur, left);
-
-		if (ret < 0 && errno == EINTR) {
-			continue;
-		}
-		if (ret < 0) {
-			return tool_err(f->cli, -errno, "%s %s: write failed",
-					tool_opt_label(f->cli, f->opt), f->path);
-		}
-		cur += ret;
-		left -= ret;
-		f->nbytes += ret;
-	}
-	return 0;
+	/* not written to: file_io() only reads into buffers when `out` is false */
+	return file_io(f, true, (uint8_t *)buf, nbytes);
 }
 
 int
@@ -804,8 +807,8 @@ yaml_squote_pr(const char *s)
 	putchar('\'');
 }
 
-int
-tool_enumerate(struct xnvme_cli *cli, bool uris_only)
+static int
+enumerate(struct xnvme_cli *cli, bool uris_only)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
 	struct enum_state st = {.uris_only = uris_only};
@@ -843,6 +846,18 @@ tool_enumerate(struct xnvme_cli *cli, bool uris_only)
 
 	xnvme_cli_enumeration_free(st.list);
 	return 0;
+}
+
+int
+tool_enum(struct xnvme_cli *cli)
+{
+	return enumerate(cli, false);
+}
+
+int
+tool_list(struct xnvme_cli *cli)
+{
+	return enumerate(cli, true);
 }
 
 int
@@ -935,6 +950,15 @@ tool_log_get(struct xnvme_cli *cli, uint8_t lid, uint8_t lsp, uint16_t lsi, uint
 }
 
 int
+tool_log_put(struct xnvme_cli *cli, void *log, uint32_t nbytes)
+{
+	int err = tool_data_output(cli, log, nbytes);
+
+	xnvme_buf_free(cli->args.dev, log);
+	return err;
+}
+
+int
 tool_log_erri(struct xnvme_cli *cli)
 {
 	struct xnvme_cli_args *args = &cli->args;
@@ -960,10 +984,7 @@ tool_log_erri(struct xnvme_cli *cli)
 		return err;
 	}
 	xnvme_spec_log_erri_pr(buf, (int)limit, XNVME_PR_DEF);
-	err = tool_data_output(cli, buf, nbytes);
-
-	xnvme_buf_free(args->dev, buf);
-	return err;
+	return tool_log_put(cli, buf, nbytes);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1065,10 +1086,12 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 }
 
 int
-tool_xfer_params(const struct xnvme_cli *cli, bool queued, bool vectored, size_t *iosize,
-		 uint32_t *qdepth, uint32_t *vec_cnt)
+tool_xfer_params(const struct xnvme_cli *cli, size_t *iosize, uint32_t *qdepth,
+		 uint32_t *vec_cnt)
 {
 	const struct xnvme_cli_args *args = &cli->args;
+	bool queued = tool_sub_has_opt(cli, XNVME_CLI_OPT_QDEPTH);
+	bool vectored = tool_sub_has_opt(cli, XNVME_CLI_OPT_VEC_CNT);
 	int err;
 
 	*iosize = cli->given[XNVME_CLI_OPT_IOSIZE] ? args->iosize : TOOL_IOSIZE_DEF;
@@ -1361,9 +1384,9 @@ tool_xfer_rw(struct tool_xfer *x, bool write, void *buf, size_t nbytes, uint64_t
 	return xfer_rw_sync(x, write, buf, nbytes, offset);
 }
 
-int
-tool_xfer_copy(struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes, uint64_t in_off,
-	       uint64_t out_off)
+static int
+xfer_copy(struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes, uint64_t in_off,
+	  uint64_t out_off)
 {
 	struct tool_progress prog;
 	size_t win = tool_xfer_window(in);
@@ -1402,5 +1425,20 @@ tool_xfer_copy(struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes, uin
 	out->prog = NULL;
 
 	xnvme_buf_free(in->dev, buf);
+	return err;
+}
+
+int
+tool_xfer_copy(struct xnvme_cli *cli, struct tool_xfer *in, struct tool_xfer *out,
+	       uint64_t nbytes, uint64_t in_off, uint64_t out_off)
+{
+	int err;
+
+	xnvme_cli_timer_start(cli);
+	err = xfer_copy(in, out, nbytes, in_off, out_off);
+	xnvme_cli_timer_stop(cli);
+	if (!err) {
+		xnvme_cli_timer_bw_pr(cli, "wall-clock", nbytes);
+	}
 	return err;
 }

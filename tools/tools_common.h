@@ -76,6 +76,91 @@ tool_check_range(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t v
 uint32_t
 tool_nsid(const struct xnvme_cli *cli);
 
+/** Whether the running subcommand takes option `opt` (its table lists it) */
+bool
+tool_sub_has_opt(const struct xnvme_cli *cli, enum xnvme_cli_opt opt);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Subcommand tables                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Entries of xnvme_cli_sub.opts: `o` is the option name without XNVME_CLI_OPT_, e.g. NSID */
+#define TOOL_LOPT(o) {XNVME_CLI_OPT_##o, XNVME_CLI_LOPT} ///< optional
+#define TOOL_LREQ(o) {XNVME_CLI_OPT_##o, XNVME_CLI_LREQ} ///< required
+#define TOOL_LFLG(o) {XNVME_CLI_OPT_##o, XNVME_CLI_LFLG} ///< flag
+#define TOOL_POSA(o) {XNVME_CLI_OPT_##o, XNVME_CLI_POSA} ///< positional
+
+/** The positional arguments title; then the options of TOOL_POSA() */
+#define TOOL_OPTS_POSA {XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP}
+
+/** The options title; then the options of TOOL_LOPT(), TOOL_LREQ() and TOOL_LFLG() */
+#define TOOL_OPTS_LONG {XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}
+
+/** The device URI as the one positional argument */
+#define TOOL_OPTS_URI TOOL_OPTS_POSA, TOOL_POSA(URI)
+
+/** The device URI, then the options given, e.g. TOOL_OPTS_DEV(TOOL_LOPT(NSID)) */
+#define TOOL_OPTS_DEV(...) TOOL_OPTS_URI, TOOL_OPTS_LONG, __VA_ARGS__
+
+/** What TOOL_SUB_ENUM() prints without a more specific description */
+#define TOOL_ENUM_DESCR                                                                          \
+	"Enumerates the devices of every enabled backend and prints the identifier of each (as " \
+	"'xnvme enum')"
+
+/** The options of enumeration (tool_enum(), tool_list()), then the backend options given */
+#define TOOL_OPTS_ENUM(...) TOOL_OPTS_LONG, TOOL_LOPT(SYS_URI), TOOL_LOPT(FLAGS), __VA_ARGS__
+
+/**
+ * The subcommand "enum" (tool_enum()) of description `descr_long`; the arguments that follow
+ * are the backend options it takes
+ */
+#define TOOL_SUB_ENUM(descr_long_, ...)                                                     \
+	{                                                                                   \
+		.name = "enum", .descr_short = "Enumerate the devices found on the system", \
+		.descr_long = descr_long_, .command = tool_enum,                            \
+		.opts = {TOOL_OPTS_ENUM(__VA_ARGS__)},                                      \
+	}
+
+/** The subcommand "info" (tool_dev_info()) of description `descr_long` */
+#define TOOL_SUB_INFO(descr_long_)                                                              \
+	{                                                                                       \
+		.name = "info",                                                                 \
+		.descr_short = "Print the device handle: identity, backend, options, geometry", \
+		.descr_long = descr_long_, .command = tool_dev_info,                            \
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},                                  \
+	}
+
+/** The Identify Namespace subcommand (tool_idfy_ns()) of `name` */
+#define TOOL_SUB_IDFY_NS(name_, descr_short_)                                                \
+	{                                                                                    \
+		.name = name_, .descr_short = descr_short_,                                  \
+		.descr_long = "Prints the Identify Namespace data of --nsid (default: the "  \
+			      "device namespace); --data-output also writes the 4096 bytes " \
+			      "to a file",                                                   \
+		.command = tool_idfy_ns,                                                     \
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT)),             \
+			 XNVME_CLI_ADMIN_OPTS},                                              \
+	}
+
+/**
+ * Defines main() of a tool of `title` and the descriptions given: runs the subcommand named on
+ * the command line, from the table `subs`, with xnvme_cli_run() and `init`
+ * (XNVME_CLI_INIT_DEV_OPEN: the subcommand gets the device URI opened)
+ */
+#define TOOL_MAIN(subs_, init_, title_, descr_short_, descr_long_)          \
+	int main(int argc, char **argv)                                     \
+	{                                                                   \
+		static struct xnvme_cli cli = {                             \
+			.title = title_,                                    \
+			.descr_short = descr_short_,                        \
+			.descr_long = descr_long_,                          \
+			.nsubs = (int)(sizeof(subs_) / sizeof((subs_)[0])), \
+			.subs = subs_,                                      \
+		};                                                          \
+                                                                            \
+		return xnvme_cli_run(&cli, argc, argv, init_);              \
+	}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Data files and generated data                                                              */
 /* ------------------------------------------------------------------------------------------ */
@@ -195,12 +280,15 @@ tool_ticker_stop(struct tool_ticker *t);
 /* ------------------------------------------------------------------------------------------ */
 
 /**
- * Enumerates devices with the CORE options and --uri of the command line and prints them:
- * every identifier as a flow mapping (`uris_only == false`, `enum`), or each distinct URI once
- * (`uris_only == true`, `list`).
+ * Enumerates devices with the CORE options and --uri of the command line and prints every
+ * identifier as a flow mapping (`enum`)
  */
 int
-tool_enumerate(struct xnvme_cli *cli, bool uris_only);
+tool_enum(struct xnvme_cli *cli);
+
+/** As tool_enum(), printing each distinct URI once (`list`) */
+int
+tool_list(struct xnvme_cli *cli);
 
 /** Identify Namespace (--nsid or the device's) printed or dumped to --data-output */
 int
@@ -229,6 +317,10 @@ tool_log_nsid(const struct xnvme_cli *cli);
 void *
 tool_log_get(struct xnvme_cli *cli, uint8_t lid, uint8_t lsp, uint16_t lsi, uint64_t lpo,
 	     uint32_t nsid, uint8_t rae, uint32_t nbytes, int *err);
+
+/** Writes the log from tool_log_get() to --data-output when given, and frees it */
+int
+tool_log_put(struct xnvme_cli *cli, void *log, uint32_t nbytes);
 
 /**
  * Error Information log: --limit entries (default: as many as the controller keeps) of --nsid
@@ -274,12 +366,14 @@ void
 tool_xfer_close(struct tool_xfer *x);
 
 /**
- * The transfer parameters of the command line with their defaults: --iosize (bytes per
- * command), --qdepth (0 unless `queued`) and --vec-cnt (0 unless `vectored`), range-checked.
+ * The transfer parameters of the command line with their defaults, range-checked: --iosize
+ * (bytes per command), --qdepth and --vec-cnt. A subcommand that takes --qdepth issues its
+ * commands through a queue, one that takes --vec-cnt vectored commands; for the others the
+ * value is 0.
  */
 int
-tool_xfer_params(const struct xnvme_cli *cli, bool queued, bool vectored, size_t *iosize,
-		 uint32_t *qdepth, uint32_t *vec_cnt);
+tool_xfer_params(const struct xnvme_cli *cli, size_t *iosize, uint32_t *qdepth,
+		 uint32_t *vec_cnt);
 
 /** Size of what `x` was opened on (file size, device capacity) */
 uint64_t
@@ -298,10 +392,10 @@ tool_xfer_window(const struct tool_xfer *x);
 
 /**
  * Copies `nbytes` from `in` at `in_off` to `out` at `out_off`, one window at a time, with a
- * progress line labelled by the subcommand.
+ * progress line labelled by the subcommand, and prints the wall-clock line of the copy
  */
 int
-tool_xfer_copy(struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes, uint64_t in_off,
-	       uint64_t out_off);
+tool_xfer_copy(struct xnvme_cli *cli, struct tool_xfer *in, struct tool_xfer *out,
+	       uint64_t nbytes, uint64_t in_off, uint64_t out_off);
 
 #endif /* XNVME_TOOLS_COMMON_H */

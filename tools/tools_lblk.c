@@ -436,3 +436,9 @@ tool_lblk_rw(struct xnvme_cli *cli, enum tool_lblk_op op)
 	}
 	return 0;
 }
+
+int
+tool_lblk_read(struct xnvme_cli *cli)
+{
+	return tool_lblk_rw(cli, TOOL_LBLK_READ);
+}

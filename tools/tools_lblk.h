@@ -97,4 +97,31 @@ tool_lblk_io_teardown(struct tool_lblk_io *io);
 int
 tool_lblk_rw(struct xnvme_cli *cli, enum tool_lblk_op op);
 
+/** The subcommand "read": tool_lblk_rw() of TOOL_LBLK_READ */
+int
+tool_lblk_read(struct xnvme_cli *cli);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Subcommand tables                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Block range commands: uri, --slba, --nlb and --nsid; then the options given */
+#define TOOL_OPTS_RANGE(...) \
+	TOOL_OPTS_DEV(TOOL_LREQ(SLBA), TOOL_LREQ(NLB), TOOL_LOPT(NSID), __VA_ARGS__)
+
+/** The data and metadata inputs of the commands writing data */
+#define TOOL_OPTS_INPUTS TOOL_LOPT(DATA_INPUT), TOOL_LOPT(META_INPUT)
+
+/** The subcommand "read" (tool_lblk_read()) */
+#define TOOL_LBLK_SUB_READ                                                                     \
+	{                                                                                      \
+		.name = "read", .descr_short = "Read nlb+1 blocks from slba",                  \
+		.descr_long = "Reads --nlb + 1 logical blocks from --slba, in commands of at " \
+			      "most MDTS bytes, writing the data to --data-output and "        \
+			      "separate metadata to --meta-output when given",                 \
+		.command = tool_lblk_read,                                                     \
+		.opts = {TOOL_OPTS_RANGE(TOOL_LOPT(DATA_OUTPUT), TOOL_LOPT(META_OUTPUT)),      \
+			 XNVME_CLI_SYNC_OPTS},                                                 \
+	}
+
 #endif /* XNVME_TOOLS_LBLK_H */

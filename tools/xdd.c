@@ -9,8 +9,9 @@
 #include <libxnvme.h>
 #include "tools_common.h"
 
+/* sync and async: a subcommand taking --qdepth copies through queues */
 static int
-xdd_copy(struct xnvme_cli *cli, bool queued)
+sub_copy(struct xnvme_cli *cli)
 {
 	struct xnvme_cli_args *args = &cli->args;
 	struct tool_xfer in, out;
@@ -19,7 +20,7 @@ xdd_copy(struct xnvme_cli *cli, bool queued)
 	size_t iosize;
 	int err;
 
-	err = tool_xfer_params(cli, queued, false, &iosize, &qdepth, &vec_cnt);
+	err = tool_xfer_params(cli, &iosize, &qdepth, &vec_cnt);
 	err = err ? err : tool_check_range(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, 1, SIZE_MAX);
 	if (err) {
 		return err;
@@ -52,43 +53,21 @@ xdd_copy(struct xnvme_cli *cli, bool queued)
 	}
 
 	xnvme_cli_pinf("copying %" PRIu64 " bytes with iosize %zu%s", nbytes, iosize,
-		       queued ? " through queues" : "");
-	if (queued) {
+		       qdepth ? " through queues" : "");
+	if (qdepth) {
 		xnvme_cli_pinf("qdepth: %u", qdepth);
 	}
 
-	xnvme_cli_timer_start(cli);
-	err = tool_xfer_copy(&in, &out, nbytes, args->offset, args->offset);
-	xnvme_cli_timer_stop(cli);
-	if (!err) {
-		xnvme_cli_timer_bw_pr(cli, "wall-clock", nbytes);
-	}
+	err = tool_xfer_copy(cli, &in, &out, nbytes, args->offset, args->offset);
 
 	tool_xfer_close(&out);
 	tool_xfer_close(&in);
 	return err;
 }
 
-static int
-sub_sync(struct xnvme_cli *cli)
-{
-	return xdd_copy(cli, false);
-}
-
-static int
-sub_async(struct xnvme_cli *cli)
-{
-	return xdd_copy(cli, true);
-}
-
-#define OPTS_COPY                                       \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
-	{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_LREQ},     \
-	{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LREQ},    \
-	{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LREQ},    \
-	{XNVME_CLI_OPT_IOSIZE, XNVME_CLI_LOPT},         \
-	{XNVME_CLI_OPT_DIRECT, XNVME_CLI_LFLG},         \
-	{XNVME_CLI_OPT_OFFSET, XNVME_CLI_LOPT}
+#define OPTS_COPY                                                                           \
+	TOOL_OPTS_LONG, TOOL_LREQ(DATA_INPUT), TOOL_LREQ(DATA_OUTPUT), TOOL_LREQ(DATA_NBYTES), \
+		TOOL_LOPT(IOSIZE), TOOL_LFLG(DIRECT), TOOL_LOPT(OFFSET)
 
 static struct xnvme_cli_sub g_subs[] = {
 	{
@@ -99,7 +78,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "missing, not truncated), --iosize bytes (default 131072) per "
 			      "command; --direct opens both with O_DIRECT. Inputs and outputs are "
 			      "files or device URIs",
-		.command = sub_sync,
+		.command = sub_copy,
 		.opts = {OPTS_COPY},
 	},
 	{
@@ -107,25 +86,12 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_short = "Copy through queues of depth qdepth",
 		.descr_long = "As 'sync', with up to --qdepth (default 16) commands of --iosize "
 			      "bytes in flight on a queue of each end",
-		.command = sub_async,
-		.opts = {
-			OPTS_COPY,
-			{XNVME_CLI_OPT_QDEPTH, XNVME_CLI_LOPT},
-		},
+		.command = sub_copy,
+		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH)},
 	},
 };
 
-static struct xnvme_cli g_cli = {
-	.title = "xdd",
-	.descr_short = "Copy data between files and devices",
-	.descr_long = "Copies a byte range from one file or device to another through the "
-		      "library's file API and reports the throughput",
-	.nsubs = sizeof(g_subs) / sizeof(g_subs[0]),
-	.subs = g_subs,
-};
-
-int
-main(int argc, char **argv)
-{
-	return xnvme_cli_run(&g_cli, argc, argv, XNVME_CLI_INIT_NONE);
-}
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, "xdd",
+	  "Copy data between files and devices",
+	  "Copies a byte range from one file or device to another through the "
+	  "library's file API and reports the throughput")

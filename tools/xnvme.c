@@ -27,24 +27,6 @@
 #define SANITIZE_SSTAT_FAILED 0x3
 #define SANITIZE_POLL_NS (250L * 1000 * 1000)
 
-static int
-sub_enum(struct xnvme_cli *cli)
-{
-	return tool_enumerate(cli, false);
-}
-
-static int
-sub_list(struct xnvme_cli *cli)
-{
-	return tool_enumerate(cli, true);
-}
-
-static int
-sub_info(struct xnvme_cli *cli)
-{
-	return tool_dev_info(cli);
-}
-
 /* CNS values whose data structure describes the namespace in NSID */
 static bool
 cns_is_per_ns(uint32_t cns)
@@ -61,12 +43,61 @@ cns_is_per_ns(uint32_t cns)
 	}
 }
 
+/*
+ * Passes the Identify with the fields set in `ctx` (named `what` in messages), prints the data
+ * structure (its raw bytes when there is no printer for it and no --data-output) and writes it
+ * to --data-output
+ */
+static int
+idfy_pass(struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, const char *what)
+{
+	uint32_t cns = ctx->cmd.idfy.cns, nsid = ctx->cmd.common.nsid;
+	struct xnvme_spec_idfy *idfy;
+	int err;
+
+	idfy = tool_dev_buf(cli, IDFY_NBYTES);
+	if (!idfy) {
+		return -ENOMEM;
+	}
+	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
+	err = xnvme_cmd_pass_admin(ctx, idfy, IDFY_NBYTES, NULL, 0);
+	if (err || xnvme_cmd_ctx_cpl_status(ctx)) {
+		err = tool_cmd_err(cli, ctx, err, "%s failed", what);
+		goto exit;
+	}
+
+	switch (cns) {
+	case XNVME_SPEC_IDFY_NS:
+		xnvme_spec_idfy_ns_pr(&idfy->ns, XNVME_PR_DEF);
+		break;
+	case XNVME_SPEC_IDFY_CTRLR:
+		xnvme_spec_idfy_ctrlr_pr(&idfy->ctrlr, XNVME_PR_DEF);
+		break;
+	case XNVME_SPEC_IDFY_IOCS:
+		xnvme_spec_idfy_cs_pr(&idfy->cs, XNVME_PR_DEF);
+		break;
+	default:
+		/* No printer for this structure: the raw bytes, unless they go to a file */
+		printf("xnvme_spec_idfy: {cns: 0x%x, nsid: 0x%x, nbytes: %zu}\n", cns, nsid,
+		       IDFY_NBYTES);
+		if (!cli->args.data_output) {
+			tool_hexdump_pr("data", idfy, IDFY_NBYTES);
+		}
+		break;
+	}
+	err = tool_data_output(cli, idfy, IDFY_NBYTES);
+
+exit:
+	xnvme_buf_free(cli->args.dev, idfy);
+	return err;
+}
+
 static int
 sub_idfy(struct xnvme_cli *cli)
 {
 	struct xnvme_cli_args *args = &cli->args;
 	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(args->dev);
-	struct xnvme_spec_idfy *idfy;
+	char what[64];
 	uint32_t nsid;
 	int err;
 
@@ -83,104 +114,32 @@ sub_idfy(struct xnvme_cli *cli)
 		nsid = cns_is_per_ns(args->cns) ? xnvme_dev_get_nsid(args->dev) : 0;
 	}
 
-	idfy = tool_dev_buf(cli, IDFY_NBYTES);
-	if (!idfy) {
-		return -ENOMEM;
-	}
-
 	/* Built by hand: xnvme_adm_idfy() carries only 8 bits of nsid */
-	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
 	ctx.cmd.common.nsid = nsid;
 	ctx.cmd.idfy.cns = args->cns;
 	ctx.cmd.idfy.cntid = args->cntid;
 	ctx.cmd.idfy.nvmsetid = args->setid;
 	ctx.cmd.idfy.uuid = args->uuid;
-
-	err = xnvme_cmd_pass_admin(&ctx, idfy, IDFY_NBYTES, NULL, 0);
-	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
-		err = tool_cmd_err(cli, &ctx, err, "Identify with --cns 0x%x --nsid 0x%x failed",
-				   args->cns, nsid);
-		goto exit;
-	}
-
-	switch (args->cns) {
-	case XNVME_SPEC_IDFY_NS:
-		xnvme_spec_idfy_ns_pr(&idfy->ns, XNVME_PR_DEF);
-		break;
-	case XNVME_SPEC_IDFY_CTRLR:
-		xnvme_spec_idfy_ctrlr_pr(&idfy->ctrlr, XNVME_PR_DEF);
-		break;
-	case XNVME_SPEC_IDFY_IOCS:
-		xnvme_spec_idfy_cs_pr(&idfy->cs, XNVME_PR_DEF);
-		break;
-	default:
-		/* No printer for this structure: the raw bytes, unless they go to a file */
-		printf("xnvme_spec_idfy: {cns: 0x%x, nsid: 0x%x, nbytes: %zu}\n", args->cns, nsid,
-		       IDFY_NBYTES);
-		if (!args->data_output) {
-			tool_hexdump_pr("data", idfy, IDFY_NBYTES);
-		}
-		break;
-	}
-	err = tool_data_output(cli, idfy, IDFY_NBYTES);
-
-exit:
-	xnvme_buf_free(args->dev, idfy);
-	return err;
-}
-
-static int
-sub_idfy_ns(struct xnvme_cli *cli)
-{
-	return tool_idfy_ns(cli);
+	snprintf(what, sizeof(what), "Identify with --cns 0x%x --nsid 0x%x", args->cns, nsid);
+	return idfy_pass(cli, &ctx, what);
 }
 
 static int
 sub_idfy_ctrlr(struct xnvme_cli *cli)
 {
 	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(cli->args.dev);
-	struct xnvme_spec_idfy *idfy;
-	int err;
 
-	idfy = tool_dev_buf(cli, IDFY_NBYTES);
-	if (!idfy) {
-		return -ENOMEM;
-	}
-	err = xnvme_adm_idfy_ctrlr(&ctx, idfy);
-	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
-		err = tool_cmd_err(cli, &ctx, err, "Identify Controller failed");
-		goto exit;
-	}
-	xnvme_spec_idfy_ctrlr_pr(&idfy->ctrlr, XNVME_PR_DEF);
-	err = tool_data_output(cli, idfy, IDFY_NBYTES);
-
-exit:
-	xnvme_buf_free(cli->args.dev, idfy);
-	return err;
+	ctx.cmd.idfy.cns = XNVME_SPEC_IDFY_CTRLR;
+	return idfy_pass(cli, &ctx, "Identify Controller");
 }
 
 static int
 sub_idfy_cs(struct xnvme_cli *cli)
 {
 	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(cli->args.dev);
-	struct xnvme_spec_idfy *idfy;
-	int err;
 
-	idfy = tool_dev_buf(cli, IDFY_NBYTES);
-	if (!idfy) {
-		return -ENOMEM;
-	}
-	err = xnvme_adm_idfy(&ctx, XNVME_SPEC_IDFY_IOCS, 0, 0, 0, 0, idfy);
-	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
-		err = tool_cmd_err(cli, &ctx, err, "Identify I/O Command Set (CNS 0x1C) failed");
-		goto exit;
-	}
-	xnvme_spec_idfy_cs_pr(&idfy->cs, XNVME_PR_DEF);
-	err = tool_data_output(cli, idfy, IDFY_NBYTES);
-
-exit:
-	xnvme_buf_free(cli->args.dev, idfy);
-	return err;
+	ctx.cmd.idfy.cns = XNVME_SPEC_IDFY_IOCS;
+	return idfy_pass(cli, &ctx, "Identify I/O Command Set (CNS 0x1C)");
 }
 
 static int
@@ -231,12 +190,6 @@ sub_log(struct xnvme_cli *cli)
 }
 
 static int
-sub_log_erri(struct xnvme_cli *cli)
-{
-	return tool_log_erri(cli);
-}
-
-static int
 sub_log_health(struct xnvme_cli *cli)
 {
 	uint32_t nbytes = sizeof(struct xnvme_spec_log_health_entry);
@@ -249,10 +202,23 @@ sub_log_health(struct xnvme_cli *cli)
 		return err;
 	}
 	xnvme_spec_log_health_pr(buf, XNVME_PR_DEF);
-	err = tool_data_output(cli, buf, nbytes);
+	return tool_log_put(cli, buf, nbytes);
+}
 
-	xnvme_buf_free(cli->args.dev, buf);
-	return err;
+/* A zeroed device buffer of `nbytes` (NULL for none) filled from `path` (option `opt`) if given */
+static int
+payload_in(struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path, size_t nbytes,
+	   void **buf)
+{
+	*buf = NULL;
+	if (!nbytes) {
+		return 0;
+	}
+	*buf = tool_dev_buf(cli, nbytes);
+	if (!*buf) {
+		return -ENOMEM;
+	}
+	return path ? tool_data_load(cli, opt, path, *buf, nbytes) : 0;
 }
 
 static int
@@ -272,11 +238,9 @@ sub_feature_get(struct xnvme_cli *cli)
 	if (args->data_output && !nbytes) {
 		return tool_err(cli, -EINVAL, "--data-output needs a non-zero --data-nbytes");
 	}
-	if (nbytes) {
-		buf = tool_dev_buf(cli, nbytes);
-		if (!buf) {
-			return -ENOMEM;
-		}
+	err = payload_in(cli, XNVME_CLI_OPT_NONE, NULL, nbytes, &buf);
+	if (err) {
+		return err;
 	}
 
 	xnvme_prep_adm_gfeat(&ctx, tool_nsid(cli), args->fid, args->sel);
@@ -341,18 +305,9 @@ sub_feature_set(struct xnvme_cli *cli)
 		return tool_err(cli, -EINVAL, "--data-input %s needs a non-zero --data-nbytes",
 				args->data_input);
 	}
-	if (nbytes) {
-		buf = tool_dev_buf(cli, nbytes);
-		if (!buf) {
-			return -ENOMEM;
-		}
-		if (args->data_input) {
-			err = tool_data_load(cli, XNVME_CLI_OPT_DATA_INPUT, args->data_input, buf,
-					     nbytes);
-			if (err) {
-				goto exit;
-			}
-		}
+	err = payload_in(cli, XNVME_CLI_OPT_DATA_INPUT, args->data_input, nbytes, &buf);
+	if (err) {
+		goto exit;
 	}
 
 	xnvme_prep_adm_sfeat(&ctx, tool_nsid(cli), args->fid, args->feat, args->save);
@@ -545,33 +500,12 @@ passthru(struct xnvme_cli *cli, bool admin)
 		ctx.cmd.common.nsid = xnvme_dev_get_nsid(args->dev);
 	}
 
-	if (dnbytes) {
-		dbuf = tool_dev_buf(cli, dnbytes);
-		if (!dbuf) {
-			err = -ENOMEM;
-			goto exit;
-		}
+	err = payload_in(cli, XNVME_CLI_OPT_DATA_INPUT, args->data_input, dnbytes, &dbuf);
+	if (!err) {
+		err = payload_in(cli, XNVME_CLI_OPT_META_INPUT, args->meta_input, mnbytes, &mbuf);
 	}
-	if (mnbytes) {
-		mbuf = tool_dev_buf(cli, mnbytes);
-		if (!mbuf) {
-			err = -ENOMEM;
-			goto exit;
-		}
-	}
-	if (args->data_input) {
-		err = tool_data_load(cli, XNVME_CLI_OPT_DATA_INPUT, args->data_input, dbuf,
-				     dnbytes);
-		if (err) {
-			goto exit;
-		}
-	}
-	if (args->meta_input) {
-		err = tool_data_load(cli, XNVME_CLI_OPT_META_INPUT, args->meta_input, mbuf,
-				     mnbytes);
-		if (err) {
-			goto exit;
-		}
+	if (err) {
+		goto exit;
 	}
 
 	if (args->verbose) {
@@ -739,7 +673,7 @@ sub_show_regs(struct xnvme_cli *cli)
 
 /*
  * An FDP log page of the endurance group --lsi: `nbytes` into a fresh buffer, printed by the
- * caller and written to --data-output
+ * caller and written to --data-output with tool_log_put()
  */
 static void *
 fdp_log_get(struct xnvme_cli *cli, uint8_t lid, uint8_t lsp, uint32_t nbytes, int *err)
@@ -750,16 +684,6 @@ fdp_log_get(struct xnvme_cli *cli, uint8_t lid, uint8_t lsp, uint32_t nbytes, in
 	}
 	return tool_log_get(cli, lid, lsp, (uint16_t)cli->args.lsi, 0, tool_log_nsid(cli), 0,
 			    nbytes, err);
-}
-
-/* Writes the log to --data-output and frees it */
-static int
-fdp_log_put(struct xnvme_cli *cli, void *log, uint32_t nbytes)
-{
-	int err = tool_data_output(cli, log, nbytes);
-
-	xnvme_buf_free(cli->args.dev, log);
-	return err;
 }
 
 static int
@@ -790,7 +714,7 @@ sub_log_fdp_config(struct xnvme_cli *cli)
 			log->size = (uint32_t)nbytes;
 		}
 		xnvme_spec_log_fdp_conf_pr(log, XNVME_PR_DEF);
-		return fdp_log_put(cli, log, (uint32_t)nbytes);
+		return tool_log_put(cli, log, (uint32_t)nbytes);
 	}
 
 	/* The printer follows the descriptors as far as the log says it reaches: read it all */
@@ -817,7 +741,7 @@ sub_log_fdp_config(struct xnvme_cli *cli)
 		xnvme_buf_free(cli->args.dev, log);
 		return err;
 	}
-	return fdp_log_put(cli, log, (uint32_t)nbytes);
+	return tool_log_put(cli, log, (uint32_t)nbytes);
 }
 
 static int
@@ -838,7 +762,7 @@ sub_log_ruhu(struct xnvme_cli *cli)
 		return err;
 	}
 	xnvme_spec_log_ruhu_pr(log, (int)XNVME_MIN(limit, log->nruh), XNVME_PR_DEF);
-	return fdp_log_put(cli, log, nbytes);
+	return tool_log_put(cli, log, nbytes);
 }
 
 static int
@@ -853,7 +777,7 @@ sub_log_fdp_stats(struct xnvme_cli *cli)
 		return err;
 	}
 	xnvme_spec_log_fdp_stats_pr(log, XNVME_PR_DEF);
-	return fdp_log_put(cli, log, nbytes);
+	return tool_log_put(cli, log, nbytes);
 }
 
 static int
@@ -877,7 +801,7 @@ sub_log_fdp_events(struct xnvme_cli *cli)
 		return err;
 	}
 	xnvme_spec_log_fdp_events_pr(log, (int)XNVME_MIN(limit, log->nevents), XNVME_PR_DEF);
-	return fdp_log_put(cli, log, nbytes);
+	return tool_log_put(cli, log, nbytes);
 }
 
 /* Get Features (FDP events) of placement handle `ph`: descriptors in `buf`, count returned */
@@ -1054,46 +978,19 @@ exit:
 	return err;
 }
 
-/* Option-list fragments shared by several subcommands */
-#define OPTS_URI                                            \
-	{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},         \
-	{XNVME_CLI_OPT_URI, XNVME_CLI_POSA}
+/* The raw command of pioc and padc: --cdw0 .. --cdw15, --opcode, --nsid and the payloads */
+#define OPTS_PASSTHRU                                                                          \
+	TOOL_OPTS_DEV(TOOL_LOPT(CDW00), TOOL_LOPT(CDW01), TOOL_LOPT(CDW02), TOOL_LOPT(CDW03),  \
+		      TOOL_LOPT(CDW04), TOOL_LOPT(CDW05), TOOL_LOPT(CDW06), TOOL_LOPT(CDW07),  \
+		      TOOL_LOPT(CDW08), TOOL_LOPT(CDW09), TOOL_LOPT(CDW10), TOOL_LOPT(CDW11),  \
+		      TOOL_LOPT(CDW12), TOOL_LOPT(CDW13), TOOL_LOPT(CDW14), TOOL_LOPT(CDW15),  \
+		      TOOL_LOPT(OPCODE), TOOL_LOPT(NSID), TOOL_LOPT(DATA_INPUT),               \
+		      TOOL_LOPT(DATA_OUTPUT), TOOL_LOPT(DATA_NBYTES), TOOL_LOPT(META_INPUT),   \
+		      TOOL_LOPT(META_OUTPUT), TOOL_LOPT(META_NBYTES), TOOL_LFLG(VERBOSE)),     \
+		XNVME_CLI_ADMIN_OPTS
 
-#define OPTS_ENUM                                           \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_SYS_URI, XNVME_CLI_LOPT},            \
-	{XNVME_CLI_OPT_FLAGS, XNVME_CLI_LOPT},              \
-	XNVME_CLI_CORE_OPTS
-
-#define OPTS_PASSTHRU                                       \
-	OPTS_URI,                                           \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_CDW00, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW01, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW02, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW03, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW04, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW05, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW06, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW07, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW08, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW09, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW10, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW11, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW12, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW13, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW14, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_CDW15, XNVME_CLI_LOPT},              \
-	{XNVME_CLI_OPT_OPCODE, XNVME_CLI_LOPT},             \
-	{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},               \
-	{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_LOPT},         \
-	{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},        \
-	{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LOPT},        \
-	{XNVME_CLI_OPT_META_INPUT, XNVME_CLI_LOPT},         \
-	{XNVME_CLI_OPT_META_OUTPUT, XNVME_CLI_LOPT},        \
-	{XNVME_CLI_OPT_META_NBYTES, XNVME_CLI_LOPT},        \
-	{XNVME_CLI_OPT_VERBOSE, XNVME_CLI_LFLG},            \
-	XNVME_CLI_ADMIN_OPTS
+/* Admin subcommands: the device URI, the options given, the admin backend options */
+#define OPTS_ADMIN(...) TOOL_OPTS_DEV(__VA_ARGS__), XNVME_CLI_ADMIN_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
 	{
@@ -1102,26 +999,15 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Enumerates the devices of every enabled backend and prints each "
 			      "distinct URI once (entries equal in uri, nsid, csi and dtype are "
 			      "merged); --uri selects a remote system for fabrics discovery",
-		.command = sub_list,
-		.opts = {OPTS_ENUM},
+		.command = tool_list,
+		.opts = {TOOL_OPTS_ENUM(XNVME_CLI_CORE_OPTS)},
 	},
-	{
-		.name = "enum",
-		.descr_short = "Enumerate the devices found on the system",
-		.descr_long = "Enumerates the devices of every enabled backend and prints the "
-			      "identifier (uri, dtype, nsid, csi, subnqn) of each; --uri selects "
-			      "a remote system for fabrics discovery",
-		.command = sub_enum,
-		.opts = {OPTS_ENUM},
-	},
-	{
-		.name = "info",
-		.descr_short = "Print the device handle: identity, backend, options, geometry",
-		.descr_long = "Opens the device, derives its identify data and geometry and prints "
-			      "the handle",
-		.command = sub_info,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
-	},
+	TOOL_SUB_ENUM("Enumerates the devices of every enabled backend and prints the identifier "
+		      "(uri, dtype, nsid, csi, subnqn) of each; --uri selects a remote system "
+		      "for fabrics discovery",
+		      XNVME_CLI_CORE_OPTS),
+	TOOL_SUB_INFO("Opens the device, derives its identify data and geometry and prints the "
+		      "handle"),
 	{
 		.name = "idfy",
 		.descr_short = "Identify with a caller-chosen CNS",
@@ -1131,44 +1017,17 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "--data-output writes the 4096 bytes to a file. --nsid defaults to "
 			      "the device namespace for namespace structures, else 0",
 		.command = sub_idfy,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_CNS, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_CNTID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_SETID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_UUID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(CNS), TOOL_LOPT(CNTID), TOOL_LOPT(NSID),
+				    TOOL_LOPT(SETID), TOOL_LOPT(UUID), TOOL_LOPT(DATA_OUTPUT))},
 	},
-	{
-		.name = "idfy-ns",
-		.descr_short = "Identify Namespace (CNS 0x0)",
-		.descr_long = "Prints the Identify Namespace data of --nsid (default: the device "
-			      "namespace); --data-output also writes the 4096 bytes to a file",
-		.command = sub_idfy_ns,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
-	},
+	TOOL_SUB_IDFY_NS("idfy-ns", "Identify Namespace (CNS 0x0)"),
 	{
 		.name = "idfy-ctrlr",
 		.descr_short = "Identify Controller (CNS 0x1)",
 		.descr_long = "Prints the Identify Controller data; --data-output also writes the "
 			      "4096 bytes to a file",
 		.command = sub_idfy_ctrlr,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "idfy-cs",
@@ -1176,12 +1035,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Prints the I/O command set combinations supported by the "
 			      "controller; --data-output also writes the 4096 bytes to a file",
 		.command = sub_idfy_cs,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "log",
@@ -1191,33 +1045,17 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "0xFFFFFFFF. The log is not decoded: it is written to --data-output, "
 			      "or printed as raw bytes",
 		.command = sub_log,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_LID, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_LSP, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_LPO_NBYTES, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_RAE, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(LID), TOOL_LOPT(LSP), TOOL_LOPT(LPO_NBYTES),
+				    TOOL_LOPT(NSID), TOOL_LOPT(RAE), TOOL_LOPT(DATA_NBYTES),
+				    TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "log-erri",
 		.descr_short = "Error Information log page (0x01)",
 		.descr_long = "Prints --limit entries (default: as many as the controller keeps) "
 			      "of the Error Information log; --nsid defaults to 0xFFFFFFFF",
-		.command = sub_log_erri,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.command = tool_log_erri,
+		.opts = {OPTS_ADMIN(TOOL_LOPT(NSID), TOOL_LOPT(LIMIT), TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "log-health",
@@ -1225,13 +1063,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Prints the SMART / Health Information log; --nsid defaults to "
 			      "0xFFFFFFFF (controller-wide)",
 		.command = sub_log_health,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "log-fdp-config",
@@ -1240,15 +1072,8 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "group --lsi: --data-nbytes (a multiple of 4) of the log are read; "
 			      "--data-output also writes them to a file",
 		.command = sub_log_fdp_config,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_LSI, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(DATA_NBYTES), TOOL_LREQ(LSI), TOOL_LOPT(NSID),
+				    TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "log-ruhu",
@@ -1256,15 +1081,8 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Prints up to --limit reclaim unit handle usage descriptors of "
 			      "endurance group --lsi; --data-output also writes the log to a file",
 		.command = sub_log_ruhu,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_LSI, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(LIMIT), TOOL_LREQ(LSI), TOOL_LOPT(NSID),
+				    TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "log-fdp-stats",
@@ -1273,14 +1091,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "of endurance group --lsi; --data-output also writes the log to a "
 			      "file",
 		.command = sub_log_fdp_stats,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_LSI, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(LSI), TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "log-fdp-events",
@@ -1289,16 +1100,8 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "events with --lsp 0, controller events with --lsp 1; --data-output "
 			      "also writes the log to a file",
 		.command = sub_log_fdp_events,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_LSI, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_LSP, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(LIMIT), TOOL_LREQ(LSI), TOOL_LREQ(LSP),
+				    TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT))},
 	},
 	{
 		.name = "feature-get",
@@ -1308,17 +1111,9 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "--data-nbytes the feature data is received too, printed or written "
 			      "to --data-output",
 		.command = sub_feature_get,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_FID, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_SEL, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_CDW11, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(FID), TOOL_LOPT(NSID), TOOL_LOPT(SEL),
+				    TOOL_LOPT(CDW11), TOOL_LOPT(DATA_OUTPUT),
+				    TOOL_LOPT(DATA_NBYTES))},
 	},
 	{
 		.name = "feature-set",
@@ -1327,18 +1122,9 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "across resets with --save; feature data of --data-nbytes bytes is "
 			      "read from --data-input (zeros without it)",
 		.command = sub_feature_set,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_FID, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_FEAT, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_SAVE, XNVME_CLI_LFLG},
-			{XNVME_CLI_OPT_CDW12, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(FID), TOOL_LREQ(FEAT), TOOL_LOPT(NSID),
+				    TOOL_LFLG(SAVE), TOOL_LOPT(CDW12), TOOL_LOPT(DATA_INPUT),
+				    TOOL_LOPT(DATA_NBYTES))},
 	},
 	{
 		.name = "set-fdp-events",
@@ -1349,16 +1135,8 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "--save keeps the setting across resets. Prints the event types "
 			      "afterwards",
 		.command = sub_set_fdp_events,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_FID, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_FEAT, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_CDW12, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_SAVE, XNVME_CLI_LFLG},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(FID), TOOL_LREQ(FEAT), TOOL_LREQ(CDW12),
+				    TOOL_LOPT(NSID), TOOL_LFLG(SAVE))},
 	},
 	{
 		.name = "format",
@@ -1368,18 +1146,9 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "--ses and protection --pi/--pil; settings not given keep the "
 			      "namespace's current value. Destroys all data of the namespace",
 		.command = sub_format,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_LBAFL, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_LBAFU, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_MSET, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_SES, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_PI, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_PIL, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LOPT(NSID), TOOL_LOPT(LBAFL), TOOL_LOPT(LBAFU),
+				    TOOL_LOPT(MSET), TOOL_LOPT(SES), TOOL_LOPT(PI),
+				    TOOL_LOPT(PIL))},
 	},
 	{
 		.name = "sanitize",
@@ -1389,17 +1158,8 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "Sanitize Status log, until it is no longer in progress. Destroys "
 			      "all data",
 		.command = sub_sanitize,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_SANACT, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_AUSE, XNVME_CLI_LFLG},
-			{XNVME_CLI_OPT_OVRPAT, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_OWPASS, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_OIPBP, XNVME_CLI_LFLG},
-			{XNVME_CLI_OPT_NODAS, XNVME_CLI_LFLG},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(SANACT), TOOL_LFLG(AUSE), TOOL_LOPT(OVRPAT),
+				    TOOL_LOPT(OWPASS), TOOL_LFLG(OIPBP), TOOL_LFLG(NODAS))},
 	},
 	{
 		.name = "fdp-ruhs",
@@ -1408,13 +1168,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "--nsid (default: the device namespace): placement identifier, "
 			      "handle, and the media writes left in the active reclaim unit",
 		.command = sub_fdp_ruhs,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(LIMIT), TOOL_LOPT(NSID))},
 	},
 	{
 		.name = "fdp-ruhu",
@@ -1422,13 +1176,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Has the reclaim unit handle of placement identifier --pid of --nsid "
 			      "(default: the device namespace) reference a new, empty reclaim unit",
 		.command = sub_fdp_ruhu,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_PID, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(PID), TOOL_LOPT(NSID))},
 	},
 	{
 		.name = "pioc",
@@ -1466,38 +1214,29 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Sends Dataset Management for the range of --llb (one-based) blocks "
 			      "from --slba with the attributes --ad (deallocate), --idw, --idr",
 		.command = sub_dsm,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_SLBA, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_LLB, XNVME_CLI_LREQ},
-			{XNVME_CLI_OPT_AD, XNVME_CLI_LFLG},
-			{XNVME_CLI_OPT_IDW, XNVME_CLI_LFLG},
-			{XNVME_CLI_OPT_IDR, XNVME_CLI_LFLG},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(NSID), TOOL_LREQ(SLBA), TOOL_LREQ(LLB),
+				    TOOL_LFLG(AD), TOOL_LFLG(IDW), TOOL_LFLG(IDR))},
 	},
 	{
 		.name = "subsystem-reset",
 		.descr_short = "NVM subsystem reset",
 		.descr_long = "Resets the NVM subsystem the device belongs to",
 		.command = sub_subsystem_reset,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},
 	},
 	{
 		.name = "show-regs",
 		.descr_short = "Print the controller registers (BAR0)",
 		.descr_long = "Reads and prints the controller register block",
 		.command = sub_show_regs,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},
 	},
 	{
 		.name = "ctrlr-reset",
 		.descr_short = "Controller reset",
 		.descr_long = "Resets the controller of the device",
 		.command = sub_ctrlr_reset,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},
 	},
 	{
 		.name = "ns-rescan",
@@ -1505,21 +1244,11 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Asks the operating system to rescan the namespaces of the "
 			      "controller",
 		.command = sub_ns_rescan,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},
 	},
 };
 
-static struct xnvme_cli g_cli = {
-	.title = "xnvme",
-	.descr_short = "Enumerate, inspect and manage NVMe devices",
-	.descr_long = "Enumerates devices, prints their identify data, logs and features, and "
-		      "passes admin and raw commands, through any backend of the library",
-	.nsubs = sizeof(g_subs) / sizeof(g_subs[0]),
-	.subs = g_subs,
-};
-
-int
-main(int argc, char **argv)
-{
-	return xnvme_cli_run(&g_cli, argc, argv, XNVME_CLI_INIT_DEV_OPEN);
-}
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "xnvme",
+	  "Enumerate, inspect and manage NVMe devices",
+	  "Enumerates devices, prints their identify data, logs and features, and "
+	  "passes admin and raw commands, through any backend of the library")

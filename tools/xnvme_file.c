@@ -10,20 +10,6 @@
 #include <libxnvme.h>
 #include "tools_common.h"
 
-/* How a subcommand issues its commands */
-enum file_mode {
-	FILE_SYNC = 0x0,
-	FILE_QUEUED = 0x1,
-	FILE_VECTORED = 0x2,
-};
-
-static int
-params(struct xnvme_cli *cli, int mode, size_t *iosize, uint32_t *qdepth, uint32_t *vec_cnt)
-{
-	return tool_xfer_params(cli, mode & FILE_QUEUED, mode & FILE_VECTORED, iosize, qdepth,
-				vec_cnt);
-}
-
 static void
 announce(const char *what, uint64_t nbytes, size_t iosize, uint32_t qdepth, uint32_t vec_cnt)
 {
@@ -96,19 +82,65 @@ exit:
 	return err;
 }
 
+/*
+ * dump and load: writes generated data to `x` or reads from it, `nbytes` from offset 0, one
+ * window at a time
+ */
 static int
-dump(struct xnvme_cli *cli, int mode)
+stream(struct xnvme_cli *cli, struct tool_xfer *x, bool write, uint64_t nbytes, uint32_t qdepth)
+{
+	size_t win = XNVME_MIN_U64(tool_xfer_window(x), nbytes);
+	struct tool_progress prog;
+	uint64_t done = 0;
+	void *buf = NULL;
+	int err = 0;
+
+	if (win) {
+		buf = xnvme_buf_alloc(x->dev, win);
+		if (!buf) {
+			return tool_err(cli, -ENOMEM, "cannot allocate a %zu byte buffer", win);
+		}
+	}
+
+	announce(write ? "dumping" : "loading", nbytes, x->iosize, qdepth, x->vec_cnt);
+	tool_progress_start(&prog, cli, nbytes);
+	x->prog = &prog;
+	xnvme_cli_timer_start(cli);
+	while (done < nbytes) {
+		size_t n = XNVME_MIN_U64(win, nbytes - done);
+
+		if (write) {
+			tool_pattern_fill(buf, n, done);
+		}
+		x->prog_base = done;
+		err = tool_xfer_rw(x, write, buf, n, done);
+		if (err) {
+			break;
+		}
+		done += n;
+	}
+	xnvme_cli_timer_stop(cli);
+	tool_progress_end(&prog);
+	if (!err) {
+		xnvme_cli_timer_bw_pr(cli, "wall-clock", nbytes);
+	}
+
+	xnvme_buf_free(x->dev, buf);
+	return err;
+}
+
+/* The dump-* subcommands: with --qdepth through a queue, with --vec-cnt vectored */
+static int
+sub_dump(struct xnvme_cli *cli)
 {
 	struct xnvme_cli_args *args = &cli->args;
-	uint64_t nbytes = args->data_nbytes, done = 0;
-	struct tool_progress prog;
+	uint64_t nbytes = args->data_nbytes;
 	struct tool_xfer out;
 	uint32_t qdepth, vec_cnt;
-	size_t iosize, win;
-	void *buf;
+	size_t iosize;
 	int err;
 
-	err = params(cli, mode, &iosize, &qdepth, &vec_cnt);
+	err = tool_xfer_params(cli, &iosize, &qdepth, &vec_cnt);
 	err = err ? err : tool_check_range(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, 1, SIZE_MAX);
 	if (err) {
 		return err;
@@ -118,99 +150,37 @@ dump(struct xnvme_cli *cli, int mode)
 	if (err) {
 		return err;
 	}
-	win = XNVME_MIN_U64(tool_xfer_window(&out), nbytes);
-	buf = xnvme_buf_alloc(out.dev, win);
-	if (!buf) {
-		err = tool_err(cli, -ENOMEM, "cannot allocate a %zu byte buffer", win);
-		goto exit;
-	}
-
-	announce("dumping", nbytes, iosize, qdepth, vec_cnt);
-	tool_progress_start(&prog, cli, nbytes);
-	out.prog = &prog;
-	xnvme_cli_timer_start(cli);
-	while (done < nbytes) {
-		size_t n = XNVME_MIN_U64(win, nbytes - done);
-
-		tool_pattern_fill(buf, n, done);
-		out.prog_base = done;
-		err = tool_xfer_rw(&out, true, buf, n, done);
-		if (err) {
-			break;
-		}
-		done += n;
-	}
-	xnvme_cli_timer_stop(cli);
-	tool_progress_end(&prog);
-	if (!err) {
-		xnvme_cli_timer_bw_pr(cli, "wall-clock", nbytes);
-	}
-	xnvme_buf_free(out.dev, buf);
-
-exit:
+	err = stream(cli, &out, true, nbytes, qdepth);
 	tool_xfer_close(&out);
 	return err;
 }
 
+/* The load-* subcommands */
 static int
-load(struct xnvme_cli *cli, int mode)
+sub_load(struct xnvme_cli *cli)
 {
-	struct xnvme_cli_args *args = &cli->args;
-	struct tool_progress prog;
 	struct tool_xfer in;
-	uint64_t nbytes, done = 0;
 	uint32_t qdepth, vec_cnt;
-	size_t iosize, win;
-	void *buf = NULL;
+	size_t iosize;
 	int err;
 
-	err = params(cli, mode, &iosize, &qdepth, &vec_cnt);
+	err = tool_xfer_params(cli, &iosize, &qdepth, &vec_cnt);
 	if (err) {
 		return err;
 	}
-	err = tool_xfer_open(&in, cli, XNVME_CLI_OPT_DATA_INPUT, args->data_input, TOOL_XFER_IN,
-			     iosize, qdepth, vec_cnt);
+	err = tool_xfer_open(&in, cli, XNVME_CLI_OPT_DATA_INPUT, cli->args.data_input,
+			     TOOL_XFER_IN, iosize, qdepth, vec_cnt);
 	if (err) {
 		return err;
 	}
-	nbytes = tool_xfer_size(&in);
-	win = XNVME_MIN_U64(tool_xfer_window(&in), nbytes);
-	if (win) {
-		buf = xnvme_buf_alloc(in.dev, win);
-		if (!buf) {
-			err = tool_err(cli, -ENOMEM, "cannot allocate a %zu byte buffer", win);
-			goto exit;
-		}
-	}
-
-	announce("loading", nbytes, iosize, qdepth, vec_cnt);
-	tool_progress_start(&prog, cli, nbytes);
-	in.prog = &prog;
-	xnvme_cli_timer_start(cli);
-	while (done < nbytes) {
-		size_t n = XNVME_MIN_U64(win, nbytes - done);
-
-		in.prog_base = done;
-		err = tool_xfer_rw(&in, false, buf, n, done);
-		if (err) {
-			break;
-		}
-		done += n;
-	}
-	xnvme_cli_timer_stop(cli);
-	tool_progress_end(&prog);
-	if (!err) {
-		xnvme_cli_timer_bw_pr(cli, "wall-clock", nbytes);
-	}
-
-exit:
-	xnvme_buf_free(in.dev, buf);
+	err = stream(cli, &in, false, tool_xfer_size(&in), qdepth);
 	tool_xfer_close(&in);
 	return err;
 }
 
+/* The copy-* subcommands */
 static int
-copy(struct xnvme_cli *cli, int mode)
+sub_copy(struct xnvme_cli *cli)
 {
 	struct xnvme_cli_args *args = &cli->args;
 	struct tool_xfer in, out;
@@ -219,7 +189,7 @@ copy(struct xnvme_cli *cli, int mode)
 	size_t iosize;
 	int err;
 
-	err = params(cli, mode, &iosize, &qdepth, &vec_cnt);
+	err = tool_xfer_params(cli, &iosize, &qdepth, &vec_cnt);
 	if (err) {
 		return err;
 	}
@@ -237,88 +207,23 @@ copy(struct xnvme_cli *cli, int mode)
 	nbytes = tool_xfer_size(&in);
 
 	announce("copying", nbytes, iosize, qdepth, vec_cnt);
-	xnvme_cli_timer_start(cli);
-	err = tool_xfer_copy(&in, &out, nbytes, 0, 0);
-	xnvme_cli_timer_stop(cli);
-	if (!err) {
-		xnvme_cli_timer_bw_pr(cli, "wall-clock", nbytes);
-	}
+	err = tool_xfer_copy(cli, &in, &out, nbytes, 0, 0);
 
 	tool_xfer_close(&out);
 	tool_xfer_close(&in);
 	return err;
 }
 
-static int
-sub_dump_sync(struct xnvme_cli *cli)
-{
-	return dump(cli, FILE_SYNC);
-}
+#define OPTS_DUMP                                                                            \
+	TOOL_OPTS_POSA, TOOL_POSA(DATA_OUTPUT), TOOL_OPTS_LONG, TOOL_LREQ(DATA_NBYTES),         \
+		TOOL_LOPT(IOSIZE), TOOL_LFLG(DIRECT)
 
-static int
-sub_dump_sync_iovec(struct xnvme_cli *cli)
-{
-	return dump(cli, FILE_SYNC | FILE_VECTORED);
-}
+#define OPTS_LOAD \
+	TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_OPTS_LONG, TOOL_LOPT(IOSIZE), TOOL_LFLG(DIRECT)
 
-static int
-sub_dump_async(struct xnvme_cli *cli)
-{
-	return dump(cli, FILE_QUEUED);
-}
-
-static int
-sub_dump_async_iovec(struct xnvme_cli *cli)
-{
-	return dump(cli, FILE_QUEUED | FILE_VECTORED);
-}
-
-static int
-sub_load_sync(struct xnvme_cli *cli)
-{
-	return load(cli, FILE_SYNC);
-}
-
-static int
-sub_load_async(struct xnvme_cli *cli)
-{
-	return load(cli, FILE_QUEUED);
-}
-
-static int
-sub_copy_sync(struct xnvme_cli *cli)
-{
-	return copy(cli, FILE_SYNC);
-}
-
-static int
-sub_copy_async(struct xnvme_cli *cli)
-{
-	return copy(cli, FILE_QUEUED);
-}
-
-#define OPTS_DUMP                                       \
-	{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_POSA},    \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
-	{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_LREQ},    \
-	{XNVME_CLI_OPT_IOSIZE, XNVME_CLI_LOPT},         \
-	{XNVME_CLI_OPT_DIRECT, XNVME_CLI_LFLG}
-
-#define OPTS_LOAD                                       \
-	{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_POSA},     \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
-	{XNVME_CLI_OPT_IOSIZE, XNVME_CLI_LOPT},         \
-	{XNVME_CLI_OPT_DIRECT, XNVME_CLI_LFLG}
-
-#define OPTS_COPY                                       \
-	{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_POSA},     \
-	{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_POSA},    \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
-	{XNVME_CLI_OPT_IOSIZE, XNVME_CLI_LOPT},         \
-	{XNVME_CLI_OPT_DIRECT, XNVME_CLI_LFLG}
+#define OPTS_COPY                                                                            \
+	TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_POSA(DATA_OUTPUT), TOOL_OPTS_LONG,          \
+		TOOL_LOPT(IOSIZE), TOOL_LFLG(DIRECT)
 
 static struct xnvme_cli_sub g_subs[] = {
 	{
@@ -328,11 +233,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "file, created when missing, or a device), reads them back and "
 			      "compares; fails when any byte differs",
 		.command = sub_write_read,
-		.opts = {
-			{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_URI, XNVME_CLI_POSA},
-			{XNVME_CLI_OPT_DATA_NBYTES, XNVME_CLI_POSA},
-		},
+		.opts = {TOOL_OPTS_URI, TOOL_POSA(DATA_NBYTES)},
 	},
 	{
 		.name = "dump-sync",
@@ -340,7 +241,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Writes --data-nbytes bytes of generated data (byte k is "
 			      "'A' + k % 26) to data-output, created or truncated, --iosize bytes "
 			      "(default 131072) per command",
-		.command = sub_dump_sync,
+		.command = sub_dump,
 		.opts = {OPTS_DUMP},
 	},
 	{
@@ -348,62 +249,46 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_short = "As dump-sync, with vectored commands",
 		.descr_long = "As dump-sync, each command scattering its --iosize bytes over "
 			      "--vec-cnt (default 4) vector elements",
-		.command = sub_dump_sync_iovec,
-		.opts = {
-			OPTS_DUMP,
-			{XNVME_CLI_OPT_SYNC, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_BE, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_VEC_CNT, XNVME_CLI_LOPT},
-		},
+		.command = sub_dump,
+		.opts = {OPTS_DUMP, TOOL_LOPT(SYNC), TOOL_LOPT(BE), TOOL_LOPT(VEC_CNT)},
 	},
 	{
 		.name = "dump-async",
 		.descr_short = "Write generated data to a file through a queue",
 		.descr_long = "As dump-sync, with up to --qdepth (default 16) commands in flight",
-		.command = sub_dump_async,
-		.opts = {
-			OPTS_DUMP,
-			{XNVME_CLI_OPT_QDEPTH, XNVME_CLI_LOPT},
-		},
+		.command = sub_dump,
+		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH)},
 	},
 	{
 		.name = "dump-async-iovec",
 		.descr_short = "As dump-async, with vectored commands",
 		.descr_long = "As dump-async, each command scattering its --iosize bytes over "
 			      "--vec-cnt (default 4) vector elements",
-		.command = sub_dump_async_iovec,
-		.opts = {
-			OPTS_DUMP,
-			{XNVME_CLI_OPT_QDEPTH, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_ASYNC, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_BE, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_VEC_CNT, XNVME_CLI_LOPT},
-		},
+		.command = sub_dump,
+		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH), TOOL_LOPT(ASYNC), TOOL_LOPT(BE),
+			 TOOL_LOPT(VEC_CNT)},
 	},
 	{
 		.name = "load-sync",
 		.descr_short = "Read a whole file, synchronously",
 		.descr_long = "Reads all of data-input, --iosize bytes (default 131072) per "
 			      "command, and reports the throughput",
-		.command = sub_load_sync,
+		.command = sub_load,
 		.opts = {OPTS_LOAD},
 	},
 	{
 		.name = "load-async",
 		.descr_short = "Read a whole file through a queue",
 		.descr_long = "As load-sync, with up to --qdepth (default 16) commands in flight",
-		.command = sub_load_async,
-		.opts = {
-			OPTS_LOAD,
-			{XNVME_CLI_OPT_QDEPTH, XNVME_CLI_LOPT},
-		},
+		.command = sub_load,
+		.opts = {OPTS_LOAD, TOOL_LOPT(QDEPTH)},
 	},
 	{
 		.name = "copy-sync",
 		.descr_short = "Copy one file to another, synchronously",
 		.descr_long = "Copies all of data-input to data-output (created or truncated), "
 			      "--iosize bytes (default 131072) per command",
-		.command = sub_copy_sync,
+		.command = sub_copy,
 		.opts = {OPTS_COPY},
 	},
 	{
@@ -411,25 +296,12 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_short = "Copy one file to another through queues",
 		.descr_long = "As copy-sync, with up to --qdepth (default 16) commands in flight "
 			      "on each file",
-		.command = sub_copy_async,
-		.opts = {
-			OPTS_COPY,
-			{XNVME_CLI_OPT_QDEPTH, XNVME_CLI_LOPT},
-		},
+		.command = sub_copy,
+		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH)},
 	},
 };
 
-static struct xnvme_cli g_cli = {
-	.title = "xnvme_file",
-	.descr_short = "Exercise the file API",
-	.descr_long = "Writes, reads, dumps, loads and copies files through the library's file "
-		      "API with synchronous, queued and vectored commands",
-	.nsubs = sizeof(g_subs) / sizeof(g_subs[0]),
-	.subs = g_subs,
-};
-
-int
-main(int argc, char **argv)
-{
-	return xnvme_cli_run(&g_cli, argc, argv, XNVME_CLI_INIT_NONE);
-}
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, "xnvme_file",
+	  "Exercise the file API",
+	  "Writes, reads, dumps, loads and copies files through the library's file "
+	  "API with synchronous, queued and vectored commands")

@@ -21,77 +21,50 @@
 /* The descriptor extension size (zdes) counts 64-byte units */
 #define ZND_DEXT_UNIT 64
 
+/* Zoned command set Identify Controller or Namespace, printed */
 static int
-sub_enum(struct xnvme_cli *cli)
-{
-	return tool_enumerate(cli, false);
-}
-
-static int
-sub_info(struct xnvme_cli *cli)
-{
-	return tool_dev_info(cli);
-}
-
-/* Zoned command set Identify Controller or Namespace in a fresh buffer; NULL on failure */
-static void *
-zoned_idfy(struct xnvme_cli *cli, bool ctrlr, int *err)
+zoned_idfy(struct xnvme_cli *cli, bool ctrlr)
 {
 	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(cli->args.dev);
 	uint32_t nsid = xnvme_dev_get_nsid(cli->args.dev);
-	struct xnvme_spec_idfy *idfy;
+	void *idfy;
+	int err;
 
 	idfy = tool_dev_buf(cli, IDFY_NBYTES);
 	if (!idfy) {
-		*err = -ENOMEM;
-		return NULL;
+		return -ENOMEM;
 	}
 	if (ctrlr) {
-		*err = xnvme_adm_idfy_ctrlr_csi(&ctx, XNVME_SPEC_CSI_ZONED, idfy);
+		err = xnvme_adm_idfy_ctrlr_csi(&ctx, XNVME_SPEC_CSI_ZONED, idfy);
 	} else {
-		*err = xnvme_adm_idfy_ns_csi(&ctx, nsid, XNVME_SPEC_CSI_ZONED, idfy);
+		err = xnvme_adm_idfy_ns_csi(&ctx, nsid, XNVME_SPEC_CSI_ZONED, idfy);
 	}
-	if (*err || xnvme_cmd_ctx_cpl_status(&ctx)) {
-		*err = tool_cmd_err(cli, &ctx, *err,
-				    "Identify %s of the zoned command set (CNS 0x%x, CSI 0x%x, "
-				    "nsid 0x%x) failed",
-				    ctrlr ? "Controller" : "Namespace",
-				    ctrlr ? XNVME_SPEC_IDFY_CTRLR_IOCS : XNVME_SPEC_IDFY_NS_IOCS,
-				    XNVME_SPEC_CSI_ZONED, nsid);
-		xnvme_buf_free(cli->args.dev, idfy);
-		return NULL;
+	if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
+		err = tool_cmd_err(cli, &ctx, err,
+				   "Identify %s of the zoned command set (CNS 0x%x, CSI 0x%x, "
+				   "nsid 0x%x) failed",
+				   ctrlr ? "Controller" : "Namespace",
+				   ctrlr ? XNVME_SPEC_IDFY_CTRLR_IOCS : XNVME_SPEC_IDFY_NS_IOCS,
+				   XNVME_SPEC_CSI_ZONED, nsid);
+	} else if (ctrlr) {
+		xnvme_spec_znd_idfy_ctrlr_pr(idfy, XNVME_PR_DEF);
+	} else {
+		xnvme_spec_znd_idfy_ns_pr(idfy, XNVME_PR_DEF);
 	}
-	return idfy;
+	xnvme_buf_free(cli->args.dev, idfy);
+	return err;
 }
 
 static int
 sub_idfy_ctrlr(struct xnvme_cli *cli)
 {
-	void *idfy;
-	int err;
-
-	idfy = zoned_idfy(cli, true, &err);
-	if (!idfy) {
-		return err;
-	}
-	xnvme_spec_znd_idfy_ctrlr_pr(idfy, XNVME_PR_DEF);
-	xnvme_buf_free(cli->args.dev, idfy);
-	return 0;
+	return zoned_idfy(cli, true);
 }
 
 static int
 sub_idfy_ns(struct xnvme_cli *cli)
 {
-	void *idfy;
-	int err;
-
-	idfy = zoned_idfy(cli, false, &err);
-	if (!idfy) {
-		return err;
-	}
-	xnvme_spec_znd_idfy_ns_pr(idfy, XNVME_PR_DEF);
-	xnvme_buf_free(cli->args.dev, idfy);
-	return 0;
+	return zoned_idfy(cli, false);
 }
 
 static int
@@ -107,16 +80,7 @@ sub_changes(struct xnvme_cli *cli)
 		return err;
 	}
 	xnvme_spec_znd_log_changes_pr(log, XNVME_PR_DEF);
-	err = tool_data_output(cli, log, nbytes);
-
-	xnvme_buf_free(cli->args.dev, log);
-	return err;
-}
-
-static int
-sub_errors(struct xnvme_cli *cli)
-{
-	return tool_log_erri(cli);
+	return tool_log_put(cli, log, nbytes);
 }
 
 /*
@@ -139,12 +103,6 @@ zoned_descr_pr(struct xnvme_cli *cli, uint64_t lba)
 	}
 	xnvme_spec_znd_descr_pr(&descr, XNVME_PR_DEF);
 	return 0;
-}
-
-static int
-sub_read(struct xnvme_cli *cli)
-{
-	return tool_lblk_rw(cli, TOOL_LBLK_READ);
 }
 
 static int
@@ -303,61 +261,23 @@ sub_report(struct xnvme_cli *cli)
 	return err;
 }
 
-#define OPTS_URI                                        \
-	{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP},     \
-	{XNVME_CLI_OPT_URI, XNVME_CLI_POSA}
-
-#define OPTS_RANGE                                      \
-	OPTS_URI,                                       \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
-	{XNVME_CLI_OPT_SLBA, XNVME_CLI_LREQ},           \
-	{XNVME_CLI_OPT_NLB, XNVME_CLI_LREQ},            \
-	{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT}
-
-#define OPTS_INPUTS                                     \
-	{XNVME_CLI_OPT_DATA_INPUT, XNVME_CLI_LOPT},     \
-	{XNVME_CLI_OPT_META_INPUT, XNVME_CLI_LOPT}
-
-/* Zone management: uri, --slba, then the given extra options, --nsid and --all */
-#define OPTS_MGMT(...)                                  \
-	OPTS_URI,                                       \
-	{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP}, \
-	{XNVME_CLI_OPT_SLBA, XNVME_CLI_LREQ},           \
-	__VA_ARGS__                                     \
-	{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},           \
-	{XNVME_CLI_OPT_ALL, XNVME_CLI_LFLG},            \
-	XNVME_CLI_SYNC_OPTS
+/* Zone management: uri, --slba, then the options given, --nsid and --all */
+#define OPTS_MGMT(...)                                                                   \
+	TOOL_OPTS_DEV(TOOL_LREQ(SLBA), __VA_ARGS__ TOOL_LOPT(NSID), TOOL_LFLG(ALL)), \
+		XNVME_CLI_SYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
-	{
-		.name = "enum",
-		.descr_short = "Enumerate the devices found on the system",
-		.descr_long = "Enumerates the devices of every enabled backend and prints the "
-			      "identifier of each (as 'xnvme enum'); zoned namespaces have csi 0x2",
-		.command = sub_enum,
-		.opts = {
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_SYS_URI, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_FLAGS, XNVME_CLI_LOPT},
-			XNVME_CLI_CORE_OPTS,
-		},
-	},
-	{
-		.name = "info",
-		.descr_short = "Print the device handle: identity, backend, options, geometry",
-		.descr_long = "Opens the device and prints the handle (as 'xnvme info'); a zoned "
-			      "namespace has the geometry type XNVME_GEO_ZONED with nzone zones of "
-			      "nsect LBAs",
-		.command = sub_info,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
-	},
+	TOOL_SUB_ENUM(TOOL_ENUM_DESCR "; zoned namespaces have csi 0x2", XNVME_CLI_CORE_OPTS),
+	TOOL_SUB_INFO("Opens the device and prints the handle (as 'xnvme info'); a zoned "
+		      "namespace has the geometry type XNVME_GEO_ZONED with nzone zones of "
+		      "nsect LBAs"),
 	{
 		.name = "idfy-ctrlr",
 		.descr_short = "Identify Controller of the zoned command set",
 		.descr_long = "Prints the zoned command set specific Identify Controller data "
 			      "(CNS 0x06, CSI 0x02): the zone append size limit",
 		.command = sub_idfy_ctrlr,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},
 	},
 	{
 		.name = "idfy-ns",
@@ -366,7 +286,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "0x05, CSI 0x02) of the device namespace: zone limits and the zone "
 			      "format of every LBA format",
 		.command = sub_idfy_ns,
-		.opts = {OPTS_URI, XNVME_CLI_ADMIN_OPTS},
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},
 	},
 	{
 		.name = "changes",
@@ -375,41 +295,18 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "Zone List log of the device namespace); --data-output also writes "
 			      "the 4096 bytes to a file",
 		.command = sub_changes,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(DATA_OUTPUT)), XNVME_CLI_ADMIN_OPTS},
 	},
 	{
 		.name = "errors",
 		.descr_short = "Error Information log page (0x01)",
 		.descr_long = "Prints as many entries of the Error Information log as the "
 			      "controller keeps; --nsid defaults to 0xFFFFFFFF",
-		.command = sub_errors,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_NSID, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_ADMIN_OPTS,
-		},
+		.command = tool_log_erri,
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT)),
+			 XNVME_CLI_ADMIN_OPTS},
 	},
-	{
-		.name = "read",
-		.descr_short = "Read nlb+1 blocks from slba",
-		.descr_long = "Reads --nlb + 1 logical blocks from --slba, in commands of at most "
-			      "MDTS bytes, writing the data to --data-output and separate metadata "
-			      "to --meta-output when given",
-		.command = sub_read,
-		.opts = {
-			OPTS_RANGE,
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_META_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_SYNC_OPTS,
-		},
-	},
+	TOOL_LBLK_SUB_READ,
 	{
 		.name = "write",
 		.descr_short = "Write nlb+1 blocks at slba, the write pointer of a zone",
@@ -418,7 +315,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "comes from --data-input or is generated (byte k is 'A' + k % 26). "
 			      "Prints the zone afterwards",
 		.command = sub_write,
-		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_SYNC_OPTS},
 	},
 	{
 		.name = "append",
@@ -428,7 +325,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "the device assigned to the first (lba) and the last (elba) block, "
 			      "then the zone. Data as for 'write'",
 		.command = sub_append,
-		.opts = {OPTS_RANGE, OPTS_INPUTS, XNVME_CLI_SYNC_OPTS},
+		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_SYNC_OPTS},
 	},
 	{
 		.name = "mgmt-open",
@@ -471,7 +368,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "extension, zero-filled) to the zone starting at --slba, or to all "
 			      "zones with --all. Prints the zone at --slba afterwards",
 		.command = sub_mgmt,
-		.opts = {OPTS_MGMT({XNVME_CLI_OPT_ZSA, XNVME_CLI_LREQ}, )},
+		.opts = {OPTS_MGMT(TOOL_LREQ(ZSA), )},
 	},
 	{
 		.name = "report",
@@ -480,28 +377,12 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "from the zone containing --slba (default 0); --data-output also "
 			      "writes the report (a 64-byte header and the descriptors) to a file",
 		.command = sub_report,
-		.opts = {
-			OPTS_URI,
-			{XNVME_CLI_OPT_NON_POSA_TITLE, XNVME_CLI_SKIP},
-			{XNVME_CLI_OPT_SLBA, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_LIMIT, XNVME_CLI_LOPT},
-			{XNVME_CLI_OPT_DATA_OUTPUT, XNVME_CLI_LOPT},
-			XNVME_CLI_SYNC_OPTS,
-		},
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(SLBA), TOOL_LOPT(LIMIT), TOOL_LOPT(DATA_OUTPUT)),
+			 XNVME_CLI_SYNC_OPTS},
 	},
 };
 
-static struct xnvme_cli g_cli = {
-	.title = "zoned",
-	.descr_short = "Zoned Namespace command set",
-	.descr_long = "Reports, opens, closes, finishes and resets zones, and reads, writes and "
-		      "appends to them",
-	.nsubs = sizeof(g_subs) / sizeof(g_subs[0]),
-	.subs = g_subs,
-};
-
-int
-main(int argc, char **argv)
-{
-	return xnvme_cli_run(&g_cli, argc, argv, XNVME_CLI_INIT_DEV_OPEN);
-}
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "zoned",
+	  "Zoned Namespace command set",
+	  "Reports, opens, closes, finishes and resets zones, and reads, writes and "
+	  "appends to them")

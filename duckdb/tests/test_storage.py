@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Databases on the ramdisk and on a file: create, insert, checkpoint, detach, re-attach"""
+import os
+
 from conftest import RAMDISK, connect, detail_value, info, region, run_child
 
 
@@ -110,3 +112,34 @@ def test_directories(ramdisk):
     con.execute("COPY (SELECT 1 AS x) TO 'nvmefs://d1/d2/f.parquet'")
     assert con.execute("SELECT x FROM 'nvmefs://d1/d2/f.parquet'").fetchall() == [(1,)]
     assert con.execute("SELECT count(*) FROM glob('nvmefs://d1/*/*.parquet')").fetchall() == [(1,)]
+
+
+def test_block_device(extension, tmp_path):
+    """A loop device over a file: the library's block device path (needs root and loop devices)"""
+    import shutil
+    import subprocess
+
+    import pytest
+    if os.geteuid() != 0 or not shutil.which("losetup"):
+        pytest.skip("needs root and losetup")
+    image = tmp_path / "block.img"
+    with open(image, "wb") as f:
+        f.truncate(256 << 20)
+    proc = subprocess.run(["losetup", "-f", "--show", str(image)], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        pytest.skip(f"no loop device: {proc.stderr.strip()}")
+    loop = proc.stdout.strip()
+    try:
+        con = connect(extension, f"DEVICE '{loop}'")
+        con.execute("SELECT * FROM nvmefs_format()")
+        con.execute("ATTACH 'nvmefs://blk.db' AS blk")
+        fill(con, "blk", 100_000)
+        con.execute("DETACH blk")
+        con.execute("ATTACH 'nvmefs://blk.db' AS blk")
+        check(con, "blk", 100_000)
+        dev = info(con, "device")[0]
+        assert dev["size_bytes"] == 256 << 20
+        con.close()
+    finally:
+        subprocess.run(["losetup", "-d", loop], check=False)

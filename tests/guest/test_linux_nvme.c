@@ -157,35 +157,12 @@ trimmed(char *dst, size_t len, const void *src, size_t src_len)
 /* helpers                                                                                   */
 /* ---------------------------------------------------------------------------------------- */
 
-static struct xnvme_dev *
-open_with(const char *uri, const char *admin, const char *sync, const char *async, int direct)
-{
-	struct xnvme_opts opts = xnvme_opts_default();
-
-	opts.admin = admin;
-	opts.sync = sync;
-	opts.async = async;
-	opts.direct = direct;
-	return xnvme_dev_open(uri, &opts);
-}
-
 static void
 pattern(uint8_t *buf, size_t nbytes, unsigned int seed)
 {
 	for (size_t i = 0; i < nbytes; ++i) {
 		buf[i] = (uint8_t)((i * 29 + seed * 151 + (i >> 10)) & 0xFF);
 	}
-}
-
-static bool
-all_zero(const uint8_t *buf, size_t nbytes)
-{
-	for (size_t i = 0; i < nbytes; ++i) {
-		if (buf[i]) {
-			return false;
-		}
-	}
-	return true;
 }
 
 static void
@@ -310,7 +287,7 @@ static void
 test_vectored(struct xnvme_dev *dev, unsigned int seed)
 {
 	const struct xnvme_geo *geo = xnvme_dev_get_geo(dev);
-	size_t lba = geo->lba_nbytes, total = 8 * lba, seg[3] = {lba, 4 * lba, 3 * lba}, off;
+	size_t lba = geo->lba_nbytes, total = 8 * lba, seg[3] = {lba, 4 * lba, 3 * lba};
 	uint8_t *wbuf = xnvme_buf_alloc(dev, total), *rbuf = xnvme_buf_alloc(dev, total);
 	uint32_t nsid = xnvme_dev_get_nsid(dev);
 	struct xnvme_cmd_ctx ctx;
@@ -323,22 +300,12 @@ test_vectored(struct xnvme_dev *dev, unsigned int seed)
 	}
 	pattern(wbuf, total, seed);
 	memset(rbuf, 0, total);
-	off = 0;
-	for (int i = 0; i < 3; ++i) {
-		iov[i].iov_base = wbuf + off;
-		iov[i].iov_len = seg[i];
-		off += seg[i];
-	}
+	xnvme_test_iov(iov, wbuf, seg, 3);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, 64, 7);
 	err = xnvme_cmd_pass_iov(&ctx, iov, 3, total, NULL, 0);
 	CHECK_EQ(err, 0);
-	off = 0;
-	for (int i = 0; i < 3; ++i) {
-		iov[i].iov_base = rbuf + off;
-		iov[i].iov_len = seg[i];
-		off += seg[i];
-	}
+	xnvme_test_iov(iov, rbuf, seg, 3);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, nsid, 64, 7);
 	err = xnvme_cmd_passv(&ctx, iov, 3, total, NULL, 0, 0);
@@ -370,7 +337,7 @@ test_zeroes_dsm(struct xnvme_dev *dev, unsigned int seed)
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	memset(buf, 0x5A, nbytes);
 	CHECK_EQ(xnvme_nvm_read(&ctx, nsid, 200, 15, buf, NULL), 0);
-	CHECK(all_zero(buf, nbytes));
+	CHECK(xnvme_test_all_zero(buf, nbytes));
 
 	/* DSM the way fio submits it: passv with the LBA range size as dvec_nbytes */
 	CHECK_EQ(wrv(dev, 400, 16, seed + 1), 0);
@@ -500,14 +467,14 @@ test_conventional(const struct ns_role *role, const char *uri, bool chr)
 
 	/* other mechanisms on the same node */
 	if (chr) {
-		dev = open_with(uri, NULL, "psync", NULL, 0);
+		dev = xnvme_test_open_with(uri, NULL, "psync", NULL, 0);
 		CHECK(dev == NULL && errno == ENOTSUP);
 		xnvme_dev_close(dev);
-		dev = open_with(uri, NULL, "block", NULL, 0);
+		dev = xnvme_test_open_with(uri, NULL, "block", NULL, 0);
 		CHECK(dev == NULL && errno == ENOTSUP);
 		xnvme_dev_close(dev);
 		/* O_DIRECT has no meaning for char nodes: visible fallback */
-		dev = open_with(uri, NULL, NULL, NULL, 1);
+		dev = xnvme_test_open_with(uri, NULL, NULL, NULL, 1);
 		CHECK(dev != NULL);
 		if (dev) {
 			CHECK_EQ(xnvme_dev_get_opts(dev)->direct, 0);
@@ -515,14 +482,14 @@ test_conventional(const struct ns_role *role, const char *uri, bool chr)
 			xnvme_dev_close(dev);
 		}
 	} else {
-		dev = open_with(uri, NULL, "psync", NULL, 1);
+		dev = xnvme_test_open_with(uri, NULL, "psync", NULL, 1);
 		CHECK(dev != NULL);
 		if (dev) {
 			CHECK(!strcmp(xnvme_dev_get_opts(dev)->admin, "nvme"));
 			CHECK_EQ(wrv(dev, 8, 4, 8), 0);
 			xnvme_dev_close(dev);
 		}
-		dev = open_with(uri, "block", "block", NULL, 1);
+		dev = xnvme_test_open_with(uri, "block", "block", NULL, 1);
 		CHECK(dev != NULL);
 		if (dev) {
 			geo = xnvme_dev_get_geo(dev);
@@ -734,7 +701,7 @@ test_zoned_block(void)
 	int err;
 
 	printf("# ZNS %s (admin block, sync block)\n", zns.blk);
-	dev = open_with(zns.blk, "block", "block", NULL, 1);
+	dev = xnvme_test_open_with(zns.blk, "block", "block", NULL, 1);
 	CHECK(dev != NULL);
 	if (!dev) {
 		return;
@@ -805,7 +772,7 @@ test_zoned_block(void)
 	xnvme_dev_close(dev);
 
 	/* the block sync mechanism under the default (passthrough) admin mechanism */
-	dev = open_with(zns.blk, NULL, "block", NULL, 1);
+	dev = xnvme_test_open_with(zns.blk, NULL, "block", NULL, 1);
 	CHECK(dev != NULL);
 	if (dev) {
 		CHECK(!strcmp(xnvme_dev_get_opts(dev)->admin, "nvme"));

@@ -13,20 +13,12 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include "xnvme_be.h"
+#include "async_deferred.h"
+#include "async_stubs.h"
 
 #define THRPOOL_NTHREADS_DEFAULT 4
 #define THRPOOL_NTHREADS_MAX 1023
 #define THRPOOL_ENV_NTHREADS "XNVME_BE_CBI_ASYNC_THRPOOL_NTHREADS"
-
-struct thrpool_entry {
-	void *buf;         ///< dbuf, or the iovec array when `vectored`
-	size_t buf_cnt;    ///< dvec_cnt
-	size_t buf_nbytes; ///< dbuf_nbytes or dvec_nbytes
-	void *mbuf;
-	size_t mbuf_nbytes;
-	bool vectored;
-};
 
 struct thrpool_state {
 	struct xnvme_queue *queue;
@@ -45,18 +37,11 @@ struct thrpool_state {
 	struct xnvme_cmd_ctx **cq;
 
 	struct xnvme_cmd_ctx **reap; ///< poke's scratch: completions moved out of the lock
-	struct thrpool_entry *entries; ///< indexed by xnvme_queue_ctx_idx()
+	struct xnvme_be_deferred *entries; ///< indexed by xnvme_queue_ctx_idx()
 
 	int nthreads;
 	pthread_t *threads;
 };
-
-static int
-thrpool_check_support(struct xnvme_dev *dev)
-{
-	(void)dev;
-	return 0;
-}
 
 static int
 thrpool_nthreads(uint32_t capacity)
@@ -80,25 +65,6 @@ thrpool_nthreads(uint32_t capacity)
 	return (int)nthreads;
 }
 
-static void
-thrpool_exec(struct thrpool_state *state, struct xnvme_cmd_ctx *ctx)
-{
-	const struct xnvme_be_sync *sync = state->queue->dev->sync;
-	struct thrpool_entry *entry = &state->entries[xnvme_queue_ctx_idx(state->queue, ctx)];
-	int err;
-
-	if (entry->vectored) {
-		err = sync->cmd_iov(ctx, entry->buf, entry->buf_cnt, entry->buf_nbytes, entry->mbuf,
-				    entry->mbuf_nbytes);
-	} else {
-		err = sync->cmd_io(ctx, entry->buf, entry->buf_nbytes, entry->mbuf,
-				   entry->mbuf_nbytes);
-	}
-	if (err < 0 && !xnvme_cmd_ctx_cpl_status(ctx)) {
-		xnvme_cpl_set_errno(ctx, err);
-	}
-}
-
 static void *
 thrpool_worker(void *arg)
 {
@@ -118,7 +84,7 @@ thrpool_worker(void *arg)
 		ctx = state->sq[state->sq_head++ & state->mask];
 		pthread_mutex_unlock(&state->sq_lock);
 
-		thrpool_exec(state, ctx);
+		xnvme_be_deferred_run(state->entries, state->queue, ctx);
 
 		pthread_mutex_lock(&state->cq_lock);
 		state->cq[state->cq_tail & state->mask] = ctx;
@@ -173,16 +139,13 @@ thrpool_term(struct xnvme_queue *queue)
 static int
 thrpool_init(struct xnvme_queue *queue, int opts)
 {
+	uint32_t size = xnvme_be_deferred_ring_size(queue->capacity);
 	struct thrpool_state *state;
 	sigset_t all, old;
-	uint32_t size = 1;
 	int nthreads, err = 0;
 
 	(void)opts;
 
-	while (size < queue->capacity) {
-		size <<= 1;
-	}
 	nthreads = thrpool_nthreads(queue->capacity);
 
 	state = calloc(1, sizeof(*state));
@@ -259,22 +222,14 @@ static int
 thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbytes,
 	       void *mbuf, size_t mbuf_nbytes, bool vectored)
 {
-	struct xnvme_queue *queue = ctx->async.queue;
-	struct thrpool_state *state = queue->state;
-	uint32_t idx = xnvme_queue_ctx_idx(queue, ctx);
-	struct thrpool_entry *entry;
+	struct thrpool_state *state = ctx->async.queue->state;
+	struct xnvme_be_deferred *d = xnvme_be_deferred_at(state->entries, ctx);
 
-	if (idx > queue->capacity) {
+	if (!d) {
 		return -EINVAL; /* not a context of this queue's pool */
 	}
 	/* Written before the context is published under sq_lock; the worker reads it after */
-	entry = &state->entries[idx];
-	entry->buf = buf;
-	entry->buf_cnt = buf_cnt;
-	entry->buf_nbytes = buf_nbytes;
-	entry->mbuf = mbuf;
-	entry->mbuf_nbytes = mbuf_nbytes;
-	entry->vectored = vectored;
+	xnvme_be_deferred_set(d, buf, buf_cnt, buf_nbytes, mbuf, mbuf_nbytes, vectored);
 
 	pthread_mutex_lock(&state->sq_lock);
 	if (state->sq_tail - state->sq_head > state->mask) {
@@ -294,7 +249,6 @@ thrpool_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 	return thrpool_submit(ctx, dbuf, 0, dbuf_nbytes, mbuf, mbuf_nbytes, false);
 }
 
-/* As with "emu", the caller keeps the iovec array alive until the command completes */
 static int
 thrpool_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
 		size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes)
@@ -302,20 +256,13 @@ thrpool_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
 	return thrpool_submit(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes, true);
 }
 
-static int
-thrpool_get_completion_fd(struct xnvme_queue *queue)
-{
-	(void)queue;
-	return -ENOSYS;
-}
-
 const struct xnvme_be_async xnvme_be_async_thrpool = {
 	.name = "thrpool",
-	.check_support = thrpool_check_support,
+	.check_support = xnvme_be_async_serves_any,
 	.init = thrpool_init,
 	.term = thrpool_term,
 	.poke = thrpool_poke,
 	.cmd_io = thrpool_cmd_io,
 	.cmd_iov = thrpool_cmd_iov,
-	.get_completion_fd = thrpool_get_completion_fd,
+	.get_completion_fd = xnvme_be_async_no_completion_fd,
 };

@@ -27,56 +27,6 @@
 #define BADM_NQUEUES 63
 #define BADM_MPSMIN 4096 /* MDTS counts units of the minimum memory page size */
 
-enum badm_sc {
-	BADM_SC_INVALID_OPCODE = 0x1,
-	BADM_SC_INVALID_FIELD = XNVME_STATUS_CODE_INVALID_FIELD,
-};
-
-static int
-badm_check_support(struct xnvme_dev *dev)
-{
-	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
-
-	if (!state) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "serves Linux block devices only");
-	}
-	if (state->ftype != XNVME_BE_LINUX_BLOCK) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "not a block device: '%s' is %s",
-					    dev->ident.uri,
-					    state->ftype == XNVME_BE_LINUX_FILE
-						    ? "a regular file"
-						    : "an NVMe character device");
-	}
-	return 0;
-}
-
-static int
-badm_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
-{
-	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
-	return -EIO;
-}
-
-static int
-badm_errno(struct xnvme_cmd_ctx *ctx, int err)
-{
-	if (err < 0) {
-		err = -err;
-	}
-	xnvme_cpl_set_errno(ctx, err);
-	return -err;
-}
-
-/* Space-padded ASCII, no terminator, as identify strings are */
-static void
-badm_strpad(void *dst, size_t len, const char *src)
-{
-	size_t n = strnlen(src, len);
-
-	memset(dst, ' ', len);
-	memcpy(dst, src, n);
-}
-
 /* A queue limit of the disk, 0 when sysfs does not say */
 static uint64_t
 badm_queue_u64(const struct xnvme_be_linux_state *state, const char *attr)
@@ -127,7 +77,7 @@ badm_idfy_ctrlr(const struct xnvme_be_linux_state *state, struct xnvme_spec_idfy
 	static const char *const sn_attrs[] = {"device/serial", "serial", NULL};
 	static const char *const mn_attrs[] = {"device/model", NULL};
 	static const char *const fr_attrs[] = {"device/firmware_rev", "device/rev", NULL};
-	char str[256], wcache[32] = "";
+	char str[256], mn[256], fr[256], nqn[128], wcache[32] = "";
 	struct stat st;
 
 	badm_device_attr(state, str, sizeof(str), sn_attrs);
@@ -138,18 +88,11 @@ badm_idfy_ctrlr(const struct xnvme_be_linux_state *state, struct xnvme_spec_idfy
 		snprintf(str, sizeof(str), "%.12s-%u:%u", state->name, major(st.st_rdev),
 			 minor(st.st_rdev));
 	}
-	badm_strpad(ctrlr->sn, sizeof(ctrlr->sn), str);
-	badm_device_attr(state, str, sizeof(str), mn_attrs);
-	badm_strpad(ctrlr->mn, sizeof(ctrlr->mn), str[0] ? str : "xNVMe Linux block device");
-	badm_device_attr(state, str, sizeof(str), fr_attrs);
-	badm_strpad(ctrlr->fr, sizeof(ctrlr->fr), str[0] ? str : "0.7.5");
-
-	ctrlr->mdts = badm_mdts(state);
-	ctrlr->ver.val = 0x00020000; /* NVMe 2.0 */
-	ctrlr->cntrltype = 1;        /* I/O controller */
-	ctrlr->sqes.min = ctrlr->sqes.max = 6;
-	ctrlr->cqes.min = ctrlr->cqes.max = 4;
-	ctrlr->nn = 1;
+	snprintf(nqn, sizeof(nqn), "nqn.2014-08.io.xnvme:block:%.64s", state->name);
+	badm_device_attr(state, mn, sizeof(mn), mn_attrs);
+	badm_device_attr(state, fr, sizeof(fr), fr_attrs);
+	xnvme_be_linux_synth_ctrlr(ctrlr, str, mn[0] ? mn : "xNVMe Linux block device",
+				   fr[0] ? fr : "0.7.5", badm_mdts(state), nqn);
 	ctrlr->oncs.write_zeroes = 1;
 	ctrlr->oncs.dsm = badm_queue_u64(state, "discard_max_bytes") ? 1 : 0;
 	if (state->disk[0]) {
@@ -157,9 +100,6 @@ badm_idfy_ctrlr(const struct xnvme_be_linux_state *state, struct xnvme_spec_idfy
 					  state->disk);
 	}
 	ctrlr->vwc.present = !strcmp(wcache, "write back");
-
-	snprintf(str, sizeof(str), "nqn.2014-08.io.xnvme:block:%.64s", state->name);
-	memcpy(ctrlr->subnqn, str, strlen(str) + 1);
 }
 
 static int
@@ -222,7 +162,7 @@ badm_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	int err;
 
 	if (!dbuf) {
-		return badm_errno(ctx, EFAULT);
+		return xnvme_be_linux_errno(ctx, EFAULT);
 	}
 	memset(&idfy, 0, sizeof(idfy));
 
@@ -235,14 +175,14 @@ badm_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	case XNVME_SPEC_IDFY_NS:
 		err = badm_idfy_ns(state, &idfy.base.ns);
 		if (err) {
-			return badm_errno(ctx, err);
+			return xnvme_be_linux_errno(ctx, err);
 		}
 		break;
 
 	case XNVME_SPEC_IDFY_CTRLR_IOCS:
 		/* NVM: nothing to report (no limits); Zoned: append size limit unknown (0) */
 		if (csi != XNVME_SPEC_CSI_NVM && !(csi == XNVME_SPEC_CSI_ZONED && zoned)) {
-			return badm_status(ctx, BADM_SC_INVALID_FIELD);
+			return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 		}
 		break;
 
@@ -250,12 +190,12 @@ badm_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 		if (csi == XNVME_SPEC_CSI_ZONED && zoned) {
 			badm_idfy_zns(state, &idfy.zns);
 		} else if (csi != XNVME_SPEC_CSI_NVM) {
-			return badm_status(ctx, BADM_SC_INVALID_FIELD);
+			return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 		}
 		break;
 
 	default:
-		return badm_status(ctx, BADM_SC_INVALID_FIELD);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 	}
 
 	memcpy(dbuf, &idfy, dbuf_nbytes < BADM_IDFY_NBYTES ? dbuf_nbytes : BADM_IDFY_NBYTES);
@@ -282,7 +222,7 @@ badm_gfeat(struct xnvme_cmd_ctx *ctx)
 		feat.val = !strcmp(wcache, "write back") ? 1 : 0;
 		break;
 	default:
-		return badm_status(ctx, BADM_SC_INVALID_FIELD);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 	}
 	ctx->cpl.cdw0 = feat.val;
 	return 0;
@@ -303,23 +243,13 @@ badm_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 		return badm_gfeat(ctx);
 
 	default:
-		return badm_status(ctx, BADM_SC_INVALID_OPCODE);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_OPCODE);
 	}
-}
-
-static int
-badm_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf, size_t nbytes)
-{
-	(void)dev;
-	(void)op;
-	(void)buf;
-	(void)nbytes;
-	return -ENOSYS; /* no NVMe controller behind the block layer to reset or read */
 }
 
 const struct xnvme_be_admin xnvme_be_linux_admin_block = {
 	.name = "block",
-	.check_support = badm_check_support,
+	.check_support = xnvme_be_linux_check_block,
 	.cmd_admin = badm_cmd_admin,
-	.pseudo = badm_pseudo,
+	.pseudo = xnvme_be_linux_synth_pseudo,
 };

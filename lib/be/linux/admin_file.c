@@ -18,40 +18,6 @@
 #define SHIM_MDTS 8 /* 2^(8 + 12) = 1 MiB */
 #define SHIM_NQUEUES 63
 
-enum shim_sc {
-	SHIM_SC_INVALID_OPCODE = 0x1,
-	SHIM_SC_INVALID_FIELD = XNVME_STATUS_CODE_INVALID_FIELD,
-};
-
-static int
-shim_check_support(struct xnvme_dev *dev)
-{
-	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
-
-	if (!state || state->ftype == XNVME_BE_LINUX_CHAR) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-					    "serves regular files and block devices only");
-	}
-	return 0;
-}
-
-static int
-shim_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
-{
-	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
-	return -EIO;
-}
-
-static int
-shim_errno(struct xnvme_cmd_ctx *ctx, int err)
-{
-	if (err < 0) {
-		err = -err;
-	}
-	xnvme_cpl_set_errno(ctx, err);
-	return -err;
-}
-
 /* Current size in bytes: files grow and shrink under us */
 static int
 shim_nbytes(const struct xnvme_be_linux_state *state, uint64_t *nbytes)
@@ -68,22 +34,12 @@ shim_nbytes(const struct xnvme_be_linux_state *state, uint64_t *nbytes)
 	return 0;
 }
 
-/* Space-padded ASCII, no terminator, as identify strings are */
-static void
-shim_strpad(void *dst, size_t len, const char *src)
-{
-	size_t n = strnlen(src, len);
-
-	memset(dst, ' ', len);
-	memcpy(dst, src, n);
-}
-
 static void
 shim_idfy_ctrlr(struct xnvme_dev *dev, const struct xnvme_be_linux_state *state,
 		struct xnvme_spec_idfy_ctrlr *ctrlr)
 {
 	bool block = state->ftype == XNVME_BE_LINUX_BLOCK;
-	char str[256];
+	char str[256], nqn[256];
 	struct stat st;
 
 	/* A serial that tells files apart: device and inode of what was opened */
@@ -91,22 +47,13 @@ shim_idfy_ctrlr(struct xnvme_dev *dev, const struct xnvme_be_linux_state *state,
 	fstat(state->fd, &st);
 	snprintf(str, sizeof(str), "%" PRIx64 ".%" PRIx64, (uint64_t)st.st_dev,
 		 (uint64_t)st.st_ino);
-	shim_strpad(ctrlr->sn, sizeof(ctrlr->sn), str);
-	shim_strpad(ctrlr->mn, sizeof(ctrlr->mn),
-		    block ? "xNVMe block device as namespace" : "xNVMe file as namespace");
-	shim_strpad(ctrlr->fr, sizeof(ctrlr->fr), "0.7.5");
-
-	ctrlr->mdts = SHIM_MDTS;
-	ctrlr->ver.val = 0x00020000; /* NVMe 2.0 */
-	ctrlr->cntrltype = 1;        /* I/O controller */
-	ctrlr->sqes.min = ctrlr->sqes.max = 6;
-	ctrlr->cqes.min = ctrlr->cqes.max = 4;
-	ctrlr->nn = 1;
-	ctrlr->vwc.present = 1; /* the page cache is a volatile write cache; FLUSH is fsync */
-
 	/* NQNs hold 223 bytes; a long path is cut, it only has to be stable */
-	snprintf(str, sizeof(str), "nqn.2014-08.io.xnvme:file_as_ns:%.190s", dev->ident.uri);
-	memcpy(ctrlr->subnqn, str, strlen(str) + 1);
+	snprintf(nqn, sizeof(nqn), "nqn.2014-08.io.xnvme:file_as_ns:%.190s", dev->ident.uri);
+	xnvme_be_linux_synth_ctrlr(ctrlr, str,
+				   block ? "xNVMe block device as namespace"
+					 : "xNVMe file as namespace",
+				   "0.7.5", SHIM_MDTS, nqn);
+	ctrlr->vwc.present = 1; /* the page cache is a volatile write cache; FLUSH is fsync */
 }
 
 static void
@@ -181,7 +128,7 @@ shim_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	int err;
 
 	if (!dbuf) {
-		return shim_status(ctx, SHIM_SC_INVALID_FIELD);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 	}
 	memset(&idfy, 0, sizeof(idfy));
 
@@ -194,25 +141,25 @@ shim_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	case XNVME_SPEC_IDFY_NS:
 		err = shim_nbytes(state, &nbytes);
 		if (err) {
-			return shim_errno(ctx, err);
+			return xnvme_be_linux_errno(ctx, err);
 		}
 		shim_idfy_ns(state, nbytes, &idfy.base.ns);
 		break;
 
 	case XNVME_SPEC_IDFY_CTRLR_IOCS:
 		if (csi != XNVME_SPEC_CSI_FS) {
-			return shim_status(ctx, SHIM_SC_INVALID_FIELD);
+			return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 		}
 		shim_idfy_fs_ctrlr(state, &idfy.fs_ctrlr);
 		break;
 
 	case XNVME_SPEC_IDFY_NS_IOCS:
 		if (csi != XNVME_SPEC_CSI_FS) {
-			return shim_status(ctx, SHIM_SC_INVALID_FIELD);
+			return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 		}
 		err = shim_nbytes(state, &nbytes);
 		if (err) {
-			return shim_errno(ctx, err);
+			return xnvme_be_linux_errno(ctx, err);
 		}
 		shim_idfy_fs_ns(nbytes, &idfy.fs_ns);
 		break;
@@ -220,7 +167,7 @@ shim_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	default:
 		/* The original answers sct 3 / sc 3 (a path status, misleading); Invalid Field
 		 * in Command is what NVMe specifies for an unsupported CNS value. */
-		return shim_status(ctx, SHIM_SC_INVALID_FIELD);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 	}
 
 	memcpy(dbuf, &idfy, dbuf_nbytes < SHIM_IDFY_NBYTES ? dbuf_nbytes : SHIM_IDFY_NBYTES);
@@ -233,7 +180,7 @@ shim_gfeat(struct xnvme_cmd_ctx *ctx)
 	struct xnvme_spec_feat feat = {0};
 
 	if (ctx->cmd.gfeat.cdw10.fid != XNVME_SPEC_FEAT_NQUEUES) {
-		return shim_status(ctx, SHIM_SC_INVALID_FIELD);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 	}
 	feat.nqueues.nsqa = SHIM_NQUEUES;
 	feat.nqueues.ncqa = SHIM_NQUEUES;
@@ -256,23 +203,13 @@ shim_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 		return shim_gfeat(ctx);
 
 	default:
-		return shim_status(ctx, SHIM_SC_INVALID_OPCODE);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_OPCODE);
 	}
-}
-
-static int
-shim_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf, size_t nbytes)
-{
-	(void)dev;
-	(void)op;
-	(void)buf;
-	(void)nbytes;
-	return -ENOSYS; /* a file has no controller to reset nor registers to read */
 }
 
 const struct xnvme_be_admin xnvme_be_linux_admin_file = {
 	.name = "file_as_ns",
-	.check_support = shim_check_support,
+	.check_support = xnvme_be_linux_check_file_or_block,
 	.cmd_admin = shim_cmd_admin,
-	.pseudo = shim_pseudo,
+	.pseudo = xnvme_be_linux_synth_pseudo,
 };

@@ -14,28 +14,16 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "be_linux.h"
+#include "be_linux_nvme.h"
 
 #define REGS_NBYTES 4096
-
-static int
-nadmin_check_support(struct xnvme_dev *dev)
-{
-	return xnvme_be_linux_nvme_check(dev);
-}
 
 static int
 nadmin_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		 size_t mbuf_nbytes)
 {
-	if (!dbuf || !dbuf_nbytes) {
-		dbuf = NULL;
-		dbuf_nbytes = 0;
-	}
-	if (!mbuf || !mbuf_nbytes) {
-		mbuf = NULL;
-		mbuf_nbytes = 0;
-	}
+	xnvme_be_linux_nvme_buf(&dbuf, &dbuf_nbytes);
+	xnvme_be_linux_nvme_buf(&mbuf, &mbuf_nbytes);
 	return xnvme_be_linux_nvme_pass(ctx, XNVME_BE_LINUX_PASS_ADMIN, dbuf, dbuf_nbytes, mbuf,
 					mbuf_nbytes);
 }
@@ -156,7 +144,7 @@ nadmin_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf, size_t 
 
 const struct xnvme_be_admin xnvme_be_linux_admin_nvme = {
 	.name = "nvme",
-	.check_support = nadmin_check_support,
+	.check_support = xnvme_be_linux_nvme_check,
 	.cmd_admin = nadmin_cmd_admin,
 	.pseudo = nadmin_pseudo,
 };

@@ -33,6 +33,7 @@
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
+#include "../common/async_stubs.h"
 #include "be_linux.h"
 #include "be_linux_rw.h"
 #include "xnvme_config.h"
@@ -58,19 +59,7 @@ struct la_state {
 static int
 la_check_support(struct xnvme_dev *dev)
 {
-	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
-
-	if (!state) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-					    "serves regular files and block devices only");
-	}
-	if (state->ftype == XNVME_BE_LINUX_CHAR) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-					    "libaio moves bytes of files and block devices; '%s' is "
-					    "an NVMe char device (use io_uring_cmd)",
-					    dev->ident.uri);
-	}
-	return 0;
+	return xnvme_be_linux_check_file_or_block_for(dev, "libaio");
 }
 
 static int
@@ -100,21 +89,18 @@ la_term(struct xnvme_queue *queue)
 static int
 la_init(struct xnvme_queue *queue, int opts)
 {
-	const struct xnvme_be_linux_state *lstate = xnvme_be_linux_state(queue->dev);
 	size_t nctx = (size_t)queue->capacity + 1;
+	const struct xnvme_be_linux_state *lstate;
 	struct la_state *state;
 	int err;
 
 	(void)opts; /* IOPOLL/SQPOLL are io_uring modes */
 
-	if (!lstate) {
-		return -ENOTSUP;
+	err = xnvme_be_linux_queue_state(queue, sizeof(*state), &lstate);
+	if (err) {
+		return err;
 	}
-	state = calloc(1, sizeof(*state));
-	if (!state) {
-		return -ENOMEM;
-	}
-	queue->state = state;
+	state = queue->state;
 	state->fd = lstate->fd;
 	state->efd = -1;
 	state->ready = calloc(nctx, sizeof(*state->ready));
@@ -145,16 +131,6 @@ la_init(struct xnvme_queue *queue, int opts)
 	return 0;
 }
 
-static inline void
-la_cpl(struct xnvme_cmd_ctx *ctx, long res)
-{
-	if (__builtin_expect(res >= 0, 1)) {
-		ctx->cpl.result = (uint64_t)res;
-	} else {
-		xnvme_cpl_set_errno(ctx, (int)res);
-	}
-}
-
 static int
 la_poke(struct xnvme_queue *queue, uint32_t max)
 {
@@ -178,7 +154,7 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 		for (int i = 0; i < ret; ++i) {
 			struct xnvme_cmd_ctx *ctx = state->events[i].data;
 
-			la_cpl(ctx, (long)state->events[i].res);
+			xnvme_be_linux_rw_cpl(ctx, (long)state->events[i].res);
 			reap[n++] = ctx;
 		}
 	}
@@ -270,7 +246,7 @@ la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 	struct la_state *state = ctx->async.queue->state;
 	struct iocb *cb = la_iocb(ctx);
 	const struct iovec *vec = dvec;
-	size_t total = 0, cnt = dvec_cnt, len;
+	size_t total, cnt = dvec_cnt, len;
 	uint64_t off;
 	int rw;
 
@@ -282,9 +258,7 @@ la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 	if (!cb) {
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < dvec_cnt; ++i) {
-		total += dvec[i].iov_len;
-	}
+	total = xnvme_be_linux_iov_total(dvec, dvec_cnt);
 	rw = xnvme_be_linux_rw_decode(ctx, total, &off, &len);
 	if (rw < 0) {
 		return rw;
@@ -329,6 +303,17 @@ la_get_completion_fd(struct xnvme_queue *queue)
 	return state->efd;
 }
 
+const struct xnvme_be_async xnvme_be_linux_async_libaio = {
+	.name = "libaio",
+	.check_support = la_check_support,
+	.init = la_init,
+	.term = la_term,
+	.poke = la_poke,
+	.cmd_io = la_cmd_io,
+	.cmd_iov = la_cmd_iov,
+	.get_completion_fd = la_get_completion_fd,
+};
+
 #else /* !XNVME_HAVE_LIBAIO */
 
 static int
@@ -346,62 +331,7 @@ la_init(struct xnvme_queue *queue, int opts)
 	return -ENOSYS;
 }
 
-static int
-la_term(struct xnvme_queue *queue)
-{
-	queue->state = NULL;
-	return 0;
-}
-
-static int
-la_poke(struct xnvme_queue *queue, uint32_t max)
-{
-	(void)queue;
-	(void)max;
-	return -ENOSYS;
-}
-
-static int
-la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	  size_t mbuf_nbytes)
-{
-	(void)ctx;
-	(void)dbuf;
-	(void)dbuf_nbytes;
-	(void)mbuf;
-	(void)mbuf_nbytes;
-	return -ENOSYS;
-}
-
-static int
-la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
-	   void *mbuf, size_t mbuf_nbytes)
-{
-	(void)ctx;
-	(void)dvec;
-	(void)dvec_cnt;
-	(void)dvec_nbytes;
-	(void)mbuf;
-	(void)mbuf_nbytes;
-	return -ENOSYS;
-}
-
-static int
-la_get_completion_fd(struct xnvme_queue *queue)
-{
-	(void)queue;
-	return -ENOSYS;
-}
+const struct xnvme_be_async xnvme_be_linux_async_libaio =
+	XNVME_BE_ASYNC_ABSENT("libaio", la_check_support, la_init);
 
 #endif /* XNVME_HAVE_LIBAIO */
-
-const struct xnvme_be_async xnvme_be_linux_async_libaio = {
-	.name = "libaio",
-	.check_support = la_check_support,
-	.init = la_init,
-	.term = la_term,
-	.poke = la_poke,
-	.cmd_io = la_cmd_io,
-	.cmd_iov = la_cmd_iov,
-	.get_completion_fd = la_get_completion_fd,
-};

@@ -15,7 +15,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/async_stubs.h"
 #include "be_linux.h"
+#include "be_linux_rw.h"
 
 enum paio_phase {
 	PAIO_PH_READY = 1, ///< cpl is final; complete at the next poke
@@ -28,6 +30,14 @@ enum paio_op {
 	PAIO_OP_READ,
 	PAIO_OP_WRITE,
 	PAIO_OP_FSYNC,
+};
+
+/* The operation of each xnvme_be_linux_rw_decode() verdict */
+static const enum paio_op paio_op_of[] = {
+	[XNVME_BE_LINUX_RW_READ] = PAIO_OP_READ,
+	[XNVME_BE_LINUX_RW_WRITE] = PAIO_OP_WRITE,
+	[XNVME_BE_LINUX_RW_FLUSH] = PAIO_OP_FSYNC,
+	[XNVME_BE_LINUX_RW_FAILED] = PAIO_OP_NONE,
 };
 
 struct paio_entry {
@@ -49,18 +59,7 @@ struct paio_state {
 	struct paio_entry *entries;  ///< indexed by xnvme_queue_ctx_idx()
 };
 
-static int
-paio_check_support(struct xnvme_dev *dev)
-{
-	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
-
-	if (!state || state->ftype == XNVME_BE_LINUX_CHAR) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-					    "serves regular files and block devices only");
-	}
-	return 0;
-}
-
+/* Sets a generic status in cpl: the command completes with it at the next poke */
 static void
 paio_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
 {
@@ -194,9 +193,10 @@ paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	struct xnvme_queue *queue = ctx->async.queue;
 	struct paio_state *state = queue->state;
 	uint32_t idx = xnvme_queue_ctx_idx(queue, ctx);
-	uint64_t slba = ctx->cmd.nvm.slba, ssw, nbytes;
+	uint64_t off = 0;
+	size_t len = 0;
 	struct paio_entry *e;
-	int err;
+	int rw;
 
 	if (idx > queue->capacity) {
 		return -EINVAL; /* not a context of this queue's pool */
@@ -204,53 +204,18 @@ paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	if (state->nlive > queue->capacity) {
 		return -EBUSY;
 	}
+	/* A failed decoding leaves its status in cpl; other opcodes complete as invalid */
+	rw = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
+	if (rw < 0) {
+		paio_status(ctx, XNVME_BE_LINUX_SC_INVALID_OPCODE);
+	}
 	e = &state->entries[idx];
 	e->buf = dbuf;
-	e->nbytes = dbuf_nbytes;
+	e->nbytes = len;
 	e->done = 0;
-	e->off = (off_t)slba;
+	e->off = (off_t)off;
+	e->op = rw < 0 ? PAIO_OP_NONE : paio_op_of[rw];
 	e->phase = PAIO_PH_READY;
-
-	switch (ctx->cmd.common.opcode) {
-	case XNVME_SPEC_FS_OPC_READ:
-	case XNVME_SPEC_FS_OPC_WRITE:
-		e->op = ctx->cmd.common.opcode == XNVME_SPEC_FS_OPC_READ ? PAIO_OP_READ
-									: PAIO_OP_WRITE;
-		if (slba > INT64_MAX) {
-			paio_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
-		}
-		break;
-
-	case XNVME_SPEC_NVM_OPC_READ:
-	case XNVME_SPEC_NVM_OPC_WRITE:
-		e->op = ctx->cmd.common.opcode == XNVME_SPEC_NVM_OPC_READ ? PAIO_OP_READ
-									 : PAIO_OP_WRITE;
-		err = xnvme_dev_ensure_geo(ctx->dev);
-		if (err) {
-			xnvme_cpl_set_errno(ctx, err);
-			break;
-		}
-		ssw = ctx->dev->geo.ssw;
-		nbytes = ((uint64_t)ctx->cmd.nvm.nlb + 1) << ssw;
-		if (nbytes > dbuf_nbytes || slba > ((uint64_t)INT64_MAX >> ssw)) {
-			paio_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
-			break;
-		}
-		e->off = (off_t)(slba << ssw);
-		e->nbytes = (size_t)nbytes;
-		break;
-
-	case XNVME_SPEC_NVM_OPC_FLUSH:
-	case XNVME_SPEC_FS_OPC_FLUSH:
-		e->op = PAIO_OP_FSYNC;
-		e->nbytes = 0;
-		break;
-
-	default:
-		e->op = PAIO_OP_NONE;
-		paio_status(ctx, 0x1); /* Invalid Command Opcode */
-		break;
-	}
 
 	if (!dbuf && e->nbytes && !xnvme_cmd_ctx_cpl_status(ctx)) {
 		xnvme_cpl_set_errno(ctx, EFAULT);
@@ -326,20 +291,18 @@ paio_term(struct xnvme_queue *queue)
 static int
 paio_init(struct xnvme_queue *queue, int opts)
 {
-	const struct xnvme_be_linux_state *lstate = xnvme_be_linux_state(queue->dev);
 	size_t nctx = (size_t)queue->capacity + 1;
+	const struct xnvme_be_linux_state *lstate;
 	struct paio_state *state;
+	int err;
 
 	(void)opts;
 
-	if (!lstate) {
-		return -ENOTSUP;
+	err = xnvme_be_linux_queue_state(queue, sizeof(*state), &lstate);
+	if (err) {
+		return err;
 	}
-	state = calloc(1, sizeof(*state));
-	if (!state) {
-		return -ENOMEM;
-	}
-	queue->state = state;
+	state = queue->state;
 	state->fd = lstate->fd;
 	state->direct = lstate->direct;
 	state->live = calloc(nctx, sizeof(*state->live));
@@ -352,20 +315,13 @@ paio_init(struct xnvme_queue *queue, int opts)
 	return 0;
 }
 
-static int
-paio_get_completion_fd(struct xnvme_queue *queue)
-{
-	(void)queue;
-	return -ENOSYS;
-}
-
 const struct xnvme_be_async xnvme_be_linux_async_posix = {
 	.name = "posix",
-	.check_support = paio_check_support,
+	.check_support = xnvme_be_linux_check_file_or_block,
 	.init = paio_init,
 	.term = paio_term,
 	.poke = paio_poke,
 	.cmd_io = paio_cmd_io,
 	.cmd_iov = paio_cmd_iov,
-	.get_completion_fd = paio_get_completion_fd,
+	.get_completion_fd = xnvme_be_async_no_completion_fd,
 };

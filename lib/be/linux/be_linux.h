@@ -7,6 +7,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
 #include "xnvme_be.h"
 
 /** What dev_open found behind the URI */
@@ -88,29 +91,112 @@ int
 xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void *arg),
 			 void *arg);
 
-/** What xnvme_be_linux_nvme_pass() issues */
-enum xnvme_be_linux_pass {
-	XNVME_BE_LINUX_PASS_IO = 0,     ///< NVME_IOCTL_IO64_CMD, else NVME_IOCTL_IO_CMD
-	XNVME_BE_LINUX_PASS_IO_VEC = 1, ///< NVME_IOCTL_IO64_CMD_VEC; -ENOTTY (cpl untouched) if absent
-	XNVME_BE_LINUX_PASS_ADMIN = 2,  ///< NVME_IOCTL_ADMIN64_CMD, else NVME_IOCTL_ADMIN_CMD
+/** NVMe generic statuses the Linux mechanisms answer with */
+enum xnvme_be_linux_sc {
+	XNVME_BE_LINUX_SC_INVALID_OPCODE = 0x01,
+	XNVME_BE_LINUX_SC_INVALID_FIELD = XNVME_STATUS_CODE_INVALID_FIELD,
+	XNVME_BE_LINUX_SC_LBA_RANGE = 0x80,
 };
 
+/** Sets a generic NVMe status in cpl; returns -EIO, as a sync mechanism does for a status */
+static inline int
+xnvme_be_linux_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
+{
+	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
+	return -EIO;
+}
+
+/** Folds an OS error (positive or negative errno) into cpl (sct 7, sc errno); returns -errno */
+static inline int
+xnvme_be_linux_errno(struct xnvme_cmd_ctx *ctx, int err)
+{
+	if (err < 0) {
+		err = -err;
+	}
+	xnvme_cpl_set_errno(ctx, err);
+	return -err;
+}
+
 /**
- * Executes ctx->cmd through an NVMe passthrough ioctl on the handle's node. `data`/`dlen` are
- * the data buffer and its byte count, or for PASS_IO_VEC an iovec array and its entry count.
- * Status folding as described in nvme_pass.c; returns 0, -EIO (NVMe status) or -errno.
+ * check_support of the mechanisms that serve block devices only: any other handle is refused
+ * with a reason (check.c, as the two below).
  */
 int
-xnvme_be_linux_nvme_pass(struct xnvme_cmd_ctx *ctx, enum xnvme_be_linux_pass kind, void *data,
-			 size_t dlen, void *mbuf, size_t mlen);
+xnvme_be_linux_check_block(struct xnvme_dev *dev);
 
-/** Folds an OS error into cpl (sct 7, sc errno) and returns -errno */
+/** check_support of the mechanisms that serve regular files and block devices */
 int
-xnvme_be_linux_nvme_errno(struct xnvme_cmd_ctx *ctx, int err);
+xnvme_be_linux_check_file_or_block(struct xnvme_dev *dev);
+
+/**
+ * As xnvme_be_linux_check_file_or_block(), for the kernel-async mechanism `mech`: its refusal
+ * of an NVMe char device points at io_uring_cmd.
+ */
+int
+xnvme_be_linux_check_file_or_block_for(struct xnvme_dev *dev, const char *mech);
 
 /** check_support of the nvme mechanisms: the node answers NVMe ioctls, else a reason */
 int
 xnvme_be_linux_nvme_check(struct xnvme_dev *dev);
+
+/**
+ * Identify Controller of a synthesised controller with one namespace (admin_synth.c): the
+ * strings space-padded, NVMe 2.0 I/O controller, 64-byte SQEs, 16-byte CQEs, `mdts` and the
+ * subsystem NQN; the caller fills in what the device adds.
+ */
+void
+xnvme_be_linux_synth_ctrlr(struct xnvme_spec_idfy_ctrlr *ctrlr, const char *sn, const char *mn,
+			   const char *fr, uint8_t mdts, const char *subnqn);
+
+/** pseudo of a synthesised controller: none of the topology operations exist (-ENOSYS) */
+int
+xnvme_be_linux_synth_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf,
+			    size_t nbytes);
+
+/**
+ * The start of an async mechanism's init: the queue is on a handle of the Linux backend (its
+ * state in *lstate; else -ENOTSUP) and gets a zeroed state of `size` bytes in queue->state
+ * (else -ENOMEM).
+ */
+static inline int
+xnvme_be_linux_queue_state(struct xnvme_queue *queue, size_t size,
+			   const struct xnvme_be_linux_state **lstate)
+{
+	*lstate = xnvme_be_linux_state(queue->dev);
+	if (!*lstate) {
+		return -ENOTSUP;
+	}
+	queue->state = calloc(1, size);
+	return queue->state ? 0 : -ENOMEM;
+}
+
+/** Sum of the entry lengths of an iovec array */
+static inline size_t
+xnvme_be_linux_iov_total(const struct iovec *dvec, size_t dvec_cnt)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < dvec_cnt; ++i) {
+		total += dvec[i].iov_len;
+	}
+	return total;
+}
+
+/** Gathers the vector into `buf` (to_buf), or scatters `buf` over it */
+static inline void
+xnvme_be_linux_iov_copy(const struct iovec *dvec, size_t dvec_cnt, char *buf, bool to_buf)
+{
+	for (size_t i = 0; i < dvec_cnt; ++i) {
+		if (dvec[i].iov_len) {
+			if (to_buf) {
+				memcpy(buf, dvec[i].iov_base, dvec[i].iov_len);
+			} else {
+				memcpy(dvec[i].iov_base, buf, dvec[i].iov_len);
+			}
+			buf += dvec[i].iov_len;
+		}
+	}
+}
 
 /** The dev mechanism's enumerate (enumerate.c); sys_uri "sysfs:<root>" reads another tree */
 int

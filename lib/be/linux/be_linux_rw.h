@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
- * Decoding of the commands the kernel-async file mechanisms ("io_uring", "libaio") serve
- * (not installed): READ/WRITE of the NVM set address LBAs (byte offset slba << ssw, length
- * (nlb + 1) << ssw from the geometry), the file opcodes address bytes (offset slba, length as
- * passed), and both FLUSH opcodes sync the file.
+ * Decoding of the commands the mechanisms that move bytes of files and block devices serve
+ * ("psync", "posix", "io_uring", "libaio"; not installed): READ/WRITE of the NVM set address
+ * LBAs (byte offset slba << ssw, length (nlb + 1) << ssw from the geometry), the file opcodes
+ * address bytes (offset slba, length as passed), and both FLUSH opcodes sync the file.
  */
 #ifndef XNVME_BE_LINUX_RW_H
 #define XNVME_BE_LINUX_RW_H
@@ -72,6 +72,17 @@ xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off,
 
 	default:
 		return -ENOSYS;
+	}
+}
+
+/** Folds the completion of a transfer: res >= 0 is the byte count, else a negative errno */
+static inline void
+xnvme_be_linux_rw_cpl(struct xnvme_cmd_ctx *ctx, long res)
+{
+	if (__builtin_expect(res >= 0, 1)) {
+		ctx->cpl.result = (uint64_t)res;
+	} else {
+		xnvme_cpl_set_errno(ctx, (int)res);
 	}
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
- * Ring handling shared by the Linux async mechanisms "io_uring" and "io_uring_cmd" (not
- * installed). Only meaningful when the build has liburing (XNVME_HAVE_LIBURING).
+ * Ring handling shared by the Linux async mechanisms "io_uring" and "io_uring_cmd" (uring.c;
+ * not installed). Only meaningful when the build has liburing (XNVME_HAVE_LIBURING).
  *
  * Setup flags. Per queue the ring is created with the flags the caller asked for (IOPOLL,
  * SQPOLL, SQE128|CQE32 for passthrough); an impossible request fails queue init with a
@@ -53,7 +53,17 @@
 #define IORING_SQ_TASKRUN (1U << 2)
 #endif
 
-/** One ring of a queue, with what poke needs to know about how it was set up */
+/** Vectors up to this many entries are copied into per-command storage */
+#define XNVME_BE_LINUX_URING_IOV_INLINE 8
+
+struct xnvme_be_linux_uring_iov {
+	struct iovec v[XNVME_BE_LINUX_URING_IOV_INLINE];
+};
+
+/**
+ * The state of an io_uring / io_uring_cmd queue (queue->state): its ring, with what poke needs
+ * to know about how it was set up, and per pooled context room for a short vector
+ */
 struct xnvme_be_linux_uring {
 	struct io_uring ring;
 	unsigned int setup_flags; ///< IORING_SETUP_* in use
@@ -68,6 +78,7 @@ struct xnvme_be_linux_uring {
 	int efd;                  ///< eventfd of get_completion_fd, -1 until asked for
 	const char *mech;         ///< mechanism name for messages
 	struct xnvme_cmd_ctx **reap; ///< poke's scratch, capacity + 1 entries
+	struct xnvme_be_linux_uring_iov *iov; ///< indexed by xnvme_queue_ctx_idx()
 };
 
 /** What the kernel accepts, probed once per process (setup flags and opcodes) */
@@ -87,25 +98,40 @@ const struct xnvme_be_linux_uring_caps *
 xnvme_be_linux_uring_caps(void);
 
 /**
- * Sets up `u` for `queue`: ring of queue->capacity entries with `required` setup flags plus
- * the optional ones, registered file when `regfile` or SQPOLL. Honours the queue opts and
- * the device opts poll_io/poll_sq (adding IOPOLL/SQPOLL to `required`). Fails with a negative
- * errno and one line on stderr naming `mech` and the reason.
+ * The init of both mechanisms: sets queue->state to a ring of queue->capacity entries on the
+ * handle's fd with `required` setup flags plus the optional ones, registered file when
+ * opts.register_files or SQPOLL. Honours the queue opts and the device opts poll_io/poll_sq
+ * (adding IOPOLL/SQPOLL to `required`). Fails with a negative errno and one line on stderr
+ * naming `mech` and the reason.
  */
 int
-xnvme_be_linux_uring_init(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue,
-			  const char *mech, unsigned int required, int fd, int opts);
+xnvme_be_linux_uring_queue_init(struct xnvme_queue *queue, int opts, const char *mech,
+				unsigned int required);
 
 /**
- * Releases `u`. With `outstanding` commands the kernel's share of them is waited for first
- * (without callbacks), so that their buffers may be freed once term returns.
+ * The term of both mechanisms. With commands outstanding, the kernel's share of them is waited
+ * for first (without callbacks), so that their buffers may be freed once term returns.
  */
-void
-xnvme_be_linux_uring_term(struct xnvme_be_linux_uring *u, uint32_t outstanding);
+int
+xnvme_be_linux_uring_queue_term(struct xnvme_queue *queue);
 
 /** The eventfd signalled on completions, registered on first use; or a negative errno */
 int
-xnvme_be_linux_uring_completion_fd(struct xnvme_be_linux_uring *u);
+xnvme_be_linux_uring_queue_completion_fd(struct xnvme_queue *queue);
+
+/**
+ * The poke of "io_uring": cpl.result is the byte count of a completion, a negative res folds
+ * into cpl as an errno.
+ */
+int
+xnvme_be_linux_uring_poke_rw(struct xnvme_queue *queue, uint32_t max);
+
+/**
+ * The poke of "io_uring_cmd": res >= 0 is the NVMe status as the kernel reports it and
+ * big_cqe[0] the command's result; a negative res folds into cpl as an errno.
+ */
+int
+xnvme_be_linux_uring_poke_pass(struct xnvme_queue *queue, uint32_t max);
 
 /** Slow paths of the flush below: enabling a disabled ring, and enter errors */
 int
@@ -167,6 +193,33 @@ xnvme_be_linux_uring_flush(struct xnvme_be_linux_uring *u)
 		return 0;
 	}
 	return ret < 0 ? xnvme_be_linux_uring_enter_err(u, ret) : 0;
+}
+
+/**
+ * Queues the prepared `sqe` of `ctx` for the next poke; submits at once when batching is off
+ * (failures then resurface in poke). Returns 0.
+ */
+static inline int
+xnvme_be_linux_uring_queue_sqe(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe,
+			       struct xnvme_cmd_ctx *ctx)
+{
+	io_uring_sqe_set_data(sqe, ctx);
+	if (__builtin_expect(!u->batching, 0)) {
+		xnvme_be_linux_uring_flush(u);
+	}
+	return 0;
+}
+
+/**
+ * Completes `ctx` with the verdict already in its cpl through the ring, as a NOP in `sqe` that
+ * never reaches the device: poke runs its callback. Returns 0.
+ */
+static inline int
+xnvme_be_linux_uring_queue_nop(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe,
+			       struct xnvme_cmd_ctx *ctx)
+{
+	io_uring_prep_nop(sqe);
+	return xnvme_be_linux_uring_queue_sqe(u, sqe, ctx);
 }
 
 #endif /* XNVME_HAVE_LIBURING */

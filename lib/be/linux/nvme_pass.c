@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * NVMe passthrough ioctls shared by the "nvme" sync and admin mechanisms: builds the kernel's
- * command from ctx->cmd, issues the 64-bit-result ioctl with a per-handle fallback to the
- * 32-bit one, and folds the outcome into cpl:
+ * command from ctx->cmd (be_linux_nvme.h), issues the 64-bit-result ioctl with a per-handle
+ * fallback to the 32-bit one, and folds the outcome into cpl:
  *   ioctl < 0  -> sct 7 (vendor), sc = errno, return -errno (backends.md §7; never sct 0)
  *   ioctl > 0  -> the NVMe status the kernel returns (status field without the phase bit:
  *                 sc bits 0-7, sct 8-10, crd 11-12, more 13, dnr 14), return -EIO
@@ -13,81 +13,21 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include "be_linux.h"
+#include "be_linux_nvme.h"
 
 /* The 32-bit command is the 64-bit one up to timeout_ms; only the result differs */
 _Static_assert(offsetof(struct nvme_passthru_cmd, timeout_ms) ==
 		       offsetof(struct nvme_passthru_cmd64, timeout_ms),
 	       "passthru layouts differ");
 
-int
-xnvme_be_linux_nvme_check(struct xnvme_dev *dev)
-{
-	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
-
-	if (!state) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "serves Linux NVMe device nodes only");
-	}
-	if (state->nvme) {
-		return 0;
-	}
-	if (state->ftype == XNVME_BE_LINUX_FILE) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-					    "not an NVMe device: '%s' is a regular file",
-					    dev->ident.uri);
-	}
-	return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-				    "not an NVMe device: '%s' does not answer NVME_IOCTL_ID (%s)",
-				    dev->ident.uri, strerror(state->nvme_id_err));
-}
-
-int
-xnvme_be_linux_nvme_errno(struct xnvme_cmd_ctx *ctx, int err)
-{
-	if (err < 0) {
-		err = -err;
-	}
-	xnvme_cpl_set_errno(ctx, err);
-	return -err;
-}
-
 static int
 pass_verdict(struct xnvme_cmd_ctx *ctx, int ret, int err, uint64_t result)
 {
 	if (ret < 0) {
-		return xnvme_be_linux_nvme_errno(ctx, err);
+		return xnvme_be_linux_errno(ctx, err);
 	}
-	ctx->cpl.result = result;
-	if (ret > 0) {
-		ctx->cpl.status.val = (uint16_t)((ret & 0x7FFF) << 1);
-		return -EIO;
-	}
-	return 0;
-}
-
-static void
-pass_build(const struct xnvme_cmd_ctx *ctx, struct nvme_passthru_cmd64 *cmd, const void *data,
-	   uint32_t dlen, const void *mbuf, uint32_t mlen)
-{
-	const struct xnvme_spec_cmd_common *c = &ctx->cmd.common;
-
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->opcode = (uint8_t)c->opcode;
-	cmd->flags = (uint8_t)c->fuse; /* PSDT and the command id belong to the driver */
-	cmd->nsid = c->nsid;
-	cmd->cdw2 = c->cdw02;
-	cmd->cdw3 = c->cdw03;
-	cmd->metadata = (uintptr_t)mbuf;
-	cmd->addr = (uintptr_t)data;
-	cmd->metadata_len = mlen;
-	cmd->data_len = dlen; /* vec_cnt for the vectored ioctl */
-	cmd->cdw10 = c->ndt;
-	cmd->cdw11 = c->ndm;
-	cmd->cdw12 = c->cdw12;
-	cmd->cdw13 = c->cdw13;
-	cmd->cdw14 = c->cdw14;
-	cmd->cdw15 = c->cdw15;
-	cmd->timeout_ms = 0; /* the kernel's default timeout */
+	xnvme_be_linux_nvme_cpl(ctx, ret, result);
+	return ret ? -EIO : 0;
 }
 
 /* Issues the 64-bit form unless the handle learnt that the kernel lacks it */
@@ -122,9 +62,10 @@ xnvme_be_linux_nvme_pass(struct xnvme_cmd_ctx *ctx, enum xnvme_be_linux_pass kin
 	struct nvme_passthru_cmd64 cmd;
 
 	if (dlen > UINT32_MAX || mlen > UINT32_MAX) {
-		return xnvme_be_linux_nvme_errno(ctx, EINVAL);
+		return xnvme_be_linux_errno(ctx, EINVAL);
 	}
-	pass_build(ctx, &cmd, data, (uint32_t)dlen, mbuf, (uint32_t)mlen);
+	xnvme_be_linux_nvme_build(&cmd, ctx, data, (uint32_t)dlen, mbuf, (uint32_t)mlen);
+	cmd.result = 0;
 
 	switch (kind) {
 	case XNVME_BE_LINUX_PASS_ADMIN:

@@ -20,54 +20,19 @@
 #include <sys/ioctl.h>
 #include "be_linux.h"
 
-enum blk_sc {
-	BLK_SC_INVALID_OPCODE = 0x01,
-	BLK_SC_INVALID_FIELD = XNVME_STATUS_CODE_INVALID_FIELD,
-	BLK_SC_LBA_RANGE = 0x80,
-};
-
 /* The kernel ABI value of BLK_ZONE_REP_CAPACITY, tested in every report at run time */
 #define BLK_REP_CAPACITY (1U << 0)
 
 /* Zones per BLKREPORTZONE call: a 2 KiB stack buffer */
 #define BLK_REPORT_BATCH 32
 
+/* What one BLKREPORTZONE call fills: the report header and up to BLK_REPORT_BATCH zones */
+union blk_report_buf {
+	struct blk_zone_report rep;
+	char raw[sizeof(struct blk_zone_report) + BLK_REPORT_BATCH * sizeof(struct blk_zone)];
+};
+
 #define SECTOR_SHIFT 9
-
-static int
-blk_check_support(struct xnvme_dev *dev)
-{
-	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
-
-	if (!state) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "serves Linux block devices only");
-	}
-	if (state->ftype != XNVME_BE_LINUX_BLOCK) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "not a block device: '%s' is %s",
-					    dev->ident.uri,
-					    state->ftype == XNVME_BE_LINUX_FILE
-						    ? "a regular file"
-						    : "an NVMe character device");
-	}
-	return 0;
-}
-
-static int
-blk_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
-{
-	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
-	return -EIO;
-}
-
-static int
-blk_errno(struct xnvme_cmd_ctx *ctx, int err)
-{
-	if (err < 0) {
-		err = -err;
-	}
-	xnvme_cpl_set_errno(ctx, err);
-	return -err;
-}
 
 static inline uint64_t
 blk_nlbs(const struct xnvme_be_linux_state *state)
@@ -96,7 +61,7 @@ blk_ioctl(struct xnvme_cmd_ctx *ctx, int fd, unsigned long req, uint64_t range[2
 {
 	while (ioctl(fd, req, range)) {
 		if (errno != EINTR) {
-			return blk_errno(ctx, errno);
+			return xnvme_be_linux_errno(ctx, errno);
 		}
 	}
 	return 0;
@@ -109,7 +74,7 @@ blk_write_zeroes(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *s
 	uint64_t range[2];
 
 	if (!blk_in_range(state, slba, nlb)) {
-		return blk_status(ctx, BLK_SC_LBA_RANGE);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_LBA_RANGE);
 	}
 	range[0] = slba * state->lba_nbytes;
 	range[1] = nlb * state->lba_nbytes;
@@ -127,15 +92,15 @@ blk_dsm(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *state, con
 		return 0; /* integral-read/write attributes are hints */
 	}
 	if (!dbuf) {
-		return blk_errno(ctx, EFAULT);
+		return xnvme_be_linux_errno(ctx, EFAULT);
 	}
 	if (dbuf_nbytes < nranges * sizeof(*ranges)) {
-		return blk_status(ctx, BLK_SC_INVALID_FIELD);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 	}
 	/* all or nothing: any range outside the device fails the command before discarding */
 	for (size_t i = 0; i < nranges; ++i) {
 		if (ranges[i].llb && !blk_in_range(state, ranges[i].slba, ranges[i].llb)) {
-			return blk_status(ctx, BLK_SC_LBA_RANGE);
+			return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_LBA_RANGE);
 		}
 	}
 	for (size_t i = 0; i < nranges; ++i) {
@@ -199,13 +164,10 @@ blk_zone_send(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *stat
 	uint64_t cap_sect = state->nbytes >> SECTOR_SHIFT, range[2], sector;
 	unsigned int shift = blk_shift(state);
 	unsigned long req;
-	union {
-		struct blk_zone_report rep;
-		char raw[sizeof(struct blk_zone_report) + BLK_REPORT_BATCH * sizeof(struct blk_zone)];
-	} buf;
+	union blk_report_buf buf;
 
 	if (!state->zone_nsect) {
-		return blk_status(ctx, BLK_SC_INVALID_OPCODE);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_OPCODE);
 	}
 	switch (send->zsa) {
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_CLOSE:
@@ -222,16 +184,17 @@ blk_zone_send(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *stat
 		break;
 	default:
 		/* offline, descriptor extensions and ZRWA have no block-layer equivalent */
-		return blk_status(ctx, BLK_SC_INVALID_FIELD);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 	}
 
 	if (!send->select_all) {
 		if (send->slba >= blk_nlbs(state)) {
-			return blk_status(ctx, BLK_SC_LBA_RANGE);
+			return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_LBA_RANGE);
 		}
 		sector = send->slba << shift;
 		if (sector % state->zone_nsect) {
-			return blk_status(ctx, BLK_SC_INVALID_FIELD); /* not a zone start */
+			/* not a zone start */
+			return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 		}
 		range[0] = sector;
 		range[1] = cap_sect - sector < state->zone_nsect ? cap_sect - sector
@@ -250,7 +213,7 @@ blk_zone_send(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *stat
 		int err = blk_report(state->fd, sector, &buf.rep);
 
 		if (err) {
-			return blk_errno(ctx, err);
+			return xnvme_be_linux_errno(ctx, err);
 		}
 		if (!buf.rep.nr_zones) {
 			break;
@@ -324,23 +287,20 @@ blk_zone_recv(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *stat
 	struct xnvme_spec_znd_report_hdr hdr;
 	int cond = blk_filter_cond(recv->zrasf);
 	bool full = false;
-	union {
-		struct blk_zone_report rep;
-		char raw[sizeof(struct blk_zone_report) + BLK_REPORT_BATCH * sizeof(struct blk_zone)];
-	} buf;
+	union blk_report_buf buf;
 
 	if (!state->zone_nsect) {
-		return blk_status(ctx, BLK_SC_INVALID_OPCODE);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_OPCODE);
 	}
 	/* no descriptor extensions on block devices: only the basic report */
 	if (recv->zra != XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT || cond == -2) {
-		return blk_status(ctx, BLK_SC_INVALID_FIELD);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_FIELD);
 	}
 	if (!dbuf) {
-		return blk_errno(ctx, EFAULT);
+		return xnvme_be_linux_errno(ctx, EFAULT);
 	}
 	if (recv->slba >= blk_nlbs(state)) {
-		return blk_status(ctx, BLK_SC_LBA_RANGE);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_LBA_RANGE);
 	}
 	if (xfer > dbuf_nbytes) {
 		xfer = dbuf_nbytes; /* never beyond the caller's buffer */
@@ -355,7 +315,7 @@ blk_zone_recv(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *stat
 		int err = blk_report(state->fd, sector, &buf.rep);
 
 		if (err) {
-			return blk_errno(ctx, err);
+			return xnvme_be_linux_errno(ctx, err);
 		}
 		if (!buf.rep.nr_zones) {
 			break;
@@ -391,13 +351,30 @@ blk_zone_recv(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *stat
 	return 0;
 }
 
+/*
+ * Whether psync serves the command: Read/Write, after the range check, and Flush (1); 0 for the
+ * commands of this file; -EIO with the status in cpl when the range check fails.
+ */
 static int
-blk_rw(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *state)
+blk_via_psync(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *state)
 {
-	if (!blk_in_range(state, ctx->cmd.nvm.slba, (uint64_t)ctx->cmd.nvm.nlb + 1)) {
-		return blk_status(ctx, BLK_SC_LBA_RANGE);
+	switch (ctx->cmd.common.opcode) {
+	case XNVME_SPEC_NVM_OPC_READ:
+	case XNVME_SPEC_NVM_OPC_WRITE:
+		if (!blk_in_range(state, ctx->cmd.nvm.slba, (uint64_t)ctx->cmd.nvm.nlb + 1)) {
+			return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_LBA_RANGE);
+		}
+		return 1;
+
+	case XNVME_SPEC_NVM_OPC_FLUSH:
+	case XNVME_SPEC_FS_OPC_READ:
+	case XNVME_SPEC_FS_OPC_WRITE:
+	case XNVME_SPEC_FS_OPC_FLUSH:
+		return 1;
+
+	default:
+		return 0;
 	}
-	return 0;
 }
 
 static int
@@ -405,23 +382,15 @@ blk_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf
 	   size_t mbuf_nbytes)
 {
 	const struct xnvme_be_linux_state *state = ctx->dev->state;
-	int err;
+	int via = blk_via_psync(ctx, state);
 
+	if (via < 0) {
+		return via;
+	}
+	if (via) {
+		return xnvme_be_linux_sync_psync.cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	}
 	switch (ctx->cmd.common.opcode) {
-	case XNVME_SPEC_NVM_OPC_READ:
-	case XNVME_SPEC_NVM_OPC_WRITE:
-		err = blk_rw(ctx, state);
-		if (err) {
-			return err;
-		}
-		return xnvme_be_linux_sync_psync.cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
-
-	case XNVME_SPEC_NVM_OPC_FLUSH:
-	case XNVME_SPEC_FS_OPC_READ:
-	case XNVME_SPEC_FS_OPC_WRITE:
-	case XNVME_SPEC_FS_OPC_FLUSH:
-		return xnvme_be_linux_sync_psync.cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
-
 	case XNVME_SPEC_NVM_OPC_WRITE_ZEROES:
 		return blk_write_zeroes(ctx, state);
 
@@ -436,21 +405,7 @@ blk_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf
 
 	case XNVME_SPEC_ZND_OPC_APPEND:
 	default:
-		return blk_status(ctx, BLK_SC_INVALID_OPCODE);
-	}
-}
-
-/* Gathers a vector into one buffer (or back): for the rare vectored non-data-path payloads */
-static void
-blk_iov_copy(struct iovec *dvec, size_t dvec_cnt, char *buf, bool to_buf)
-{
-	for (size_t i = 0; i < dvec_cnt; ++i) {
-		if (to_buf) {
-			memcpy(buf, dvec[i].iov_base, dvec[i].iov_len);
-		} else {
-			memcpy(dvec[i].iov_base, buf, dvec[i].iov_len);
-		}
-		buf += dvec[i].iov_len;
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_OPCODE);
 	}
 }
 
@@ -458,45 +413,32 @@ static int
 blk_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
 	    void *mbuf, size_t mbuf_nbytes)
 {
-	const struct xnvme_be_linux_state *state = ctx->dev->state;
-	size_t total = 0;
+	int via = blk_via_psync(ctx, ctx->dev->state);
+	size_t total;
 	char *bounce;
 	int err;
 
-	switch (ctx->cmd.common.opcode) {
-	case XNVME_SPEC_NVM_OPC_READ:
-	case XNVME_SPEC_NVM_OPC_WRITE:
-		err = blk_rw(ctx, state);
-		if (err) {
-			return err;
-		}
-		/* fall through */
-	case XNVME_SPEC_NVM_OPC_FLUSH:
-	case XNVME_SPEC_FS_OPC_READ:
-	case XNVME_SPEC_FS_OPC_WRITE:
-	case XNVME_SPEC_FS_OPC_FLUSH:
+	if (via < 0) {
+		return via;
+	}
+	if (via) {
 		return xnvme_be_linux_sync_psync.cmd_iov(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf,
 							 mbuf_nbytes);
-	default:
-		break;
 	}
-
 	if (dvec_cnt <= 1) {
 		return blk_cmd_io(ctx, dvec_cnt ? dvec[0].iov_base : NULL,
 				  dvec_cnt ? dvec[0].iov_len : 0, mbuf, mbuf_nbytes);
 	}
 	/* DSM ranges or a zone report scattered over segments: through one bounce buffer */
-	for (size_t i = 0; i < dvec_cnt; ++i) {
-		total += dvec[i].iov_len;
-	}
+	total = xnvme_be_linux_iov_total(dvec, dvec_cnt);
 	bounce = malloc(total ? total : 1);
 	if (!bounce) {
-		return blk_errno(ctx, ENOMEM);
+		return xnvme_be_linux_errno(ctx, ENOMEM);
 	}
-	blk_iov_copy(dvec, dvec_cnt, bounce, true);
+	xnvme_be_linux_iov_copy(dvec, dvec_cnt, bounce, true);
 	err = blk_cmd_io(ctx, bounce, total, mbuf, mbuf_nbytes);
 	if (!err && ctx->cmd.common.opcode == XNVME_SPEC_ZND_OPC_MGMT_RECV) {
-		blk_iov_copy(dvec, dvec_cnt, bounce, false);
+		xnvme_be_linux_iov_copy(dvec, dvec_cnt, bounce, false);
 	}
 	free(bounce);
 	return err;
@@ -504,7 +446,7 @@ blk_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size
 
 const struct xnvme_be_sync xnvme_be_linux_sync_block = {
 	.name = "block",
-	.check_support = blk_check_support,
+	.check_support = xnvme_be_linux_check_block,
 	.cmd_io = blk_cmd_io,
 	.cmd_iov = blk_cmd_iov,
 };

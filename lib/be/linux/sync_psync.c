@@ -11,11 +11,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "be_linux.h"
-
-enum psync_sc {
-	PSYNC_SC_INVALID_OPCODE = 0x1,
-	PSYNC_SC_INVALID_FIELD = XNVME_STATUS_CODE_INVALID_FIELD,
-};
+#include "be_linux_rw.h"
 
 /** A decoded READ/WRITE: direction, byte offset and byte count */
 struct psync_rw {
@@ -25,79 +21,49 @@ struct psync_rw {
 };
 
 static int
-psync_check_support(struct xnvme_dev *dev)
+psync_flush(struct xnvme_cmd_ctx *ctx, int fd)
 {
-	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
-
-	if (!state || state->ftype == XNVME_BE_LINUX_CHAR) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-					    "serves regular files and block devices only");
+	while (fsync(fd)) {
+		if (errno != EINTR) {
+			return xnvme_be_linux_errno(ctx, errno);
+		}
 	}
 	return 0;
 }
 
-static int
-psync_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
-{
-	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
-	return -EIO;
-}
-
-static int
-psync_errno(struct xnvme_cmd_ctx *ctx, int err)
-{
-	if (err < 0) {
-		err = -err;
-	}
-	xnvme_cpl_set_errno(ctx, err);
-	return -err;
-}
-
 /*
- * Decodes the command's transfer; `avail` is what the caller's buffer holds. Returns 0, 1 for
- * FLUSH, or a negative errno with the status set in cpl.
+ * Decodes the command's transfer (be_linux_rw.h); `avail` is what the caller's buffer holds.
+ * A FLUSH is carried out right here. Returns 0 for a transfer to do, 1 when the command is
+ * done (flushed), or a negative errno with the status set in cpl.
  */
 static int
-psync_decode(struct xnvme_cmd_ctx *ctx, size_t avail, struct psync_rw *rw)
+psync_decode(struct xnvme_cmd_ctx *ctx, int fd, size_t avail, struct psync_rw *rw)
 {
-	uint64_t slba = ctx->cmd.nvm.slba;
-	uint64_t ssw, nbytes;
-	int err;
+	uint64_t off;
+	size_t len;
+	int kind = xnvme_be_linux_rw_decode(ctx, avail, &off, &len), err;
 
-	switch (ctx->cmd.common.opcode) {
-	case XNVME_SPEC_NVM_OPC_FLUSH:
-	case XNVME_SPEC_FS_OPC_FLUSH:
-		return 1;
-
-	case XNVME_SPEC_FS_OPC_WRITE:
-	case XNVME_SPEC_FS_OPC_READ:
-		if (slba > INT64_MAX) {
-			return psync_status(ctx, PSYNC_SC_INVALID_FIELD);
-		}
-		rw->write = ctx->cmd.common.opcode == XNVME_SPEC_FS_OPC_WRITE;
-		rw->off = (off_t)slba;
-		rw->nbytes = avail;
+	switch (kind) {
+	case XNVME_BE_LINUX_RW_READ:
+	case XNVME_BE_LINUX_RW_WRITE:
+		rw->write = kind == XNVME_BE_LINUX_RW_WRITE;
+		rw->off = (off_t)off;
+		rw->nbytes = len;
 		return 0;
 
-	case XNVME_SPEC_NVM_OPC_WRITE:
-	case XNVME_SPEC_NVM_OPC_READ:
-		err = xnvme_dev_ensure_geo(ctx->dev);
-		if (err) {
-			return psync_errno(ctx, err);
+	case XNVME_BE_LINUX_RW_FLUSH:
+		err = psync_flush(ctx, fd);
+		return err ? err : 1;
+
+	case XNVME_BE_LINUX_RW_FAILED:
+		/* cpl holds an NVMe status, or the errno the geometry was derived with */
+		if (ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR) {
+			return -(int)ctx->cpl.status.sc;
 		}
-		ssw = ctx->dev->geo.ssw;
-		nbytes = ((uint64_t)ctx->cmd.nvm.nlb + 1) << ssw;
-		/* Never beyond the caller's buffer, nor beyond what off_t can address */
-		if (nbytes > avail || slba > ((uint64_t)INT64_MAX >> ssw)) {
-			return psync_status(ctx, PSYNC_SC_INVALID_FIELD);
-		}
-		rw->write = ctx->cmd.common.opcode == XNVME_SPEC_NVM_OPC_WRITE;
-		rw->off = (off_t)(slba << ssw);
-		rw->nbytes = (size_t)nbytes;
-		return 0;
+		return -EIO;
 
 	default:
-		return psync_status(ctx, PSYNC_SC_INVALID_OPCODE);
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_OPCODE);
 	}
 }
 
@@ -143,17 +109,6 @@ psync_xfer(int fd, bool direct, const struct psync_rw *rw, char *buf, size_t nby
 }
 
 static int
-psync_flush(struct xnvme_cmd_ctx *ctx, int fd)
-{
-	while (fsync(fd)) {
-		if (errno != EINTR) {
-			return psync_errno(ctx, errno);
-		}
-	}
-	return 0;
-}
-
-static int
 psync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	     size_t mbuf_nbytes)
 {
@@ -165,19 +120,16 @@ psync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mb
 	(void)mbuf; /* files and these block devices carry no metadata */
 	(void)mbuf_nbytes;
 
-	err = psync_decode(ctx, dbuf_nbytes, &rw);
-	if (err < 0) {
-		return err;
-	}
-	if (err == 1) {
-		return psync_flush(ctx, state->fd);
+	err = psync_decode(ctx, state->fd, dbuf_nbytes, &rw);
+	if (err) {
+		return err < 0 ? err : 0;
 	}
 	if (!dbuf && rw.nbytes) {
-		return psync_errno(ctx, EFAULT);
+		return xnvme_be_linux_errno(ctx, EFAULT);
 	}
 	err = psync_xfer(state->fd, state->direct, &rw, dbuf, rw.nbytes, rw.off, &done);
 	if (err < 0) {
-		return psync_errno(ctx, err);
+		return xnvme_be_linux_errno(ctx, err);
 	}
 	ctx->cpl.result = done;
 	return 0;
@@ -193,7 +145,7 @@ psync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 	      void *mbuf, size_t mbuf_nbytes)
 {
 	const struct xnvme_be_linux_state *state = ctx->dev->state;
-	size_t total = 0, done = 0, pos = 0;
+	size_t total = xnvme_be_linux_iov_total(dvec, dvec_cnt), done = 0, pos = 0;
 	struct psync_rw rw;
 	int err;
 
@@ -201,15 +153,9 @@ psync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 	(void)mbuf;
 	(void)mbuf_nbytes;
 
-	for (size_t i = 0; i < dvec_cnt; ++i) {
-		total += dvec[i].iov_len;
-	}
-	err = psync_decode(ctx, total, &rw);
-	if (err < 0) {
-		return err;
-	}
-	if (err == 1) {
-		return psync_flush(ctx, state->fd);
+	err = psync_decode(ctx, state->fd, total, &rw);
+	if (err) {
+		return err < 0 ? err : 0;
 	}
 
 	if (total == rw.nbytes && dvec_cnt <= IOV_MAX) {
@@ -223,7 +169,7 @@ psync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 			}
 		} while (ret < 0 && errno == EINTR);
 		if (ret < 0) {
-			return psync_errno(ctx, errno);
+			return xnvme_be_linux_errno(ctx, errno);
 		}
 		done = (size_t)ret;
 		if (done == rw.nbytes || !ret) {
@@ -249,7 +195,7 @@ psync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 		err = psync_xfer(state->fd, state->direct, &rw, skip ? base + skip : base, want,
 				 rw.off + (off_t)done, &done);
 		if (err < 0) {
-			return psync_errno(ctx, err);
+			return xnvme_be_linux_errno(ctx, err);
 		}
 		if (err == 1) {
 			break; /* end of file */
@@ -262,7 +208,7 @@ psync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 
 const struct xnvme_be_sync xnvme_be_linux_sync_psync = {
 	.name = "psync",
-	.check_support = psync_check_support,
+	.check_support = xnvme_be_linux_check_file_or_block,
 	.cmd_io = psync_cmd_io,
 	.cmd_iov = psync_cmd_iov,
 };

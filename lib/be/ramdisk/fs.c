@@ -27,22 +27,15 @@ byte_range_lbas(const struct ramdisk *rd, uint64_t off, uint64_t nbytes, uint64_
 	*nlbas = ((off + nbytes - 1) >> rd->lba_shift) - *slba + 1;
 }
 
-/* File write: the device cannot grow, so a write past the end fails as a whole */
+/*
+ * File write, namespace and payload checked: the device cannot grow, so a write past the end
+ * fails as a whole
+ */
 static int
 fs_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
 {
-	uint64_t off = ctx->cmd.nvm.slba;
-	uint64_t nbytes = pl->nbytes;
-	uint64_t slba, nlbas;
-	int err;
+	uint64_t off = ctx->cmd.nvm.slba, nbytes = pl->nbytes, slba, nlbas;
 
-	err = check_nsid(ctx);
-	if (err) {
-		return err;
-	}
-	if (pl->bad) {
-		return ramdisk_invalid_field(ctx);
-	}
 	if (off > rd->nbytes || nbytes > rd->nbytes - off) {
 		return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, RAMDISK_SC_LBA_RANGE);
 	}
@@ -53,27 +46,17 @@ fs_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_pay
 	}
 	ctx->cpl.result = nbytes;
 
-	ramdisk_stat_add(&rd->stats.write_cmds, 1);
-	ramdisk_stat_add(&rd->stats.write_nbytes, nbytes);
+	ramdisk_stat_write(rd, nbytes);
 	return 0;
 }
 
-/* File read: short at the end of the device, 0 bytes at or past it */
+/* File read, namespace and payload checked: short at the end, 0 bytes at or past it */
 static int
 fs_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payload *pl)
 {
-	uint64_t off = ctx->cmd.nvm.slba;
-	uint64_t nbytes = pl->nbytes;
-	uint64_t slba, nlbas;
+	uint64_t off = ctx->cmd.nvm.slba, nbytes = pl->nbytes, slba, nlbas;
 	int err;
 
-	err = check_nsid(ctx);
-	if (err) {
-		return err;
-	}
-	if (pl->bad) {
-		return ramdisk_invalid_field(ctx);
-	}
 	if (off >= rd->nbytes) {
 		nbytes = 0;
 	} else if (nbytes > rd->nbytes - off) {
@@ -81,17 +64,15 @@ fs_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_payl
 	}
 	if (nbytes) {
 		byte_range_lbas(rd, off, nbytes, &slba, &nlbas);
-		if (xnvme_ramdisk_unc_test(rd, slba, nlbas)) {
-			ramdisk_stat_add(&rd->stats.media_errs, 1);
-			return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_MEDIA,
-					      RAMDISK_SC_UNRECOVERED_READ);
+		err = xnvme_ramdisk_check_readable(rd, ctx, slba, nlbas);
+		if (err) {
+			return err;
 		}
 		xnvme_ramdisk_payload_scatter(pl, rd->mem + off, (size_t)nbytes);
 	}
 	ctx->cpl.result = nbytes;
 
-	ramdisk_stat_add(&rd->stats.read_cmds, 1);
-	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
+	ramdisk_stat_read(rd, nbytes);
 	return 0;
 }
 
@@ -106,16 +87,20 @@ int
 xnvme_ramdisk_fs_cmd_io(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
 			const struct ramdisk_payload *pl)
 {
-	switch (ctx->cmd.common.opcode) {
-	case XNVME_SPEC_FS_OPC_WRITE:
-		return fs_write(rd, ctx, pl);
-	case XNVME_SPEC_FS_OPC_READ:
-		return fs_read(rd, ctx, pl);
-	case XNVME_SPEC_FS_OPC_FLUSH:
-		return check_nsid(ctx);
-	default:
-		return ramdisk_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, RAMDISK_SC_INVALID_OPCODE);
+	uint8_t opc = (uint8_t)ctx->cmd.common.opcode;
+	int err;
+
+	if (!xnvme_ramdisk_fs_is_opcode(opc)) {
+		return ramdisk_invalid_opcode(ctx);
 	}
+	err = check_nsid(ctx);
+	if (err || opc == XNVME_SPEC_FS_OPC_FLUSH) {
+		return err;
+	}
+	if (pl->bad) {
+		return ramdisk_invalid_field(ctx);
+	}
+	return opc == XNVME_SPEC_FS_OPC_WRITE ? fs_write(rd, ctx, pl) : fs_read(rd, ctx, pl);
 }
 
 /* Commands Supported and Effects entries of the file opcodes */

@@ -1,13 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * NVM command set on a ramdisk namespace: Read, Write, Compare, Write Zeroes, Write
- * Uncorrectable, Dataset Management, Simple Copy and Flush. Every check answers with the
- * status an NVMe controller gives; nothing outside the namespace or the caller's buffer is ever
- * touched. Data moves without locks: concurrent commands on overlapping LBAs race like they
- * would on a device.
- */
-/*
- * NVM command set on a ramdisk namespace: Read, Write, Compare, Write Zeroes, Write
  * Uncorrectable, Dataset Management, Simple Copy and Flush, plus the I/O Management commands
  * of FDP. LBA data, metadata and protection information move through media.c. Every check
  * answers with the status an NVMe controller gives; nothing outside the namespace or the
@@ -63,6 +56,18 @@ xnvme_ramdisk_check_readable(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint
 	return 0;
 }
 
+/* Namespace and range of an LBA command */
+static int
+check_lbas(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nlbas)
+{
+	int err = xnvme_ramdisk_check_nsid(ctx, false);
+
+	if (!err) {
+		err = xnvme_ramdisk_check_range(rd, ctx, slba, nlbas);
+	}
+	return err;
+}
+
 /* Namespace and range of an LBA command, then its transfer (buffers, MDTS, PI fields) */
 static int
 check_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io,
@@ -71,12 +76,28 @@ check_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_i
 	int err;
 
 	memset(x, 0, sizeof(*x));
-	err = xnvme_ramdisk_check_nsid(ctx, false);
-	if (!err) {
-		err = xnvme_ramdisk_check_range(rd, ctx, slba, nlbas);
-	}
+	err = check_lbas(rd, ctx, slba, nlbas);
 	if (!err) {
 		err = xnvme_ramdisk_xfer_init(rd, ctx, x, slba, nlbas, io);
+	}
+	return err;
+}
+
+/* As check_xfer(), then the LBAs as stored, for Read and Compare; counted as a host read */
+static int
+load_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io,
+	  uint64_t slba, uint64_t nlbas, struct ramdisk_xfer *x)
+{
+	int err = check_xfer(rd, ctx, io, slba, nlbas, x);
+
+	if (!err) {
+		err = xnvme_ramdisk_check_readable(rd, ctx, slba, nlbas);
+	}
+	if (!err) {
+		err = xnvme_ramdisk_xfer_load(rd, ctx, x);
+	}
+	if (!err) {
+		ramdisk_stat_read(rd, nlbas << rd->lba_shift);
 	}
 	return err;
 }
@@ -84,22 +105,12 @@ check_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_i
 static int
 nvm_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 {
-	uint64_t slba = ctx->cmd.nvm.slba;
 	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
 	struct ramdisk_xfer x;
-	int err;
+	int err = load_xfer(rd, ctx, io, ctx->cmd.nvm.slba, nlbas, &x);
 
-	err = check_xfer(rd, ctx, io, slba, nlbas, &x);
-	if (!err) {
-		err = xnvme_ramdisk_check_readable(rd, ctx, slba, nlbas);
-	}
-	if (!err) {
-		err = xnvme_ramdisk_xfer_load(rd, ctx, &x);
-	}
 	if (!err) {
 		xnvme_ramdisk_xfer_to_host(rd, &x, io);
-		ramdisk_stat_add(&rd->stats.read_cmds, 1);
-		ramdisk_stat_add(&rd->stats.read_nbytes, nlbas << rd->lba_shift);
 	}
 	xnvme_ramdisk_xfer_fini(&x);
 	return err;
@@ -124,8 +135,7 @@ nvm_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io
 	if (!err) {
 		xnvme_ramdisk_xfer_commit(rd, &x, io);
 		xnvme_ramdisk_unc_clear(rd, slba, nlbas);
-		ramdisk_stat_add(&rd->stats.write_cmds, 1);
-		ramdisk_stat_add(&rd->stats.write_nbytes, nlbas << rd->lba_shift);
+		ramdisk_stat_write(rd, nlbas << rd->lba_shift);
 	}
 	xnvme_ramdisk_xfer_fini(&x);
 	return err;
@@ -134,24 +144,12 @@ nvm_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io
 static int
 nvm_compare(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 {
-	uint64_t slba = ctx->cmd.compare.slba;
 	uint64_t nlbas = (uint64_t)ctx->cmd.compare.nlb + 1;
 	struct ramdisk_xfer x;
-	int err;
+	int err = load_xfer(rd, ctx, io, ctx->cmd.compare.slba, nlbas, &x);
 
-	err = check_xfer(rd, ctx, io, slba, nlbas, &x);
-	if (!err) {
-		err = xnvme_ramdisk_check_readable(rd, ctx, slba, nlbas);
-	}
-	if (!err) {
-		err = xnvme_ramdisk_xfer_load(rd, ctx, &x);
-	}
-	if (!err) {
-		ramdisk_stat_add(&rd->stats.read_cmds, 1);
-		ramdisk_stat_add(&rd->stats.read_nbytes, nlbas << rd->lba_shift);
-		if (!xnvme_ramdisk_xfer_equal(rd, &x, io)) {
-			err = ramdisk_status(ctx, SCT_MEDIA, RAMDISK_SC_COMPARE_FAILURE);
-		}
+	if (!err && !xnvme_ramdisk_xfer_equal(rd, &x, io)) {
+		err = ramdisk_status(ctx, SCT_MEDIA, RAMDISK_SC_COMPARE_FAILURE);
 	}
 	xnvme_ramdisk_xfer_fini(&x);
 	return err;
@@ -166,12 +164,8 @@ nvm_write_zeroes(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx)
 {
 	uint64_t slba = ctx->cmd.write_zeroes.slba;
 	uint64_t nlbas = (uint64_t)ctx->cmd.write_zeroes.nlb + 1;
-	int err;
+	int err = check_lbas(rd, ctx, slba, nlbas);
 
-	err = xnvme_ramdisk_check_nsid(ctx, false);
-	if (!err) {
-		err = xnvme_ramdisk_check_range(rd, ctx, slba, nlbas);
-	}
 	if (err) {
 		return err;
 	}
@@ -189,12 +183,8 @@ nvm_write_uncorrectable(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx)
 {
 	uint64_t slba = ctx->cmd.nvm.slba;
 	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
-	int err;
+	int err = check_lbas(rd, ctx, slba, nlbas);
 
-	err = xnvme_ramdisk_check_nsid(ctx, false);
-	if (!err) {
-		err = xnvme_ramdisk_check_range(rd, ctx, slba, nlbas);
-	}
 	if (err) {
 		return err;
 	}
@@ -312,8 +302,7 @@ nvm_scopy(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_pa
 	}
 	xnvme_ramdisk_unc_clear(rd, sdlba, total);
 
-	ramdisk_stat_add(&rd->stats.write_cmds, 1);
-	ramdisk_stat_add(&rd->stats.write_nbytes, total << rd->lba_shift);
+	ramdisk_stat_write(rd, total << rd->lba_shift);
 	return 0;
 }
 

@@ -243,6 +243,22 @@ ramdisk_stat_add(_Atomic uint64_t *counter, uint64_t val)
 	atomic_fetch_add_explicit(counter, val, memory_order_relaxed);
 }
 
+/** Counts a host read of `nbytes` for the SMART / Health log */
+static inline void
+ramdisk_stat_read(struct ramdisk *rd, uint64_t nbytes)
+{
+	ramdisk_stat_add(&rd->stats.read_cmds, 1);
+	ramdisk_stat_add(&rd->stats.read_nbytes, nbytes);
+}
+
+/** Counts a host write of `nbytes` for the SMART / Health log */
+static inline void
+ramdisk_stat_write(struct ramdisk *rd, uint64_t nbytes)
+{
+	ramdisk_stat_add(&rd->stats.write_cmds, 1);
+	ramdisk_stat_add(&rd->stats.write_nbytes, nbytes);
+}
+
 static inline int
 ramdisk_invalid_opcode(struct xnvme_cmd_ctx *ctx)
 {

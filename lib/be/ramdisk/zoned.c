@@ -14,14 +14,6 @@
 
 #include "zoned.h"
 
-#define ST_EMPTY XNVME_SPEC_ZND_STATE_EMPTY
-#define ST_IOPEN XNVME_SPEC_ZND_STATE_IOPEN
-#define ST_EOPEN XNVME_SPEC_ZND_STATE_EOPEN
-#define ST_CLOSED XNVME_SPEC_ZND_STATE_CLOSED
-#define ST_FULL XNVME_SPEC_ZND_STATE_FULL
-#define ST_RONLY XNVME_SPEC_ZND_STATE_RONLY
-#define ST_OFFLINE XNVME_SPEC_ZND_STATE_OFFLINE
-
 static void
 zone_release(struct ramdisk_zoned *zd, struct ramdisk_zone *z)
 {
@@ -42,7 +34,7 @@ oldest_implicit(struct ramdisk_zoned *zd)
 	for (uint64_t i = 0; i < zd->nzones; ++i) {
 		struct ramdisk_zone *z = &zd->zones[i];
 
-		if (z->state == ST_IOPEN && (!oldest || z->opened < oldest->opened)) {
+		if (z->state == ZND_ST_IOPEN && (!oldest || z->opened < oldest->opened)) {
 			oldest = z;
 		}
 	}
@@ -55,19 +47,19 @@ xnvme_ramdisk_znd_open(struct ramdisk_zoned *zd, struct ramdisk_zone *z, bool ex
 	bool activate;
 
 	switch (z->state) {
-	case ST_EOPEN:
+	case ZND_ST_EOPEN:
 		return 0;
-	case ST_IOPEN:
-		z->state = explicit ? ST_EOPEN : ST_IOPEN;
+	case ZND_ST_IOPEN:
+		z->state = explicit ? ZND_ST_EOPEN : ZND_ST_IOPEN;
 		return 0;
-	case ST_EMPTY:
-	case ST_CLOSED:
+	case ZND_ST_EMPTY:
+	case ZND_ST_CLOSED:
 		break;
 	default:
 		return XNVME_SPEC_ZND_SC_INVALID_TRANS;
 	}
 
-	activate = z->state == ST_EMPTY;
+	activate = z->state == ZND_ST_EMPTY;
 	if (activate && zd->mar && zd->nactive >= zd->mar) {
 		return XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE;
 	}
@@ -78,12 +70,12 @@ xnvme_ramdisk_znd_open(struct ramdisk_zoned *zd, struct ramdisk_zone *z, bool ex
 		if (!victim) {
 			return XNVME_SPEC_ZND_SC_TOO_MANY_OPEN;
 		}
-		victim->state = ST_CLOSED;
+		victim->state = ZND_ST_CLOSED;
 		zd->nopen--;
 	}
 	zd->nactive += activate;
 	zd->nopen++;
-	z->state = explicit ? ST_EOPEN : ST_IOPEN;
+	z->state = explicit ? ZND_ST_EOPEN : ZND_ST_IOPEN;
 	z->opened = ++zd->seq;
 	return 0;
 }
@@ -92,12 +84,12 @@ uint8_t
 xnvme_ramdisk_znd_close(struct ramdisk_zoned *zd, struct ramdisk_zone *z)
 {
 	switch (z->state) {
-	case ST_IOPEN:
-	case ST_EOPEN:
+	case ZND_ST_IOPEN:
+	case ZND_ST_EOPEN:
 		zd->nopen--;
-		z->state = ST_CLOSED;
+		z->state = ZND_ST_CLOSED;
 		return 0;
-	case ST_CLOSED:
+	case ZND_ST_CLOSED:
 		return 0;
 	default:
 		return XNVME_SPEC_ZND_SC_INVALID_TRANS;
@@ -108,14 +100,14 @@ uint8_t
 xnvme_ramdisk_znd_finish(struct ramdisk_zoned *zd, struct ramdisk_zone *z)
 {
 	switch (z->state) {
-	case ST_EMPTY:
-	case ST_IOPEN:
-	case ST_EOPEN:
-	case ST_CLOSED:
+	case ZND_ST_EMPTY:
+	case ZND_ST_IOPEN:
+	case ZND_ST_EOPEN:
+	case ZND_ST_CLOSED:
 		zone_release(zd, z);
-		z->state = ST_FULL;
+		z->state = ZND_ST_FULL;
 		return 0;
-	case ST_FULL:
+	case ZND_ST_FULL:
 		return 0;
 	default:
 		return XNVME_SPEC_ZND_SC_INVALID_TRANS;
@@ -132,12 +124,12 @@ xnvme_ramdisk_znd_reset(struct ramdisk *rd, struct ramdisk_zone *z)
 		pthread_cond_wait(&zd->drained, &zd->lock);
 	}
 	switch (z->state) {
-	case ST_EMPTY:
+	case ZND_ST_EMPTY:
 		return 0;
-	case ST_IOPEN:
-	case ST_EOPEN:
-	case ST_CLOSED:
-	case ST_FULL:
+	case ZND_ST_IOPEN:
+	case ZND_ST_EOPEN:
+	case ZND_ST_CLOSED:
+	case ZND_ST_FULL:
 		break;
 	default:
 		return XNVME_SPEC_ZND_SC_INVALID_TRANS;
@@ -147,7 +139,7 @@ xnvme_ramdisk_znd_reset(struct ramdisk *rd, struct ramdisk_zone *z)
 	if (zd->dext_nbytes) {
 		memset(zd->dext + (size_t)(z - zd->zones) * zd->dext_nbytes, 0, zd->dext_nbytes);
 	}
-	z->state = ST_EMPTY;
+	z->state = ZND_ST_EMPTY;
 	z->wp = zslba;
 	z->za = 0;
 	return 0;
@@ -159,11 +151,11 @@ check_write(const struct ramdisk_zoned *zd, const struct ramdisk_zone *z, uint64
 	    uint64_t nlbas)
 {
 	switch (z->state) {
-	case ST_FULL:
+	case ZND_ST_FULL:
 		return XNVME_SPEC_ZND_SC_IS_FULL;
-	case ST_RONLY:
+	case ZND_ST_RONLY:
 		return XNVME_SPEC_ZND_SC_IS_READONLY;
-	case ST_OFFLINE:
+	case ZND_ST_OFFLINE:
 		return XNVME_SPEC_ZND_SC_IS_OFFLINE;
 	default:
 		break;
@@ -227,7 +219,7 @@ zoned_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_
 		z->inflight++;
 		if (z->wp == znd_zslba(zd, z) + zd->zcap) {
 			zone_release(zd, z);
-			z->state = ST_FULL;
+			z->state = ZND_ST_FULL;
 		}
 	}
 	pthread_mutex_unlock(&zd->lock);
@@ -240,8 +232,7 @@ zoned_write(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_
 	if (!zeroes) {
 		x.slba = slba;
 		xnvme_ramdisk_xfer_commit(rd, &x, io);
-		ramdisk_stat_add(&rd->stats.write_cmds, 1);
-		ramdisk_stat_add(&rd->stats.write_nbytes, nlbas << rd->lba_shift);
+		ramdisk_stat_write(rd, nlbas << rd->lba_shift);
 	}
 	xnvme_ramdisk_xfer_fini(&x);
 
@@ -279,7 +270,7 @@ zoned_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_i
 	if (!err) {
 		pthread_mutex_lock(&zd->lock);
 		for (uint64_t i = slba / zd->zsze; i <= (slba + nlbas - 1) / zd->zsze; ++i) {
-			if (zd->zones[i].state == ST_OFFLINE) {
+			if (zd->zones[i].state == ZND_ST_OFFLINE) {
 				err = ramdisk_status(ctx, ZND_SCT, XNVME_SPEC_ZND_SC_IS_OFFLINE);
 				break;
 			}
@@ -290,8 +281,7 @@ zoned_read(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_i
 		err = xnvme_ramdisk_xfer_load(rd, ctx, &x);
 	}
 	if (!err) {
-		ramdisk_stat_add(&rd->stats.read_cmds, 1);
-		ramdisk_stat_add(&rd->stats.read_nbytes, nlbas << rd->lba_shift);
+		ramdisk_stat_read(rd, nlbas << rd->lba_shift);
 		if (!compare) {
 			xnvme_ramdisk_xfer_to_host(rd, &x, io);
 		} else if (!xnvme_ramdisk_xfer_equal(rd, &x, io)) {
@@ -427,7 +417,7 @@ zoned_init(struct ramdisk *rd, struct xnvme_dev *dev)
 					    zd->nzones);
 	}
 	for (uint64_t i = 0; i < zd->nzones; ++i) {
-		zd->zones[i].state = ST_EMPTY;
+		zd->zones[i].state = ZND_ST_EMPTY;
 		zd->zones[i].wp = i * zd->zsze;
 	}
 	return 0;

@@ -13,14 +13,6 @@
 
 #include "zoned.h"
 
-#define ST_EMPTY XNVME_SPEC_ZND_STATE_EMPTY
-#define ST_IOPEN XNVME_SPEC_ZND_STATE_IOPEN
-#define ST_EOPEN XNVME_SPEC_ZND_STATE_EOPEN
-#define ST_CLOSED XNVME_SPEC_ZND_STATE_CLOSED
-#define ST_FULL XNVME_SPEC_ZND_STATE_FULL
-#define ST_RONLY XNVME_SPEC_ZND_STATE_RONLY
-#define ST_OFFLINE XNVME_SPEC_ZND_STATE_OFFLINE
-
 #define REPORT_HDR_NBYTES sizeof(struct xnvme_spec_znd_report_hdr)
 #define DESCR_NBYTES sizeof(struct xnvme_spec_znd_descr)
 
@@ -41,10 +33,10 @@ zone_action(struct ramdisk *rd, struct ramdisk_zone *z, uint8_t zsa)
 		return xnvme_ramdisk_znd_reset(rd, z);
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_OFFLINE:
 	default:
-		if (z->state == ST_RONLY) {
-			z->state = ST_OFFLINE;
+		if (z->state == ZND_ST_RONLY) {
+			z->state = ZND_ST_OFFLINE;
 		}
-		return z->state == ST_OFFLINE ? 0 : XNVME_SPEC_ZND_SC_INVALID_TRANS;
+		return z->state == ZND_ST_OFFLINE ? 0 : XNVME_SPEC_ZND_SC_INVALID_TRANS;
 	}
 }
 
@@ -54,15 +46,15 @@ select_all_applies(uint8_t zsa, uint8_t state)
 {
 	switch (zsa) {
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN:
-		return state == ST_CLOSED;
+		return state == ZND_ST_CLOSED;
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_CLOSE:
 		return znd_is_open(state);
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_FINISH:
 		return znd_is_active(state);
 	case XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET:
-		return znd_is_active(state) || state == ST_FULL;
+		return znd_is_active(state) || state == ZND_ST_FULL;
 	default:
-		return state == ST_RONLY;
+		return state == ZND_ST_RONLY;
 	}
 }
 
@@ -78,7 +70,7 @@ select_all(struct ramdisk *rd, uint8_t zsa)
 
 		z->mark = select_all_applies(zsa, z->state);
 		nopening += z->mark;
-		nexplicit += z->state == ST_EOPEN;
+		nexplicit += z->state == ZND_ST_EOPEN;
 	}
 	if (zsa == XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN && zd->mor &&
 	    (uint64_t)nexplicit + nopening > zd->mor) {
@@ -121,14 +113,14 @@ set_dext(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, struct ramdisk_zone *z,
 	xnvme_ramdisk_payload_gather(pl, ext, zd->dext_nbytes);
 
 	pthread_mutex_lock(&zd->lock);
-	if (z->state != ST_EMPTY) {
+	if (z->state != ZND_ST_EMPTY) {
 		sc = XNVME_SPEC_ZND_SC_INVALID_TRANS;
 	} else if (zd->mar && zd->nactive >= zd->mar) {
 		sc = XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE;
 	} else {
 		memcpy(zd->dext + (size_t)(z - zd->zones) * zd->dext_nbytes, ext, zd->dext_nbytes);
 		zd->nactive++;
-		z->state = ST_CLOSED;
+		z->state = ZND_ST_CLOSED;
 		z->za |= ZND_ZA_ZDEV;
 	}
 	pthread_mutex_unlock(&zd->lock);
@@ -198,13 +190,13 @@ static bool
 filter_matches(uint8_t zrasf, uint8_t state)
 {
 	static const uint8_t states[] = {
-		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_EMPTY] = ST_EMPTY,
-		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_IOPEN] = ST_IOPEN,
-		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_EOPEN] = ST_EOPEN,
-		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_CLOSED] = ST_CLOSED,
-		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_FULL] = ST_FULL,
-		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_RONLY] = ST_RONLY,
-		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_OFFLINE] = ST_OFFLINE,
+		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_EMPTY] = ZND_ST_EMPTY,
+		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_IOPEN] = ZND_ST_IOPEN,
+		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_EOPEN] = ZND_ST_EOPEN,
+		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_CLOSED] = ZND_ST_CLOSED,
+		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_FULL] = ZND_ST_FULL,
+		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_RONLY] = ZND_ST_RONLY,
+		[XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_OFFLINE] = ZND_ST_OFFLINE,
 	};
 
 	return zrasf == XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL || states[zrasf] == state;
@@ -223,11 +215,11 @@ descr_fill(const struct ramdisk_zoned *zd, const struct ramdisk_zone *z,
 	d->zslba = zslba;
 	/* the write pointer is not valid for full, read-only and offline zones */
 	switch (z->state) {
-	case ST_FULL:
+	case ZND_ST_FULL:
 		d->wp = zslba + zd->zcap;
 		break;
-	case ST_RONLY:
-	case ST_OFFLINE:
+	case ZND_ST_RONLY:
+	case ZND_ST_OFFLINE:
 		d->wp = UINT64_MAX;
 		break;
 	default:

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The queue of the io_uring mechanisms "io_uring" and "io_uring_cmd" (be_linux_uring.h for the
+ * rules): what the kernel accepts, probed once; ring setup with fallbacks and teardown; the
+ * slow paths of submission; and poke, which reaps completions and folds them into cpl, as a
+ * byte count ("io_uring") or as the NVMe status and result of a passthrough command
+ * ("io_uring_cmd").
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include "be_linux.h"
+#include "be_linux_nvme.h"
+#include "be_linux_rw.h"
+#include "be_linux_uring.h"
+
+#ifdef XNVME_HAVE_LIBURING
+
+int xnvme_be_linux_uring_fault_n;
+int xnvme_be_linux_uring_fault_err;
+
+static struct xnvme_be_linux_uring_caps uring_caps;
+static pthread_once_t uring_caps_once = PTHREAD_ONCE_INIT;
+
+/* 0 when the kernel sets up a one-entry ring with `flags`, else the negative errno */
+static int
+caps_try(unsigned int flags)
+{
+	struct io_uring_params p;
+	int fd;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = flags;
+	fd = io_uring_setup(1, &p);
+	if (fd < 0) {
+		return fd;
+	}
+	close(fd);
+	return 0;
+}
+
+static void
+caps_probe(void)
+{
+	struct xnvme_be_linux_uring_caps *c = &uring_caps;
+	struct io_uring_probe *probe;
+	int err;
+
+	err = caps_try(0);
+	if (err) {
+		c->err = -err;
+		return;
+	}
+	c->ring = true;
+	c->submit_all = !caps_try(IORING_SETUP_SUBMIT_ALL);
+	c->coop = !caps_try(IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG);
+	c->defer = !caps_try(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			     IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_R_DISABLED);
+	c->single_issuer = !caps_try(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_R_DISABLED);
+	c->big = !caps_try(IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+
+	probe = io_uring_get_probe();
+	if (probe) {
+		c->op_uring_cmd = io_uring_opcode_supported(probe, IORING_OP_URING_CMD);
+		c->op_read_write = io_uring_opcode_supported(probe, IORING_OP_READ) &&
+				   io_uring_opcode_supported(probe, IORING_OP_WRITE);
+		io_uring_free_probe(probe);
+	}
+}
+
+const struct xnvme_be_linux_uring_caps *
+xnvme_be_linux_uring_caps(void)
+{
+	pthread_once(&uring_caps_once, caps_probe);
+	return &uring_caps;
+}
+
+enum uring_taskrun {
+	URING_TASKRUN_DEFER = 0,
+	URING_TASKRUN_COOP,
+	URING_TASKRUN_OFF,
+};
+
+static int
+uring_taskrun_mode(enum uring_taskrun *mode)
+{
+	const char *env = getenv("XNVME_QUEUE_TASKRUN");
+
+	if (!env || !*env || !strcmp(env, "defer")) {
+		*mode = URING_TASKRUN_DEFER;
+	} else if (!strcmp(env, "coop")) {
+		*mode = URING_TASKRUN_COOP;
+	} else if (!strcmp(env, "off")) {
+		*mode = URING_TASKRUN_OFF;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Optional setup flags to try, best first; the caller adds the required ones */
+static int
+uring_candidates(const struct xnvme_be_linux_uring_caps *c, bool sqpoll, enum uring_taskrun mode,
+		 unsigned int *cand)
+{
+	unsigned int all = c->submit_all ? IORING_SETUP_SUBMIT_ALL : 0;
+	int n = 0;
+
+	if (sqpoll) {
+		/* the IPI-related flags make no sense with a kernel submitter thread */
+		if (c->single_issuer) {
+			cand[n++] = all | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_R_DISABLED;
+		}
+	} else {
+		if (mode == URING_TASKRUN_DEFER && c->defer) {
+			cand[n++] = all | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+				    IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_R_DISABLED;
+		}
+		if (mode != URING_TASKRUN_OFF && c->coop) {
+			cand[n++] = all | IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG;
+		}
+	}
+	if (all) {
+		cand[n++] = all;
+	}
+	cand[n++] = 0;
+	return n;
+}
+
+static const char *
+uring_required_str(unsigned int flags)
+{
+	switch (flags & (IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL | IORING_SETUP_SQE128)) {
+	case 0:
+		return "a plain ring";
+	case IORING_SETUP_SQPOLL:
+		return "SQPOLL";
+	case IORING_SETUP_IOPOLL:
+		return "IOPOLL";
+	case IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL:
+		return "SQPOLL|IOPOLL";
+	case IORING_SETUP_SQE128:
+		return "SQE128|CQE32";
+	case IORING_SETUP_SQE128 | IORING_SETUP_IOPOLL:
+		return "SQE128|CQE32|IOPOLL";
+	case IORING_SETUP_SQE128 | IORING_SETUP_SQPOLL:
+		return "SQE128|CQE32|SQPOLL";
+	default:
+		return "SQE128|CQE32|SQPOLL|IOPOLL";
+	}
+}
+
+static int
+uring_fail(const char *mech, int err, const char *what, const char *detail)
+{
+	fprintf(stderr, "# xnvme_queue_init(%s): %s: %s%s\n", mech, what, strerror(-err),
+		detail ? detail : "");
+	return err;
+}
+
+/* Sets up the ring of `u` (zeroed) for `queue` on `fd`, see xnvme_be_linux_uring_queue_init() */
+static int
+uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const char *mech,
+	    unsigned int required, int fd, int opts)
+{
+	const struct xnvme_be_linux_uring_caps *c = xnvme_be_linux_uring_caps();
+	const struct xnvme_opts *dopts = &queue->dev->opts;
+	bool sqpoll = (opts & XNVME_QUEUE_SQPOLL) || dopts->poll_sq;
+	bool iopoll = (opts & XNVME_QUEUE_IOPOLL) || dopts->poll_io;
+	enum uring_taskrun mode;
+	struct io_uring_params p;
+	const char *env;
+	unsigned int cand[4];
+	int ncand, err = -EINVAL;
+
+	u->efd = -1;
+	u->mech = mech;
+
+	if (!c->ring) {
+		return uring_fail(mech, -c->err, "the kernel refuses io_uring",
+				  " (kernel.io_uring_disabled or seccomp?)");
+	}
+	if (dopts->register_buffers) {
+		return uring_fail(mech, -ENOTSUP, "opts.register_buffers",
+				  " (caller buffers are not known to the queue up front)");
+	}
+	if (uring_taskrun_mode(&mode)) {
+		return uring_fail(mech, -EINVAL, "XNVME_QUEUE_TASKRUN",
+				  " (valid: defer, coop, off)");
+	}
+	required |= (sqpoll ? IORING_SETUP_SQPOLL : 0) | (iopoll ? IORING_SETUP_IOPOLL : 0);
+
+	ncand = uring_candidates(c, sqpoll, mode, cand);
+	for (int i = 0; i < ncand; ++i) {
+		memset(&p, 0, sizeof(p));
+		p.flags = required | cand[i];
+		env = getenv("XNVME_QUEUE_SQPOLL_CPU");
+		if (sqpoll && env && *env) {
+			p.flags |= IORING_SETUP_SQ_AFF;
+			p.sq_thread_cpu = (unsigned int)strtoul(env, NULL, 10);
+		}
+		err = io_uring_queue_init_params(queue->capacity, &u->ring, &p);
+		if (err != -EINVAL) {
+			break; /* done, or a failure dropping optional flags cannot cure */
+		}
+	}
+	if (err) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "setting up a ring with %s",
+			 uring_required_str(required));
+		return uring_fail(mech, err, what, NULL);
+	}
+	u->setup_flags = p.flags;
+	u->defer = p.flags & IORING_SETUP_DEFER_TASKRUN;
+	u->iopoll = iopoll && !sqpoll;
+	u->enabled = !(p.flags & IORING_SETUP_R_DISABLED);
+	u->batching = !getenv("XNVME_QUEUE_BATCHING_OFF");
+	u->fd = fd;
+
+	if (dopts->register_files || sqpoll) {
+		err = io_uring_register_files(&u->ring, &fd, 1);
+		if (err) {
+			io_uring_queue_exit(&u->ring);
+			return uring_fail(mech, err, "registering the file", NULL);
+		}
+		u->fixed_file = true;
+		u->fd = 0;
+		u->sqe_flags = IOSQE_FIXED_FILE;
+	}
+
+	u->reap = calloc((size_t)queue->capacity + 1, sizeof(*u->reap));
+	u->iov = calloc((size_t)queue->capacity + 1, sizeof(*u->iov));
+	if (!u->reap || !u->iov) {
+		free(u->reap);
+		free(u->iov);
+		io_uring_queue_exit(&u->ring);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Waits for the commands the kernel has taken and not yet completed: term abandons commands
+ * without callbacks, but the caller may free their buffers right after, and a read landing
+ * in freed memory must not happen. SQEs the kernel never saw are dropped unexecuted.
+ */
+static void
+uring_abandon(struct xnvme_be_linux_uring *u, uint32_t outstanding)
+{
+	struct io_uring *ring = &u->ring;
+	struct __kernel_timespec ts = {.tv_sec = 1, .tv_nsec = 0};
+	unsigned int unseen, head, n;
+	struct io_uring_cqe *cqe;
+	uint32_t inflight;
+
+	if (!u->enabled) {
+		return; /* a disabled ring took nothing */
+	}
+	if (u->setup_flags & IORING_SETUP_SQPOLL) {
+		/* the kernel thread takes whatever was published */
+		unseen = ring->sq.sqe_tail - io_uring_smp_load_acquire(ring->sq.ktail);
+	} else {
+		unseen = ring->sq.sqe_tail - IO_URING_READ_ONCE(*ring->sq.khead);
+	}
+	inflight = outstanding > unseen ? outstanding - unseen : 0;
+
+	while (inflight) {
+		int err = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+
+		if (err && err != -ETIME && err != -EINTR) {
+			/* e.g. EEXIST: a SINGLE_ISSUER ring terminated by another thread */
+			fprintf(stderr, "# xnvme_queue_term(%s): %u commands in flight: %s\n",
+				u->mech, inflight, strerror(-err));
+			return;
+		}
+		n = 0;
+		io_uring_for_each_cqe(ring, head, cqe) {
+			n++;
+		}
+		io_uring_cq_advance(ring, n);
+		inflight = n < inflight ? inflight - n : 0;
+	}
+}
+
+int
+xnvme_be_linux_uring_queue_init(struct xnvme_queue *queue, int opts, const char *mech,
+				unsigned int required)
+{
+	const struct xnvme_be_linux_state *lstate;
+	int err = xnvme_be_linux_queue_state(queue, sizeof(struct xnvme_be_linux_uring), &lstate);
+
+	if (!err) {
+		err = uring_setup(queue->state, queue, mech, required, lstate->fd, opts);
+	}
+	if (err) {
+		free(queue->state);
+		queue->state = NULL;
+	}
+	return err;
+}
+
+int
+xnvme_be_linux_uring_queue_term(struct xnvme_queue *queue)
+{
+	struct xnvme_be_linux_uring *u = queue->state;
+
+	if (u) {
+		if (queue->outstanding) {
+			uring_abandon(u, queue->outstanding);
+		}
+		io_uring_queue_exit(&u->ring);
+		if (u->efd >= 0) {
+			close(u->efd);
+		}
+		free(u->iov);
+		free(u->reap);
+		free(u);
+	}
+	queue->state = NULL;
+	return 0;
+}
+
+int
+xnvme_be_linux_uring_queue_completion_fd(struct xnvme_queue *queue)
+{
+	struct xnvme_be_linux_uring *u = queue->state;
+	int efd, err;
+
+	if (u->efd >= 0) {
+		return u->efd;
+	}
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd < 0) {
+		return -errno;
+	}
+	err = io_uring_register_eventfd(&u->ring, efd);
+	if (err) {
+		close(efd);
+		return err;
+	}
+	u->efd = efd;
+	return efd;
+}
+
+int
+xnvme_be_linux_uring_enable(struct xnvme_be_linux_uring *u)
+{
+	int err = io_uring_register(u->ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL, 0);
+
+	if (err < 0) {
+		return xnvme_be_linux_uring_enter_err(u, err);
+	}
+	u->enabled = true;
+	return 0;
+}
+
+int
+xnvme_be_linux_uring_enter_err(struct xnvme_be_linux_uring *u, int err)
+{
+	switch (-err) {
+	case EAGAIN: /* the kernel is short of requests: retry at the next poke */
+	case EBUSY:  /* completions are backing up: reap, retry at the next poke */
+	case EINTR:
+	case ENOMEM:
+		return 0;
+	default:
+		break;
+	}
+	if (!u->failed) {
+		u->failed = true;
+		fprintf(stderr, "# xnvme_queue_poke(%s): entering the ring failed: %s%s\n", u->mech,
+			strerror(-err),
+			err == -EEXIST ? " (SINGLE_ISSUER ring driven by a thread other than its "
+					 "first user; XNVME_QUEUE_TASKRUN=coop lifts the binding)"
+				       : "");
+	}
+	return err;
+}
+
+/* Folds one CQE into the context's cpl: a byte count, or a passthrough command's completion */
+static inline __attribute__((always_inline)) void
+uring_cpl(struct xnvme_cmd_ctx *ctx, const struct io_uring_cqe *cqe, bool pass)
+{
+	if (!pass) {
+		xnvme_be_linux_rw_cpl(ctx, cqe->res);
+	} else if (__builtin_expect(cqe->res >= 0, 1)) {
+		xnvme_be_linux_nvme_cpl(ctx, cqe->res, cqe->big_cqe[0]);
+	} else {
+		xnvme_cpl_set_errno(ctx, cqe->res);
+	}
+}
+
+/* poke beyond the idle check: submit, let the kernel post, reap; `pass` is a constant */
+static inline __attribute__((always_inline)) int
+uring_reap(struct xnvme_queue *queue, uint32_t max, bool pass)
+{
+	struct xnvme_be_linux_uring *u = queue->state;
+	struct xnvme_cmd_ctx **reap = u->reap;
+	struct io_uring *ring = &u->ring;
+	struct io_uring_cqe *cqe;
+	uint32_t n = 0, lim;
+	unsigned int head;
+	int err;
+
+	err = xnvme_be_linux_uring_flush(u);
+	if (__builtin_expect(err != 0, 0)) {
+		return err;
+	}
+	lim = (max && max < queue->outstanding) ? max : queue->outstanding;
+	if (!lim) {
+		return 0;
+	}
+	io_uring_for_each_cqe(ring, head, cqe) {
+		struct xnvme_cmd_ctx *ctx = (struct xnvme_cmd_ctx *)(uintptr_t)cqe->user_data;
+
+		uring_cpl(ctx, cqe, pass);
+		reap[n] = ctx;
+		if (++n == lim) {
+			break;
+		}
+	}
+	io_uring_cq_advance(ring, n);
+
+	/* after the ring is consistent: callbacks may submit */
+	for (uint32_t i = 0; i < n; ++i) {
+		xnvme_queue_complete(queue, reap[i]);
+	}
+	return (int)n;
+}
+
+static __attribute__((noinline)) int
+uring_reap_rw(struct xnvme_queue *queue, uint32_t max)
+{
+	return uring_reap(queue, max, false);
+}
+
+static __attribute__((noinline)) int
+uring_reap_pass(struct xnvme_queue *queue, uint32_t max)
+{
+	return uring_reap(queue, max, true);
+}
+
+int
+xnvme_be_linux_uring_poke_rw(struct xnvme_queue *queue, uint32_t max)
+{
+	if (xnvme_be_linux_uring_idle(queue->state)) {
+		return 0;
+	}
+	return uring_reap_rw(queue, max);
+}
+
+int
+xnvme_be_linux_uring_poke_pass(struct xnvme_queue *queue, uint32_t max)
+{
+	if (xnvme_be_linux_uring_idle(queue->state)) {
+		return 0;
+	}
+	return uring_reap_pass(queue, max);
+}
+
+#endif /* XNVME_HAVE_LIBURING */
+
+unsigned int
+xnvme_be_linux_uring_queue_flags(struct xnvme_queue *queue)
+{
+#ifdef XNVME_HAVE_LIBURING
+	return queue->state ? ((struct xnvme_be_linux_uring *)queue->state)->setup_flags : 0;
+#else
+	(void)queue;
+	return 0;
+#endif
+}
