@@ -87,13 +87,6 @@ else
 			-Dtools=false -Dexamples=false -Dwerror=false >"$out/xnvme-setup.log" 2>&1 ||
 			{ cat "$out/xnvme-setup.log" >&2; exit 1; }
 	fi
-	# the library's meson.build finds its sources at configure time: reconfigure when files come or go
-	sources=$(cd "$root" && find lib include -name '*.[ch]' | sort | md5sum)
-	if [ "$sources" != "$(cat "$out/xnvme-sources" 2>/dev/null)" ]; then
-		meson setup --reconfigure "$out/xnvme-build" "$root" >"$out/xnvme-setup.log" 2>&1 ||
-			{ cat "$out/xnvme-setup.log" >&2; exit 1; }
-		echo "$sources" >"$out/xnvme-sources"
-	fi
 	ninja -C "$out/xnvme-build" install >"$out/xnvme-build.log" 2>&1 ||
 		{ tail -30 "$out/xnvme-build.log" >&2; exit 1; }
 fi

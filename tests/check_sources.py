@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+"""Every C file below lib/ is in lib/meson.build's explicit source list, and every listed file
+exists: a file added but not listed would otherwise silently not be built."""
+import pathlib
+import re
+import sys
+
+
+def main(libdir):
+    libdir = pathlib.Path(libdir)
+    listed = set(re.findall(r"'([\w/]+\.c)'", (libdir / "meson.build").read_text()))
+    present = {p.relative_to(libdir).as_posix() for p in libdir.rglob("*.c")}
+    errors = [f"not in lib/meson.build: {n}" for n in sorted(present - listed)]
+    errors += [f"listed in lib/meson.build but missing: {n}" for n in sorted(listed - present)]
+    for e in errors:
+        print(e, file=sys.stderr)
+    print(f"{len(present)} sources, {len(errors)} problems")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
