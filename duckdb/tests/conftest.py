@@ -7,9 +7,17 @@ install prefix in $XNVME_PREFIX, or the library built from this tree when unset)
 Ramdisk devices ("<N>GB") live in process memory: a ramdisk keeps its data while the test
 process runs (across connections, DETACH and ATTACH), never across processes. Cross-process
 tests (crash recovery) use a regular file as the device.
+
+Device mode (the QEMU guest suite runs the same tests on NVMe namespaces): with
+$NVMEFS_TEST_DEVICE set (e.g. /dev/ng0n1), that device replaces both the shared ramdisk and the
+per-test device file, and $NVMEFS_TEST_OPTS (e.g. "ASYNC 'io_uring_cmd'") is added to every
+secret naming it. Tests that damage bytes on purpose go through raw_open(): for a generic char
+device that is the block device of the same namespace ($NVMEFS_TEST_RAW), with the page cache
+dropped around each use so the passthrough path and Python agree on what is on the media.
 """
 import os
 import pathlib
+import stat
 import subprocess
 import sys
 import textwrap
@@ -22,7 +30,57 @@ DUCKDB_DIR = HERE.parent
 
 # The ramdisk every test shares (always opened with the same secret settings: a device can only
 # be open with one configuration per process)
-RAMDISK = "1GB"
+DEVICE = os.environ.get("NVMEFS_TEST_DEVICE", "")
+DEVICE_OPTS = os.environ.get("NVMEFS_TEST_OPTS", "")
+RAW_DEVICE = os.environ.get("NVMEFS_TEST_RAW", "") or DEVICE
+RAMDISK = DEVICE or "1GB"
+
+
+def dev_params(path):
+    """The secret parameters that open `path`: in device mode the test device's options too"""
+    params = f"DEVICE '{path}'"
+    if DEVICE and path == DEVICE and DEVICE_OPTS:
+        params += ", " + DEVICE_OPTS
+    return params
+
+
+def device_nbytes(path):
+    """Capacity of a ramdisk URI ("<N>GB"), a file or a device"""
+    if not path.startswith("/"):
+        return int(path.split("GB")[0]) << 30
+    with raw_open(path, "rb") as f:
+        return f.seek(0, os.SEEK_END)
+
+
+class raw_open:
+    """open() for bytes of a device file, a block device or (through $NVMEFS_TEST_RAW) the
+    namespace behind a generic char device, bypassing stale page-cache contents"""
+
+    def __init__(self, path, mode):
+        self.path = RAW_DEVICE if DEVICE and path == DEVICE else path
+        self.mode = mode
+        self.block = stat.S_ISBLK(os.stat(self.path).st_mode)
+
+    def _drop(self, f):
+        if self.block:
+            f.flush()
+            os.fsync(f.fileno())
+            os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+
+    def __enter__(self):
+        self.f = open(self.path, self.mode)
+        self._drop(self.f)
+        return self.f
+
+    def __exit__(self, *exc):
+        self._drop(self.f)
+        self.f.close()
+        return False
+
+
+def read_raw(path, nbytes):
+    with raw_open(path, "rb") as f:
+        return f.read(nbytes)
 
 
 def _build_extension():
@@ -49,6 +107,8 @@ def connect(extension, secret=None, **config):
     con = duckdb.connect(config=cfg)
     con.execute(f"LOAD '{extension}'")
     if secret:
+        if DEVICE and DEVICE_OPTS and secret == f"DEVICE '{DEVICE}'":
+            secret = dev_params(DEVICE)
         con.execute(f"CREATE SECRET nv (TYPE nvmefs, {secret})")
     return con
 
@@ -82,7 +142,12 @@ def ramdisk(extension):
 
 @pytest.fixture
 def device_file(tmp_path):
-    """A 512 MiB file to use as a device (sparse)"""
+    """A 512 MiB file to use as a device (sparse); in device mode the test device, its
+    superblock and metadata area erased"""
+    if DEVICE:
+        with raw_open(DEVICE, "r+b") as f:
+            f.write(bytes(8 << 20))
+        return DEVICE
     path = tmp_path / "device.img"
     with open(path, "wb") as f:
         f.truncate(512 << 20)
@@ -94,7 +159,7 @@ def run_child(extension, code, check=True):
     prelude = textwrap.dedent(f"""
         import os, sys
         sys.path.insert(0, {str(HERE)!r})
-        from conftest import connect, info
+        from conftest import connect, dev_params, info
         EXT = {extension!r}
     """)
     proc = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], stdout=subprocess.PIPE,

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from conftest import RAMDISK, connect, info, region
+from conftest import connect, dev_params, info, raw_open, read_raw, region
 
 
 def test_missing_secret(extension):
@@ -48,7 +48,7 @@ def test_unopenable_device(extension, tmp_path):
 def test_persistent_secret(extension, tmp_path, device_file):
     secrets = str(tmp_path / "secrets")
     con = connect(extension, secret_directory=secrets)
-    con.execute(f"CREATE PERSISTENT SECRET nvp (TYPE nvmefs, DEVICE '{device_file}', QUEUE_DEPTH 32)")
+    con.execute(f"CREATE PERSISTENT SECRET nvp (TYPE nvmefs, {dev_params(device_file)}, QUEUE_DEPTH 32)")
     con.execute("SELECT * FROM nvmefs_format()")
     con.execute("ATTACH 'nvmefs://p.db' AS p")
     con.execute("CREATE TABLE p.t AS SELECT 42 AS x")
@@ -62,8 +62,8 @@ def test_persistent_secret(extension, tmp_path, device_file):
 
 def test_scoped_secrets_select_devices(extension, device_file):
     con = connect(extension)
-    con.execute(f"CREATE SECRET onfile (TYPE nvmefs, DEVICE '{device_file}', SCOPE 'nvmefs://file/')")
-    con.execute(f"CREATE SECRET onram (TYPE nvmefs, DEVICE '{RAMDISK}', SCOPE 'nvmefs://ram/')")
+    con.execute(f"CREATE SECRET onfile (TYPE nvmefs, {dev_params(device_file)}, SCOPE 'nvmefs://file/')")
+    con.execute(f"CREATE SECRET onram (TYPE nvmefs, DEVICE '1GB', SCOPE 'nvmefs://ram/')")
     con.execute("SELECT * FROM nvmefs_format(path := 'nvmefs://file/')")
     con.execute("SELECT * FROM nvmefs_format(path := 'nvmefs://ram/', force := true)")
     con.execute("ATTACH 'nvmefs://file/a.db' AS a")
@@ -82,15 +82,15 @@ def test_unformatted_and_foreign_devices(extension, device_file):
     with pytest.raises(Exception, match="holds no nvmefs volume.*nvmefs_format"):
         con.execute("ATTACH 'nvmefs://x.db' AS x")
     con.close()
-    with open(device_file, "r+b") as f:
+    with raw_open(device_file, "r+b") as f:
         f.write(b"some other file system" * 10)
-    before = open(device_file, "rb").read(1 << 20)
+    before = read_raw(device_file, 1 << 20)
     con = connect(extension, f"DEVICE '{device_file}'")
     with pytest.raises(Exception, match="not an nvmefs superblock"):
         con.execute("ATTACH 'nvmefs://x.db' AS x")
     with pytest.raises(Exception, match="refusing to format.*force := true"):
         con.execute("SELECT * FROM nvmefs_format()")
-    assert open(device_file, "rb").read(1 << 20) == before
+    assert read_raw(device_file, 1 << 20) == before
     # an explicit force erases it
     con.execute("SELECT * FROM nvmefs_format(force := true)")
     con.execute("ATTACH 'nvmefs://x.db' AS x")

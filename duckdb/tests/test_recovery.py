@@ -3,10 +3,10 @@
 (no checkpoint, no close); the next ATTACH replays the WAL and sees exactly the committed data."""
 import pytest
 
-from conftest import connect, info, run_child
+from conftest import connect, dev_params, info, raw_open, read_raw, run_child
 
 CHILD_SETUP = """
-    con = connect(EXT, "DEVICE '{dev}'")
+    con = connect(EXT, "{params}")
     if {fmt}:
         con.execute("SELECT * FROM nvmefs_format()")
     con.execute("ATTACH 'nvmefs://crash.db' AS c")
@@ -16,7 +16,7 @@ CHILD_SETUP = """
 
 
 def child(extension, dev, body, fmt=True):
-    run_child(extension, CHILD_SETUP.format(dev=dev, fmt=fmt) + body)
+    run_child(extension, CHILD_SETUP.format(params=dev_params(dev), fmt=fmt) + body)
 
 
 def reopen(extension, dev):
@@ -98,7 +98,7 @@ def test_repeated_crashes(extension, device_file):
 def corrupt_newest_metadata_copy(path):
     """Damages the metadata copy with the higher generation (a torn metadata write)"""
     import struct
-    with open(path, "r+b") as f:
+    with raw_open(path, "r+b") as f:
         copies = []
         for slot in range(2):
             off = 4096 + slot * 256 * 4096
@@ -140,7 +140,7 @@ def test_corruption_is_refused(extension, device_file, mode):
     con.execute("ATTACH 'nvmefs://a.db' AS a")
     con.execute("CREATE TABLE a.t AS SELECT 1 AS x")
     con.close()
-    with open(device_file, "r+b") as f:
+    with raw_open(device_file, "r+b") as f:
         if mode == "superblock":
             f.seek(200)
             f.write(b"\x01")
@@ -148,7 +148,7 @@ def test_corruption_is_refused(extension, device_file, mode):
             for slot in range(2):
                 f.seek(4096 + slot * 256 * 4096 + 64)
                 f.write(b"\xee" * 8)
-    before = open(device_file, "rb").read(4 << 20)
+    before = read_raw(device_file, 4 << 20)
     con = connect(extension, f"DEVICE '{device_file}'")
     with pytest.raises(Exception, match="refusing to use device"):
         con.execute("ATTACH 'nvmefs://a.db' AS a")
@@ -158,4 +158,4 @@ def test_corruption_is_refused(extension, device_file, mode):
     assert "state=refused" in row["detail"]
     assert ("checksum mismatch" if mode == "superblock" else "metadata copies are damaged") in row["detail"]
     con.close()
-    assert open(device_file, "rb").read(4 << 20) == before  # never overwritten
+    assert read_raw(device_file, 4 << 20) == before  # never overwritten

@@ -2,7 +2,7 @@
 """Databases on the ramdisk and on a file: create, insert, checkpoint, detach, re-attach"""
 import os
 
-from conftest import RAMDISK, connect, detail_value, info, region, run_child
+from conftest import DEVICE, RAMDISK, connect, detail_value, device_nbytes, info, region, run_child
 
 
 def fill(con, db, n=200_000):
@@ -97,14 +97,15 @@ def test_many_small_commits_unaligned_wal(ramdisk):
 
 def test_info_layout(ramdisk):
     dev = info(ramdisk, "device")[0]
-    assert dev["name"] == RAMDISK and dev["size_bytes"] == 1 << 30
-    assert "state=mounted" in dev["detail"] and "be=ramdisk" in dev["detail"]
+    nbytes = device_nbytes(RAMDISK)
+    assert dev["name"] == RAMDISK and dev["size_bytes"] == nbytes
+    assert "state=mounted" in dev["detail"] and ("be=linux" if DEVICE else "be=ramdisk") in dev["detail"]
     regions = {r["name"]: r for r in info(ramdisk, "region")}
     assert set(regions) == {"db", "wal", "temp"}
     starts = sorted(int(detail_value(r, "start_lba")) for r in regions.values())
     assert starts[0] > 0  # LBA 0 and the metadata copies come first
     total = sum(r["size_bytes"] for r in regions.values())
-    assert 0.95 * (1 << 30) < total <= 1 << 30
+    assert 0.95 * nbytes < total <= nbytes
 
 
 def test_directories(ramdisk):

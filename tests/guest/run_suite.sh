@@ -82,6 +82,31 @@ else
 	skip=$((skip + 1))
 fi
 
+# DuckDB's nvmefs suite (duckdb/tests, the same tests as on the host) on the NVMe namespaces:
+# /dev/ngXnY through io_uring_cmd (raw byte checks through the namespace's block device) with the
+# FDP test on QEMU's FDP namespace, then /dev/nvmeXnY through io_uring with O_DIRECT. Given
+# NVMEFS_EXTENSION (and XNVME_GUEST_PYTHON, the interpreter with duckdb and pytest), the step must
+# run; without it, it is skipped.
+if [ -n "${NVMEFS_EXTENSION:-}" ]; then
+	py=${XNVME_GUEST_PYTHON:-python3}
+	suite=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../duckdb/tests" && pwd)
+	rm -f "$out/duckdb-local.json"
+	duck() {
+		local name=$1
+		shift
+		run "duckdb-$name" env NVMEFS_TEST_LOCAL_RESULTS="$out/duckdb-local.json" "$@" \
+			"$py" -m pytest -q -rs -p no:cacheprovider "$suite"
+	}
+	duck chr-io_uring_cmd NVMEFS_TEST_DEVICE="$XNVME_QEMU_NVM_CHR" \
+		NVMEFS_TEST_RAW="$XNVME_QEMU_NVM_BLK" NVMEFS_TEST_OPTS="ASYNC 'io_uring_cmd'" \
+		NVMEFS_TEST_FDP_DEVICE="${XNVME_QEMU_FDP_CHR:-}" NVMEFS_TEST_FDP_OPTS="ASYNC 'io_uring_cmd'"
+	duck blk-io_uring NVMEFS_TEST_DEVICE="$XNVME_QEMU_NVM_BLK" \
+		NVMEFS_TEST_OPTS="ASYNC 'io_uring', DIRECT true"
+else
+	echo "skip duckdb (no NVMEFS_EXTENSION given)"
+	skip=$((skip + 1))
+fi
+
 # A permission problem names the path and gives EACCES (exit 255 from the tool)
 perm() {
 	local rc

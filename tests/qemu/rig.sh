@@ -558,14 +558,14 @@ cmd_run() {
 	trap 'exit 143' TERM
 	mkdir "$RUN_DIR/ctl"
 	local img=$RUN_DIR
-	truncate -s 512M "$img/nvm.img"
+	truncate -s 1G "$img/nvm.img"
 	truncate -s 256M "$img/nvm4k.img"
 	truncate -s 128M "$img/pi.img"
 	truncate -s 256M "$img/zns.img"
 
 	local roles=$ROLES_BASE ctrls=$CTRLS_BASE nns=4
 	if ((fdp)); then
-		truncate -s 256M "$img/fdp.img"
+		truncate -s 1G "$img/fdp.img"
 		roles+=" qfdp0:1=FDP"
 		ctrls+=" qfdp0=XNVME_QEMU_FDP_"
 		nns=5

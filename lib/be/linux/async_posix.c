@@ -142,6 +142,23 @@ paio_finish(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_ent
 	return false;
 }
 
+/*
+ * glibc's aio_error() takes the global AIO mutex that its helper threads need to finish a
+ * request, so calling it on every poke of a spinning caller delays the very completion it waits
+ * for. The status word of the aiocb is stored under that mutex when the request finishes: a
+ * lock-free look at it tells whether aio_error() (which then synchronises) is worth calling.
+ */
+static inline bool
+paio_maybe_done(const struct aiocb *cb)
+{
+#ifdef __GLIBC__
+	return __atomic_load_n(&cb->__error_code, __ATOMIC_RELAXED) != EINPROGRESS;
+#else
+	(void)cb;
+	return true;
+#endif
+}
+
 static int
 paio_poke(struct xnvme_queue *queue, uint32_t max)
 {
@@ -160,7 +177,13 @@ paio_poke(struct xnvme_queue *queue, uint32_t max)
 		}
 		switch (e->phase) {
 		case PAIO_PH_INFLIGHT: {
-			int err = aio_error(&e->cb);
+			int err;
+
+			if (!paio_maybe_done(&e->cb)) {
+				pending = true;
+				break;
+			}
+			err = aio_error(&e->cb);
 
 			pending = err == EINPROGRESS || paio_finish(state, ctx, e, err);
 			break;
