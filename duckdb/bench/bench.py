@@ -14,7 +14,9 @@ Workloads
 Targets
   local  database file and temp_directory in a directory of the root file system
   nvmefs database, WAL and temporary files on an nvmefs volume on a device file in the same
-         directory (a preallocated regular file, or a loop device over it with --loop)
+         directory (a preallocated regular file, or a loop device over it with --loop);
+         kind "nvmefs@<device>" puts the volume on an existing device instead (an NVMe
+         namespace in the QEMU guest, e.g. nvmefs@/dev/ng0n1)
 
 Every (query, run) uses a fresh DuckDB instance (empty buffer pool); targets alternate run by run.
 With --drop-caches the kernel page cache is dropped before every run (needs root).
@@ -79,6 +81,10 @@ class Target:
         self.workdir = workdir
         self.image = str(workdir / f"{self.name}.img")
         self.device = self.image  # or a loop device over the image (--loop)
+        self.given_device = False
+        if self.kind.startswith("nvmefs@"):
+            self.kind, self.device = self.kind.split("@", 1)
+            self.given_device = True
         if self.kind not in ("local", "nvmefs"):
             raise SystemExit(f"unknown target kind {self.kind!r}")
 
@@ -112,7 +118,11 @@ class Target:
 
 def prepare(target, args):
     """Formats/creates the storage and loads TPC-H from parquet; returns the load time"""
-    if target.kind == "nvmefs":
+    if target.kind == "nvmefs" and target.given_device:
+        con = target.connect()
+        con.execute("SELECT * FROM nvmefs_format(force := true, wal_percent := 5, temp_percent := 60)")
+        con.close()
+    elif target.kind == "nvmefs":
         if not os.path.exists(target.image) or os.path.getsize(target.image) < args.device_bytes:
             # a fully written file: no target pays for file system block allocation during the runs
             subprocess.run(["dd", "if=/dev/zero", f"of={target.image}", "bs=1M",
@@ -156,14 +166,21 @@ def drop_caches():
 
 
 def run_one(target, sql, memory_limit, args):
+    """Seconds of a cold run (fresh instance), its result, and with --warm the seconds of a
+    second run in the same instance (buffer pool filled: the query's CPU time without reads)"""
     con = target.open(memory_limit)
     if args.drop_caches:
         drop_caches()
     start = time.perf_counter()
     result = con.execute(sql).fetchall()
     elapsed = time.perf_counter() - start
+    warm = None
+    if args.warm:
+        start = time.perf_counter()
+        con.execute(sql).fetchall()
+        warm = time.perf_counter() - start
     con.close()
-    return elapsed, result
+    return elapsed, result, warm
 
 
 def main():
@@ -186,6 +203,8 @@ def main():
     ap.add_argument("--drop-caches", action="store_true")
     ap.add_argument("--loop", action="store_true", help="nvmefs targets use a loop device over their image")
     ap.add_argument("--sf", default="?")
+    ap.add_argument("--warm", action="store_true",
+                    help="also time a second run in the same instance (cold - warm = the reads)")
     args = ap.parse_args()
     args.device_bytes = args.device_gib << 30
     if not args.targets:
@@ -204,7 +223,9 @@ def main():
     subset = set(filter(None, args.queries.split(",")))
 
     report = {"meta": {"sf": args.sf, "runs": args.runs, "threads": args.threads,
-                       "targets": {t.name: {"kind": t.kind, "secret": t.secret} for t in targets},
+                       "targets": {t.name: {"kind": t.kind, "secret": t.secret,
+                                            **({"device": t.device} if t.given_device else {})}
+                                   for t in targets},
                        "drop_caches": args.drop_caches, "loop": args.loop, "duckdb": duckdb.__version__,
                        "tpch_memory_limit": args.tpch_memory, "spill_memory_limit": args.spill_memory,
                        "host": platform.node(), "cpus": os.cpu_count(), "kernel": platform.release()},
@@ -228,11 +249,15 @@ def run_all(args, targets, workloads, subset, report, out):
             answers = {}
             for run in range(args.runs):
                 for target in (targets if run % 2 == 0 else list(reversed(targets))):
-                    elapsed, result = run_one(target, sql, memory_limit, args)
+                    elapsed, result, warm = run_one(target, sql, memory_limit, args)
                     answers.setdefault(target.name, result)
-                    report["runs"].append({"workload": wname, "query": qname, "target": target.name,
-                                           "run": run, "seconds": elapsed})
-                    print(f"{wname} {qname} {target.name} run {run}: {elapsed:.3f} s", file=sys.stderr)
+                    entry = {"workload": wname, "query": qname, "target": target.name, "run": run,
+                             "seconds": elapsed}
+                    if warm is not None:
+                        entry["warm_seconds"] = warm
+                    report["runs"].append(entry)
+                    print(f"{wname} {qname} {target.name} run {run}: {elapsed:.3f} s"
+                          + (f" (warm {warm:.3f} s)" if warm is not None else ""), file=sys.stderr)
             if len({normalized(a) for a in answers.values()}) > 1:
                 raise SystemExit(f"{qname}: the targets returned different results")
             (out / "results.json").write_text(json.dumps(report, indent=1))  # progress so far
@@ -252,12 +277,22 @@ def summarize(report, names):
     for r in report["runs"]:
         med.setdefault((r["workload"], r["query"]), {}).setdefault(r["target"], []).append(r["seconds"])
     base = names[0]
+    warm = {}
+    for r in report["runs"]:
+        if "warm_seconds" in r:
+            warm.setdefault((r["workload"], r["query"]), {}).setdefault(r["target"], []).append(r["warm_seconds"])
     header = ["workload", "query"] + [f"{n}_median_s" for n in names] + [f"speedup_{n}" for n in names[1:]]
+    if warm:
+        header += [f"{n}_warm_median_s" for n in names]
     rows = [header]
     for (w, q), per in med.items():
         medians = [statistics.median(per[n]) if n in per else float("nan") for n in names]
         speedups = [round(medians[0] / m, 3) if m else float("nan") for m in medians[1:]]
-        rows.append([w, q] + [round(m, 4) for m in medians] + speedups)
+        row = [w, q] + [round(m, 4) for m in medians] + speedups
+        if warm:
+            wper = warm.get((w, q), {})
+            row += [round(statistics.median(wper[n]), 4) if n in wper else float("nan") for n in names]
+        rows.append(row)
     return rows
 
 

@@ -16,6 +16,9 @@
 #   DROP_CACHES=1   drop the page cache before every run (root only)
 #   LOOP=1          nvmefs targets use a loop device over their image file (root only)
 #   OUT             results directory; default duckdb/bench/results
+#   TPCH_MEMORY=512MB, SPILL_MEMORY=256MB   DuckDB memory_limit of the two workloads
+#   THREADS=2       DuckDB threads
+#   XNVME_EXTENSION an already built extension (skips duckdb/build.sh; the QEMU guest run)
 #
 # Installs what is missing (pinned): tpchgen-cli, matplotlib. Builds the extension with
 # duckdb/build.sh. Writes OUT/results.json, OUT/summary.csv and OUT/<workload>.png.
@@ -34,7 +37,8 @@ TARGETS=${TARGETS:-"local:local;nvmefs:nvmefs:ASYNC 'emu', ZERO_COPY true;nvmefs
 "$py" -c 'import matplotlib' 2>/dev/null || "$py" -m pip install -q --disable-pip-version-check matplotlib==3.11.2 >&2
 command -v tpchgen-cli >/dev/null || "$py" -m pip install -q --disable-pip-version-check tpchgen-cli==4.0.0 >&2
 
-ext=$(bash "$duck/build.sh" "$@")
+ext=${XNVME_EXTENSION:-}
+[ -n "$ext" ] || ext=$(bash "$duck/build.sh" "$@")
 src=$cache/duckdb-$("$py" -c 'import duckdb; print(duckdb.__version__)')/external/duckdb
 
 data=$cache/tpch-sf$SF
@@ -52,6 +56,7 @@ for t in "${specs[@]}"; do
 done
 [ "${DROP_CACHES:-0}" = 1 ] && args+=(--drop-caches)
 [ "${LOOP:-0}" = 1 ] && args+=(--loop)
+args+=(--tpch-memory "${TPCH_MEMORY:-512MB}" --spill-memory "${SPILL_MEMORY:-256MB}" --threads "${THREADS:-2}")
 mkdir -p "$OUT" "$BENCH_DIR"
 "$py" "$here/bench.py" --extension "$ext" --data "$data" --source "$src" --workdir "$BENCH_DIR" \
 	--out "$OUT" --runs "$RUNS" --workloads "$WORKLOADS" --sf "$SF" "${args[@]}"

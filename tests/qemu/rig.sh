@@ -471,6 +471,8 @@ usage: rig.sh run [options] -- <command...>
   --kparam WORD   extra kernel command-line word, e.g. nvme.io_queue_depth=64 (repeatable)
   --no-poll       do not add nvme.poll_queues=1
   --keep          keep the per-run directory (images, console log, dmesg)
+Namespace sizes (sparse image files): $XNVME_QEMU_NVM_SIZE (default 1G, nsid 1, 512 B LBAs),
+$XNVME_QEMU_NVM4K_SIZE (default 256M, nsid 2, 4 KiB LBAs).
 EOF
 }
 
@@ -558,8 +560,8 @@ cmd_run() {
 	trap 'exit 143' TERM
 	mkdir "$RUN_DIR/ctl"
 	local img=$RUN_DIR
-	truncate -s 1G "$img/nvm.img"
-	truncate -s 256M "$img/nvm4k.img"
+	truncate -s "${XNVME_QEMU_NVM_SIZE:-1G}" "$img/nvm.img"
+	truncate -s "${XNVME_QEMU_NVM4K_SIZE:-256M}" "$img/nvm4k.img"
 	truncate -s 128M "$img/pi.img"
 	truncate -s 256M "$img/zns.img"
 
