@@ -1035,6 +1035,32 @@ file_open_quiet(const char *path, struct xnvme_opts *opts)
 	return dev;
 }
 
+/* NVMe passthrough carries no file command set: such a namespace is addressed in LBAs */
+static int
+xfer_lba_mode(struct tool_xfer *x)
+{
+	const struct xnvme_opts *opts = xnvme_dev_get_opts(x->dev);
+	const struct xnvme_geo *geo;
+
+	if (!opts || !opts->sync || strcmp(opts->sync, "nvme")) {
+		return 0;
+	}
+	geo = xnvme_dev_get_geo(x->dev);
+	if (!geo || !geo->lba_nbytes) {
+		return tool_err(x->cli, -EINVAL, "%s %s: no namespace geometry",
+				tool_opt_label(x->cli, x->opt), x->path);
+	}
+	if (x->iosize % geo->lba_nbytes || x->iosize / geo->lba_nbytes > UINT16_MAX + 1) {
+		return tool_err(x->cli, -EINVAL,
+				"%s %zu: %s is an NVMe namespace of %u-byte LBAs: the transfer size "
+				"must be a multiple of that, at most 65536 LBAs",
+				tool_opt_label(x->cli, XNVME_CLI_OPT_IOSIZE), x->iosize, x->path,
+				geo->lba_nbytes);
+	}
+	x->lba_nbytes = geo->lba_nbytes;
+	return 0;
+}
+
 int
 tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
 	       const char *path, int mode, size_t iosize, uint32_t qdepth, uint32_t vec_cnt)
@@ -1073,6 +1099,11 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 				(mode & TOOL_XFER_OUT) ? " for writing" : "");
 	}
 
+	err = xfer_lba_mode(x);
+	if (err) {
+		tool_xfer_close(x);
+		return err;
+	}
 	if (qdepth) {
 		err = xnvme_queue_init(x->dev, (uint16_t)qdepth, 0, &x->queue);
 		if (err) {
@@ -1167,6 +1198,16 @@ xfer_submit(struct tool_xfer *x, struct xnvme_cmd_ctx *ctx, bool write, uint8_t 
 {
 	size_t cnt;
 
+	if (x->lba_nbytes) { /* whole LBAs: tool_xfer_rw() checked the range */
+		xnvme_prep_nvm(ctx, write ? XNVME_SPEC_NVM_OPC_WRITE : XNVME_SPEC_NVM_OPC_READ,
+			       xnvme_dev_get_nsid(x->dev), offset / x->lba_nbytes,
+			       (uint16_t)(nbytes / x->lba_nbytes - 1));
+		if (!x->vec_cnt) {
+			return xnvme_cmd_pass(ctx, buf, nbytes, NULL, 0);
+		}
+		cnt = iov_split(iov, x->vec_cnt, buf, nbytes);
+		return xnvme_cmd_pass_iov(ctx, iov, cnt, nbytes, NULL, 0);
+	}
 	if (!x->vec_cnt) {
 		return write ? xnvme_file_pwrite(ctx, buf, nbytes, offset)
 			     : xnvme_file_pread(ctx, buf, nbytes, offset);
@@ -1226,7 +1267,8 @@ xfer_rw_sync(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint6
 			err = xfer_failed(x, &ctx, err, write, offset + pos, n);
 			break;
 		}
-		if (ctx.cpl.result != n) {
+		/* NVM Read/Write move all LBAs or fail; file commands report the byte count */
+		if (!x->lba_nbytes && ctx.cpl.result != n) {
 			err = xfer_short(x, write, offset + pos, n, ctx.cpl.result);
 			break;
 		}
@@ -1286,7 +1328,7 @@ xfer_async_cb(struct xnvme_cmd_ctx *ctx, void *cb_arg)
 
 	if (xnvme_cmd_ctx_cpl_status(ctx)) {
 		xfer_async_fail(xa, ctx, -EIO, false, slot);
-	} else if (ctx->cpl.result != slot->nbytes) {
+	} else if (!xa->x->lba_nbytes && ctx->cpl.result != slot->nbytes) {
 		xfer_async_fail(xa, ctx, -EIO, true, slot);
 	} else {
 		xa->done += slot->nbytes;
@@ -1377,6 +1419,12 @@ tool_xfer_rw(struct tool_xfer *x, bool write, void *buf, size_t nbytes, uint64_t
 	if (!x->iosize) {
 		return tool_err(x->cli, -EINVAL, "%s: transfer size of 0 bytes",
 				tool_opt_label(x->cli, XNVME_CLI_OPT_IOSIZE));
+	}
+	if (x->lba_nbytes && (offset % x->lba_nbytes || nbytes % x->lba_nbytes)) {
+		return tool_err(x->cli, -EINVAL,
+				"%s %s: an NVMe namespace is read and written in whole %u-byte LBAs: "
+				"offset %" PRIu64 " and %zu bytes are not",
+				tool_opt_label(x->cli, x->opt), x->path, x->lba_nbytes, offset, nbytes);
 	}
 	if (x->queue) {
 		return xfer_rw_async(x, write, buf, nbytes, offset);

@@ -349,6 +349,7 @@ struct tool_xfer {
 	struct xnvme_queue *queue;  ///< NULL: synchronous commands
 	size_t iosize;              ///< bytes per command
 	uint32_t vec_cnt;           ///< 0: contiguous buffers, else iovec elements per command
+	uint32_t lba_nbytes;        ///< non-zero: an NVMe namespace, moved with NVM Read/Write
 	struct tool_progress *prog; ///< optional; advanced by every completed byte
 	uint64_t prog_base;         ///< added to the bytes of this call when reporting progress
 };
@@ -356,7 +357,9 @@ struct tool_xfer {
 /**
  * Opens `path` (named by option `opt`) with the backend options of the command line and the
  * open flags of `mode` (both IN and OUT: read-write), and prepares synchronous
- * (`qdepth == 0`) or queued transfers of `iosize` bytes.
+ * (`qdepth == 0`) or queued transfers of `iosize` bytes. Files, block devices and the ramdisk
+ * take the byte-addressed file commands; an NVMe namespace reached through passthrough (sync
+ * mechanism "nvme") has no file command set and is moved with NVM Read/Write in whole LBAs.
  */
 int
 tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,

@@ -82,13 +82,18 @@ else
 	skip=$((skip + 1))
 fi
 
+# The command-line tools on the devices, checked against nvme-cli (pytest, with the interpreter
+# that has pytest and PyYAML: $XNVME_GUEST_PYTHON)
+py=${XNVME_GUEST_PYTHON:-python3}
+run tools env XNVME_BUILD_DIR="$build" "$py" -m pytest -q -rs -p no:cacheprovider \
+	"$(dirname "${BASH_SOURCE[0]}")/test_tools_guest.py"
+
 # DuckDB's nvmefs suite (duckdb/tests, the same tests as on the host) on the NVMe namespaces:
 # /dev/ngXnY through io_uring_cmd (raw byte checks through the namespace's block device) with the
 # FDP test on QEMU's FDP namespace, then /dev/nvmeXnY through io_uring with O_DIRECT. Given
 # NVMEFS_EXTENSION (and XNVME_GUEST_PYTHON, the interpreter with duckdb and pytest), the step must
 # run; without it, it is skipped.
 if [ -n "${NVMEFS_EXTENSION:-}" ]; then
-	py=${XNVME_GUEST_PYTHON:-python3}
 	suite=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../duckdb/tests" && pwd)
 	rm -f "$out/duckdb-local.json"
 	duck() {
