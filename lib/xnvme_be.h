@@ -187,6 +187,18 @@ xnvme_queue_ctx_idx(const struct xnvme_queue *queue, const struct xnvme_cmd_ctx 
 	return (uint32_t)(ctx - queue->pool);
 }
 
+/** Size of a ring that holds `capacity` contexts: the next power of two */
+static inline uint32_t
+xnvme_be_ring_size(uint32_t capacity)
+{
+	uint32_t size = 1;
+
+	while (size < capacity) {
+		size <<= 1;
+	}
+	return size;
+}
+
 /** Completes a reaped context whose cpl is final: count it and run its callback */
 static inline void
 xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)

@@ -183,7 +183,7 @@ test_logs(void)
 		ctx = xnvme_cmd_ctx_from_dev(t.dev);
 		ctx.cmd.log.lsi = 7;
 		err = xnvme_adm_log(&ctx, XNVME_SPEC_LOG_FDPCONF, 0, 0, t.nsid, 0, t.buf, 4096);
-		CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 	}
 }
 
@@ -261,12 +261,12 @@ test_ruhs_and_writes(void)
 
 	/* handle updates of identifiers that do not exist */
 	err = ruh_update(0xFFFF, &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 
 	/* an unknown management operation */
 	ctx = xnvme_cmd_ctx_from_dev(t.dev);
 	err = xnvme_nvm_mgmt_recv(&ctx, t.nsid, 0x7, 0, t.buf, 64);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 }
 
 static void
@@ -366,23 +366,23 @@ test_disabled(void)
 
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_gfeat(&ctx, 1, XNVME_SPEC_FEAT_FDP_MODE, 0, NULL, 0);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 	CHECK_EQ(ctx.cpl.cdw0, 0);
 
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_mgmt_recv(&ctx, 1, XNVME_SPEC_IO_MGMT_RECV_RUHS, 0, &hdr, sizeof(hdr));
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_OPCODE);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, SC_INVALID_OPCODE);
 
 	if (buf) {
 		ctx = xnvme_cmd_ctx_from_dev(dev);
 		err = xnvme_adm_log(&ctx, XNVME_SPEC_LOG_FDPCONF, 0, 0, 1, 0, buf, 4096);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, SC_INVALID_LOG_PAGE);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, SC_INVALID_LOG_PAGE);
 
 		/* the data placement directive is not enabled: writes carrying it fail */
 		ctx = xnvme_cmd_ctx_from_dev(dev);
 		ctx.cmd.nvm.dtype = 2;
 		err = xnvme_nvm_write(&ctx, 1, 0, 0, buf, NULL);
-		CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 
 		ctx = xnvme_cmd_ctx_from_dev(dev);
 		err = xnvme_adm_dir_recv(&ctx, 1, XNVME_SPEC_DRECV_IDFY_RETPR,

@@ -95,7 +95,7 @@ test_store_retrieve(void)
 	CHECK_EQ(ctx.cpl.cdw0, 0);
 
 	err = retrieve("missing", 16, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 
 	/* the largest value, and one byte more */
 	memset(g_buf, 0x3C, VMAX);
@@ -108,7 +108,7 @@ test_store_retrieve(void)
 	CHECK(g_buf[0] == 0x3C && g_buf[VMAX - 1] == 0x3C);
 	ctx = xnvme_cmd_ctx_from_dev(g_dev);
 	err = xnvme_kvs_store(&ctx, 1, "big", 3, g_buf, VMAX + 1, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_INVALID_VAL_SIZE);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_INVALID_VAL_SIZE);
 
 	err = delete("big", &ctx);
 	CHECK_OK(err, ctx);
@@ -123,14 +123,14 @@ test_options(void)
 	int err;
 
 	err = store("alpha", "xyz", 3, XNVME_KVS_STORE_OPT_DONT_STORE_IF_KEY_EXISTS, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_EXISTS);
 	err = store("beta", "b", 1, XNVME_KVS_STORE_OPT_DONT_STORE_IF_KEY_EXISTS, &ctx);
 	CHECK_OK(err, ctx);
 
 	err = store("gamma", "g", 1, XNVME_KVS_STORE_OPT_DONT_STORE_IF_KEY_NOT_EXISTS, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 	err = exist("gamma", &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 	err = store("beta", "bb", 2, XNVME_KVS_STORE_OPT_DONT_STORE_IF_KEY_NOT_EXISTS, &ctx);
 	CHECK_OK(err, ctx);
 	err = retrieve("beta", 16, &ctx);
@@ -155,9 +155,9 @@ test_exist_delete(void)
 	err = delete("alpha", &ctx);
 	CHECK_OK(err, ctx);
 	err = exist("alpha", &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 	err = delete("alpha", &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 }
 
 static void
@@ -173,7 +173,7 @@ test_key_sizes(void)
 	err = store("0123456789abcdef", "16", 2, 0, &ctx);
 	CHECK_OK(err, ctx);
 	err = exist("0123456789abcdee", &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 	err = retrieve("0123456789abcdef", 16, &ctx);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(ctx.cpl.cdw0, 2);
@@ -272,7 +272,7 @@ test_capacity(void)
 		CHECK_OK(err, ctx);
 	}
 	err = store("over", "v", 1, 0, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, XNVME_SPEC_KV_SC_CAPACITY_EXCEEDED);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_CAPACITY_EXCEEDED);
 	err = store("cap0", "replaced", 8, 0, &ctx);
 	CHECK_OK(err, ctx);
 	err = delete("cap0", &ctx);

@@ -191,18 +191,18 @@ test_host_pi(void)
 	CHECK_OK(err, ctx);
 	err = io(false, slba, XNVME_PI_FLAGS_APPTAG_CHECK, slba, 0x4321, 0xFFFF, t.rbuf, t.rmbuf,
 		 &ctx);
-	CHECK_STATUS(err, ctx, SCT_MEDIA, SC_APPTAG);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, SC_APPTAG);
 
 	/* a corrupted guard: refused on write, and on read when stored unchecked */
 	t.dbuf[t.geo->lba_nbytes + 3] ^= 0x01;
 	err = io(true, slba, (uint8_t)chk_all(), slba, APPTAG, 0xFFFF, t.dbuf, t.mbuf, &ctx);
-	CHECK_STATUS(err, ctx, SCT_MEDIA, SC_GUARD);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, SC_GUARD);
 	err = io(true, slba, XNVME_PI_FLAGS_APPTAG_CHECK, slba, APPTAG, 0xFFFF, t.dbuf, t.mbuf,
 		 &ctx);
 	CHECK_OK(err, ctx);
 	err = io(false, slba, XNVME_PI_FLAGS_GUARD_CHECK, slba, APPTAG, 0xFFFF, t.rbuf, t.rmbuf,
 		 &ctx);
-	CHECK_STATUS(err, ctx, SCT_MEDIA, SC_GUARD);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, SC_GUARD);
 	/* without checks the data is returned as stored */
 	err = io(false, slba, 0, slba, 0, 0, t.rbuf, t.rmbuf, &ctx);
 	CHECK_OK(err, ctx);
@@ -229,7 +229,7 @@ test_reftag(void)
 	CHECK_OK(err, ctx);
 	err = io(false, slba, XNVME_PI_FLAGS_REFTAG_CHECK, slba, APPTAG, 0xFFFF, t.rbuf, t.rmbuf,
 		 &ctx);
-	CHECK_STATUS(err, ctx, SCT_MEDIA, SC_REFTAG);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, SC_REFTAG);
 
 	/* Type 2 takes any initial tag: the stored one matches */
 	if (t.f.pi == XNVME_PI_TYPE2) {
@@ -240,7 +240,7 @@ test_reftag(void)
 	if (t.f.pi == XNVME_PI_TYPE1) {
 		err = io(false, slba, XNVME_PI_FLAGS_REFTAG_CHECK, slba + 100, APPTAG, 0xFFFF,
 			 t.rbuf, t.rmbuf, &ctx);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, SC_INVALID_PI);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, SC_INVALID_PI);
 	}
 }
 

@@ -57,17 +57,6 @@ verify(const uint8_t *buf, uint64_t slba, size_t nlbas, unsigned int seed)
 }
 
 static int
-is_zero(const uint8_t *buf, size_t nbytes)
-{
-	for (size_t i = 0; i < nbytes; ++i) {
-		if (buf[i]) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
-static int
 write_lbas(struct xnvme_dev *dev, uint64_t slba, size_t nlbas, unsigned int seed)
 {
 	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
@@ -98,7 +87,7 @@ read_lbas(struct xnvme_dev *dev, uint64_t slba, size_t nlbas, unsigned int seed,
 	memset(buf, 0xAA, nlbas * LBA);
 	err = xnvme_nvm_read(&ctx, 1, slba, (uint16_t)(nlbas - 1), buf, NULL);
 	if (!err) {
-		err = !verify(buf, slba, nlbas, seed) ? 0 : (is_zero(buf, nlbas * LBA) ? 1 : -1);
+		err = !verify(buf, slba, nlbas, seed) ? 0 : (xnvme_test_all_zero(buf, nlbas * LBA) ? 1 : -1);
 	}
 	if (ctx_out) {
 		*ctx_out = ctx;
@@ -230,10 +219,10 @@ test_idfy(struct xnvme_dev *dev)
 	/* the file-system and zoned sets are refused: the core settles on NVM */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_idfy_ns_csi(&ctx, 1, 0x1F, buf);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_idfy_ctrlr_csi(&ctx, XNVME_SPEC_CSI_ZONED, buf);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_idfy_ns_csi(&ctx, 1, XNVME_SPEC_CSI_NVM, buf);
 	CHECK_OK(err, ctx);
@@ -241,19 +230,19 @@ test_idfy(struct xnvme_dev *dev)
 	/* unknown CNS, unknown namespace, short buffer, unknown admin opcode */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_idfy(&ctx, 0x10, 0, 1, 0, 0, buf);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_idfy_ns(&ctx, 2, buf);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x0B);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x0B);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
 	ctx.cmd.idfy.cns = XNVME_SPEC_IDFY_CTRLR;
 	err = xnvme_cmd_pass_admin(&ctx, buf, 512, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	ctx.cmd.common.opcode = 0xC3;
 	err = xnvme_cmd_pass_admin(&ctx, NULL, 0, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x01);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x01);
 
 	xnvme_buf_free(dev, buf);
 }
@@ -314,7 +303,7 @@ test_rw(struct xnvme_dev *dev)
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, 1, 7000, 7);
 	err = xnvme_cmd_pass_iov(&ctx, iov, 3, 8 * LBA, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 
 	/* flush, also broadcast */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
@@ -344,54 +333,54 @@ test_rw_errors(struct xnvme_dev *dev)
 	/* LBA out of range: past the end, straddling the end, 64-bit wrap */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 1, NSZE_1G, 0, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write(&ctx, 1, NSZE_1G - 1, 1, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 1, UINT64_MAX, 1, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write_zeroes(&ctx, 1, NSZE_1G - 2, 2);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write_uncorrectable(&ctx, 1, NSZE_1G, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 
 	/* beyond MDTS */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write(&ctx, 1, 0, MDTS_NLB, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 
 	/* invalid namespace */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 2, 0, 0, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x0B);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x0B);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write(&ctx, 0xFFFFFFFF, 0, 0, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x0B);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x0B);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 0, 0, 0, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x0B);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x0B);
 
 	/* invalid opcode */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, 0x7F, 1, 0, 0);
 	err = xnvme_cmd_pass(&ctx, buf, LBA, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x01);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x01);
 
 	/* buffer missing or shorter than the transfer */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 1, 0, 0, NULL, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, 1, 0, 1);
 	err = xnvme_cmd_pass(&ctx, buf, LBA, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, 1, 0, 0);
 	err = xnvme_cmd_pass(&ctx, NULL, LBA, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 
 	/* a stale status never survives into the next successful completion */
 	err = xnvme_nvm_read(&ctx, 1, 0, 0, buf, NULL);
@@ -420,11 +409,11 @@ test_compare(struct xnvme_dev *dev)
 	buf[3 * LBA + 511] ^= 0x1;
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_compare(&ctx, 1, 9000, 3, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_MEDIA, 0x85);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, 0x85);
 
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_compare(&ctx, 1, NSZE_1G, 0, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 	xnvme_buf_free(dev, buf);
 }
 
@@ -449,19 +438,19 @@ test_write_uncorrectable(struct xnvme_dev *dev)
 	CHECK_EQ(read_lbas(dev, 100, 1, 5, NULL), 0);
 	CHECK_EQ(read_lbas(dev, 103, 1, 5, NULL), 0);
 	err = read_lbas(dev, 100, 4, 5, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_MEDIA, 0x81);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, 0x81);
 	err = read_lbas(dev, 102, 1, 5, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_MEDIA, 0x81);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, 0x81);
 	fill(buf, 101, 1, 5);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_compare(&ctx, 1, 101, 0, buf, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_MEDIA, 0x81);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, 0x81);
 
 	/* a write clears LBA 101; Write Zeroes clears LBA 102 */
 	CHECK_EQ(write_lbas(dev, 101, 1, 6), 0);
 	CHECK_EQ(read_lbas(dev, 101, 1, 6, NULL), 0);
 	err = read_lbas(dev, 102, 1, 5, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_MEDIA, 0x81);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, 0x81);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write_zeroes(&ctx, 1, 102, 0);
 	CHECK_OK(err, ctx);
@@ -480,9 +469,9 @@ test_write_uncorrectable(struct xnvme_dev *dev)
 	CHECK_OK(err, ctx);
 	CHECK_EQ(read_lbas(dev, 250, 100, 0, NULL), 1);
 	err = read_lbas(dev, 249, 1, 0, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_MEDIA, 0x81);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, 0x81);
 	err = read_lbas(dev, 350, 1, 0, &ctx);
-	CHECK_STATUS_EIO(err, ctx, SCT_MEDIA, 0x81);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_MEDIA, 0x81);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_write_zeroes(&ctx, 1, 200, 199);
 	CHECK_OK(err, ctx);
@@ -546,12 +535,12 @@ test_dsm_write_zeroes(struct xnvme_dev *dev)
 	ctx.cmd.dsm.nr = 1;
 	ctx.cmd.dsm.ad = 1;
 	err = xnvme_cmd_passv(&ctx, &iov, 1, 16 * LBA, NULL, 0, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ranges[0].slba = NSZE_1G - 2;
 	ranges[0].llb = 3;
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_dsm(&ctx, 1, ranges, 0, true, false, false);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 
 	/* a large deallocation: 256 MiB */
 	CHECK_EQ(write_lbas(dev, 600000, 16, 12), 0);
@@ -622,12 +611,12 @@ test_scopy(struct xnvme_dev *dev)
 	src->entry[0].nlb = 128;
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_scopy(&ctx, 1, 50000, src->entry, 0, XNVME_NVM_SCOPY_FMT_ZERO);
-	CHECK_STATUS_EIO(err, ctx, SCT_CMDSPEC, 0x83);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, 0x83);
 	src->entry[0].nlb = 100;
 	src->entry[1].nlb = 30;
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_scopy(&ctx, 1, 50000, src->entry, 1, XNVME_NVM_SCOPY_FMT_ZERO);
-	CHECK_STATUS_EIO(err, ctx, SCT_CMDSPEC, 0x83);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, 0x83);
 	{
 		struct xnvme_spec_nvm_scopy_fmt_zero *many = xnvme_buf_alloc(dev, 129 * 32);
 
@@ -635,7 +624,7 @@ test_scopy(struct xnvme_dev *dev)
 			memset(many, 0, 129 * 32);
 			ctx = xnvme_cmd_ctx_from_dev(dev);
 			err = xnvme_nvm_scopy(&ctx, 1, 50000, many, 128, XNVME_NVM_SCOPY_FMT_ZERO);
-			CHECK_STATUS_EIO(err, ctx, SCT_CMDSPEC, 0x83);
+			CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, 0x83);
 			xnvme_buf_free(dev, many);
 		}
 	}
@@ -645,11 +634,11 @@ test_scopy(struct xnvme_dev *dev)
 	src->entry[0].nlb = 1;
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_scopy(&ctx, 1, 50000, src->entry, 0, XNVME_NVM_SCOPY_FMT_ZERO);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 	src->entry[0].slba = 0;
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_scopy(&ctx, 1, NSZE_1G - 1, src->entry, 0, XNVME_NVM_SCOPY_FMT_ZERO);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 
 	xnvme_buf_free(dev, buf);
 	xnvme_buf_free(dev, src);
@@ -695,7 +684,7 @@ test_file_opcodes(struct xnvme_dev *dev)
 	/* a write cannot grow the device */
 	ctx = xnvme_file_get_cmd_ctx(dev);
 	err = xnvme_file_pwrite(&ctx, buf, 1000, (off_t)((1ULL << 30) - 100));
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 
 	CHECK_EQ(xnvme_file_sync(dev), 0);
 
@@ -818,7 +807,7 @@ test_logs(void)
 	/* a failure lands at the head of the error log and in the SMART count */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 1, 1ULL << 40, 0, part, NULL);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x80);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x80);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_log(&ctx, XNVME_SPEC_LOG_ERRI, 0, 0, 0xFFFFFFFF, 0, erri,
 			    64 * sizeof(*erri));
@@ -846,15 +835,15 @@ test_logs(void)
 	/* unknown log page, offset past the page, misaligned offset */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_log(&ctx, 0x7F, 0, 0, 0, 0, part, 64);
-	CHECK_STATUS_EIO(err, ctx, SCT_CMDSPEC, 0x09);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, 0x09);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_adm_log(&ctx, XNVME_SPEC_LOG_HEALTH, 0, 1024, 0xFFFFFFFF, 0, 64);
 	err = xnvme_cmd_pass_admin(&ctx, part, 64, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_adm_log(&ctx, XNVME_SPEC_LOG_HEALTH, 0, 2, 0xFFFFFFFF, 0, 64);
 	err = xnvme_cmd_pass_admin(&ctx, part, 64, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 
 exit:
 	xnvme_buf_free(dev, h0);
@@ -899,7 +888,7 @@ test_features(struct xnvme_dev *dev)
 	/* nothing is saveable */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, 1, 1, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_CMDSPEC, 0x0D);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, 0x0D);
 
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_NQUEUES, 0, NULL, 0);
@@ -929,16 +918,16 @@ test_features(struct xnvme_dev *dev)
 	CHECK_OK(err, ctx);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_sfeat(&ctx, 1, XNVME_SPEC_FEAT_ERROR_RECOVERY, 1 << 16, 0, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_PWR_MGMT, 1, 0, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 
 	/* FDP detection as clients do it: failure leaves cdw0 at 0 */
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	xnvme_prep_adm_gfeat(&ctx, 1, XNVME_SPEC_FEAT_FDP_MODE, 0);
 	err = xnvme_cmd_pass_admin(&ctx, NULL, 0, NULL, 0);
-	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, 0x02);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, 0x02);
 	CHECK_EQ(ctx.cpl.cdw0 & 1, 0);
 }
 

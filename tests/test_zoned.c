@@ -205,11 +205,11 @@ test_transitions(void)
 
 	/* full zones take no writes and cannot be opened or closed */
 	err = zwrite(z0 + 4, 1, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_IS_FULL);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_IS_FULL);
 	err = zsend(z0, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
 	err = zsend(z0, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_CLOSE, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
 
 	/* reset: empty, write pointer at the start, data gone */
 	err = zsend(z0, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, &ctx);
@@ -227,9 +227,9 @@ test_transitions(void)
 
 	/* an empty zone: close is invalid, finish makes it full, offline needs read-only */
 	err = zsend(z1, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_CLOSE, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
 	err = zsend(z1, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_OFFLINE, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
 	err = zsend(z1, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_FINISH, &ctx);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(state(z1), ST_FULL);
@@ -256,9 +256,9 @@ test_transitions(void)
 
 	/* the zone start LBA must be one; it must exist */
 	err = zsend(z1 + 1, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 	err = zsend(t.nzone * t.zsze, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_LBA_RANGE);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, SC_LBA_RANGE);
 	if (!t.zns->ozcs.bits.zrwasup) {
 		ctx = xnvme_cmd_ctx_from_dev(t.dev);
 		err = xnvme_znd_zrwa_flush(&ctx, t.nsid, z0);
@@ -279,15 +279,15 @@ test_write_pointer(void)
 	int err;
 
 	err = zwrite(z + 1, 1, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_WRITE);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_WRITE);
 	CHECK_EQ(state(z), ST_EMPTY);
 
 	err = zwrite(z, 4, &ctx);
 	CHECK_OK(err, ctx);
 	err = zwrite(z + 2, 1, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_WRITE);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_WRITE);
 	err = zwrite(z + 5, 1, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_WRITE);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_WRITE);
 	CHECK_EQ(descr(z).wp, z + 4);
 
 	/* unwritten LBAs above the write pointer read as zeroes */
@@ -302,7 +302,7 @@ test_write_pointer(void)
 	advance(z + 4, z + zcap - 2);
 	CHECK_EQ(descr(z).wp, z + zcap - 2);
 	err = zwrite(z + zcap - 2, 3, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_BOUNDARY_ERROR);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_BOUNDARY_ERROR);
 	err = zwrite(z + zcap - 2, 2, &ctx);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(state(z), ST_FULL);
@@ -310,7 +310,7 @@ test_write_pointer(void)
 	/* LBAs between the capacity and the zone size: not writable, readable (zeroes) */
 	if (zcap < t.zsze) {
 		err = zwrite(z + zcap, 1, &ctx);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_IS_FULL);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_IS_FULL);
 		ctx = xnvme_cmd_ctx_from_dev(t.dev);
 		memset(t.buf, 0xEE, t.geo->lba_nbytes);
 		err = xnvme_nvm_read(&ctx, t.nsid, z + zcap, 0, t.buf, NULL);
@@ -347,7 +347,7 @@ test_append(void)
 
 	/* the zone start LBA must be one */
 	err = zappend(z + 1, 1, &ctx);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 
 	/* larger than the zone append size limit */
 	if (zctrlr && zctrlr->zasl) {
@@ -355,20 +355,20 @@ test_append(void)
 
 		if (zasl_nlbas < t.buf_nlbas) {
 			err = zappend(z, (uint32_t)zasl_nlbas + 1, &ctx);
-			CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+			CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 		}
 	}
 
 	/* crossing the capacity, then filling the zone; then it is full */
 	advance(z + 5, z + zcap - 1);
 	err = zappend(z, 2, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_BOUNDARY_ERROR);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_BOUNDARY_ERROR);
 	err = zappend(z, 1, &ctx);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(ctx.cpl.result, z + zcap - 1);
 	CHECK_EQ(state(z), ST_FULL);
 	err = zappend(z, 1, &ctx);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_IS_FULL);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_IS_FULL);
 	err = zsend(z, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, &ctx);
 	CHECK_OK(err, ctx);
 }
@@ -471,9 +471,9 @@ test_limits(void)
 			CHECK_OK(err, ctx);
 		}
 		err = zsend(zslba_of(t.mor), false, XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN, &ctx);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
 		err = zwrite(zslba_of(t.mor), 1, &ctx);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
 		CHECK_EQ(count(XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_EOPEN), t.mor);
 
 		/* implicitly opened zones make room for another zone: the oldest is closed */
@@ -489,7 +489,7 @@ test_limits(void)
 				CHECK_EQ(count(XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_IOPEN), t.mor);
 				CHECK_EQ(count(XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_CLOSED), 1);
 			} else {
-				CHECK_STATUS(err, ctx, SCT_CMDSPEC,
+				CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,
 					     XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
 			}
 			if (t.ramdisk) {
@@ -508,11 +508,11 @@ test_limits(void)
 			CHECK_OK(err, ctx);
 		}
 		err = zwrite(z, 1, &ctx);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
 		err = zsend(z, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN, &ctx);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
 		err = zappend(z, 1, &ctx);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
 		CHECK_EQ(state(z), ST_EMPTY);
 
 		/* finishing one releases its resources */
@@ -531,7 +531,7 @@ test_limits(void)
 			CHECK_OK(err, ctx);
 		}
 		err = zsend(0, true, XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN, &ctx);
-		CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
 		CHECK_EQ(count(XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_CLOSED), 5);
 		err = zsend(zslba_of(4), false, XNVME_SPEC_ZND_CMD_MGMT_SEND_FINISH, &ctx);
 		CHECK_OK(err, ctx);
@@ -643,14 +643,14 @@ test_report(void)
 	err = xnvme_znd_mgmt_recv(&ctx, t.nsid, t.nzone * t.zsze,
 				  XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT,
 				  XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 0, buf, hdr + 2 * dsz);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_LBA_RANGE);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, SC_LBA_RANGE);
 	if (!t.dext_nbytes) {
 		ctx = xnvme_cmd_ctx_from_dev(t.dev);
 		err = xnvme_znd_mgmt_recv(&ctx, t.nsid, 0,
 					  XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT_EXTENDED,
 					  XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 0, buf,
 					  hdr + 2 * dsz);
-		CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_FIELD);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
 	}
 	xnvme_buf_free(t.dev, buf);
 	reset_all();
@@ -747,7 +747,7 @@ test_dext(void)
 	ctx = xnvme_cmd_ctx_from_dev(t.dev);
 	err = xnvme_znd_mgmt_send(&ctx, t.nsid, z, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_DESCRIPTOR,
 				  0, ext);
-	CHECK_STATUS(err, ctx, SCT_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_INVALID_TRANS);
 	err = zsend(z, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, &ctx);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(descr(z).za.zdev, 0);
@@ -803,7 +803,7 @@ test_ramdisk_specifics(void)
 	CHECK_EQ(xnvme_dev_get_geo(dev)->type, XNVME_GEO_CONVENTIONAL);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_znd_mgmt_send(&ctx, 1, 0, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, 0, NULL);
-	CHECK_STATUS(err, ctx, SCT_GENERIC, SC_INVALID_OPCODE);
+	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, SC_INVALID_OPCODE);
 	errno = 0;
 	CHECK(xnvme_znd_report_from_dev(dev, 0, 1, 0) == NULL);
 	CHECK_EQ(errno, EINVAL);

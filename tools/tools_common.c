@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <libxnvme.h>
 #include "tools_common.h"
+#include "tools_lblk.h"
 
 #define TOOL_MSG_LEN 1024
 
@@ -446,7 +447,11 @@ file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
 			return tool_err(f->cli, -errno, "%s %s: %s failed",
 					tool_opt_label(f->cli, f->opt), f->path, out ? "write" : "read");
 		}
-		if (ret == 0 && !out) {
+		if (ret == 0 && out) { /* no progress: never loop on it */
+			return tool_err(f->cli, -EIO, "%s %s: write made no progress",
+					tool_opt_label(f->cli, f->opt), f->path);
+		}
+		if (ret == 0) {
 			return tool_err(f->cli, -EINVAL,
 					"%s %s: ended after %" PRIu64 " bytes, %" PRIu64
 					" bytes needed",
@@ -1041,6 +1046,7 @@ xfer_lba_mode(struct tool_xfer *x)
 {
 	const struct xnvme_opts *opts = xnvme_dev_get_opts(x->dev);
 	const struct xnvme_geo *geo;
+	uint64_t max;
 
 	if (!opts || !opts->sync || strcmp(opts->sync, "nvme")) {
 		return 0;
@@ -1050,12 +1056,14 @@ xfer_lba_mode(struct tool_xfer *x)
 		return tool_err(x->cli, -EINVAL, "%s %s: no namespace geometry",
 				tool_opt_label(x->cli, x->opt), x->path);
 	}
-	if (x->iosize % geo->lba_nbytes || x->iosize / geo->lba_nbytes > UINT16_MAX + 1) {
+	/* the most LBAs one command carries: the NLB field and the device's MDTS */
+	max = tool_lblk_cmd_nlbas(x->dev, geo, TOOL_LBLK_WRITE);
+	if (x->iosize % geo->lba_nbytes || x->iosize / geo->lba_nbytes > max) {
 		return tool_err(x->cli, -EINVAL,
 				"%s %zu: %s is an NVMe namespace of %u-byte LBAs: the transfer size "
-				"must be a multiple of that, at most 65536 LBAs",
+				"must be a multiple of that, at most %" PRIu64 " LBAs",
 				tool_opt_label(x->cli, XNVME_CLI_OPT_IOSIZE), x->iosize, x->path,
-				geo->lba_nbytes);
+				geo->lba_nbytes, max);
 	}
 	x->lba_nbytes = geo->lba_nbytes;
 	return 0;

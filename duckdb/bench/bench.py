@@ -118,16 +118,13 @@ class Target:
 
 def prepare(target, args):
     """Formats/creates the storage and loads TPC-H from parquet; returns the load time"""
-    if target.kind == "nvmefs" and target.given_device:
-        con = target.connect()
-        con.execute("SELECT * FROM nvmefs_format(force := true, wal_percent := 5, temp_percent := 60)")
-        con.close()
-    elif target.kind == "nvmefs":
-        if not os.path.exists(target.image) or os.path.getsize(target.image) < args.device_bytes:
+    if target.kind == "nvmefs":
+        image_short = not os.path.exists(target.image) or os.path.getsize(target.image) < args.device_bytes
+        if not target.given_device and image_short:
             # a fully written file: no target pays for file system block allocation during the runs
             subprocess.run(["dd", "if=/dev/zero", f"of={target.image}", "bs=1M",
                             f"count={args.device_bytes >> 20}", "status=none"], check=True)
-        if args.loop:
+        if args.loop and not target.given_device:
             target.device = subprocess.run(["losetup", "-f", "--show", target.image], check=True,
                                            stdout=subprocess.PIPE, text=True).stdout.strip()
             LOOPS.append(target.device)
@@ -190,8 +187,9 @@ def main():
     ap.add_argument("--source", required=True, help="DuckDB source tree (external/duckdb of the sdist)")
     ap.add_argument("--workdir", required=True, help="directory on the storage under test")
     ap.add_argument("--target", action="append", dest="targets",
-                    help="NAME:local or NAME:nvmefs[:SECRET OPTIONS], e.g. \"nvmefs:nvmefs:ASYNC 'emu'\"; "
-                         "nvmefs targets use the device file WORKDIR/NAME.img (repeatable)")
+                    help="NAME:local, NAME:nvmefs[:SECRET OPTIONS] or NAME:nvmefs@DEVICE[:SECRET OPTIONS], "
+                         "e.g. \"nvmefs:nvmefs:ASYNC 'emu'\"; plain nvmefs targets use the device file "
+                         "WORKDIR/NAME.img (repeatable)")
     ap.add_argument("--device-gib", type=int, default=8, help="size of each nvmefs device file")
     ap.add_argument("--out", required=True)
     ap.add_argument("--runs", type=int, default=5)

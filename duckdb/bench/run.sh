@@ -18,7 +18,6 @@
 #   OUT             results directory; default duckdb/bench/results
 #   TPCH_MEMORY=512MB, SPILL_MEMORY=256MB   DuckDB memory_limit of the two workloads
 #   THREADS=2       DuckDB threads
-#   XNVME_EXTENSION an already built extension (skips duckdb/build.sh; the QEMU guest run)
 #
 # Installs what is missing (pinned): tpchgen-cli, matplotlib. Builds the extension with
 # duckdb/build.sh. Writes OUT/results.json, OUT/summary.csv and OUT/<workload>.png.
@@ -37,8 +36,7 @@ TARGETS=${TARGETS:-"local:local;nvmefs:nvmefs:ASYNC 'emu', ZERO_COPY true;nvmefs
 "$py" -c 'import matplotlib' 2>/dev/null || "$py" -m pip install -q --disable-pip-version-check matplotlib==3.11.2 >&2
 command -v tpchgen-cli >/dev/null || "$py" -m pip install -q --disable-pip-version-check tpchgen-cli==4.0.0 >&2
 
-ext=${XNVME_EXTENSION:-}
-[ -n "$ext" ] || ext=$(bash "$duck/build.sh" "$@")
+ext=$(bash "$duck/build.sh" "$@")
 src=$cache/duckdb-$("$py" -c 'import duckdb; print(duckdb.__version__)')/external/duckdb
 
 data=$cache/tpch-sf$SF

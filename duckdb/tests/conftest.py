@@ -107,7 +107,7 @@ def connect(extension, secret=None, **config):
     con = duckdb.connect(config=cfg)
     con.execute(f"LOAD '{extension}'")
     if secret:
-        if DEVICE and DEVICE_OPTS and secret == f"DEVICE '{DEVICE}'":
+        if DEVICE and secret == f"DEVICE '{DEVICE}'":
             secret = dev_params(DEVICE)
         con.execute(f"CREATE SECRET nv (TYPE nvmefs, {secret})")
     return con
@@ -159,7 +159,7 @@ def run_child(extension, code, check=True):
     prelude = textwrap.dedent(f"""
         import os, sys
         sys.path.insert(0, {str(HERE)!r})
-        from conftest import connect, dev_params, info
+        from conftest import connect, info
         EXT = {extension!r}
     """)
     proc = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], stdout=subprocess.PIPE,

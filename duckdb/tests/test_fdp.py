@@ -23,11 +23,16 @@ def ruamw(con):
 
 @pytest.fixture
 def fdp(extension):
-    params = f"DEVICE '{FDP_DEVICE}'" + (f", {FDP_OPTS}" if FDP_OPTS else "") if FDP_DEVICE else f"DEVICE '{FDP_RAMDISK}'"
+    if FDP_DEVICE:
+        params = f"DEVICE '{FDP_DEVICE}'" + (f", {FDP_OPTS}" if FDP_OPTS else "")
+    else:
+        params = f"DEVICE '{FDP_RAMDISK}'"
     con = connect(extension, params)
     try:
         dev = info(con, "device")[0]
     except Exception as e:  # noqa: BLE001
+        if FDP_DEVICE:  # a real FDP namespace was named: nothing to skip
+            raise
         pytest.skip(f"this libxnvme's ramdisk has no FDP emulation: {e}")
     if "fdp=on" not in dev["detail"]:
         assert not FDP_DEVICE, f"{FDP_DEVICE}: FDP is not enabled on the namespace: {dev['detail']}"

@@ -3,10 +3,10 @@
 (no checkpoint, no close); the next ATTACH replays the WAL and sees exactly the committed data."""
 import pytest
 
-from conftest import connect, dev_params, info, raw_open, read_raw, run_child
+from conftest import connect, info, raw_open, read_raw, run_child
 
 CHILD_SETUP = """
-    con = connect(EXT, "{params}")
+    con = connect(EXT, "DEVICE '{dev}'")
     if {fmt}:
         con.execute("SELECT * FROM nvmefs_format()")
     con.execute("ATTACH 'nvmefs://crash.db' AS c")
@@ -16,7 +16,7 @@ CHILD_SETUP = """
 
 
 def child(extension, dev, body, fmt=True):
-    run_child(extension, CHILD_SETUP.format(params=dev_params(dev), fmt=fmt) + body)
+    run_child(extension, CHILD_SETUP.format(dev=dev, fmt=fmt) + body)
 
 
 def reopen(extension, dev):

@@ -72,16 +72,4 @@ xnvme_be_deferred_run(const struct xnvme_be_deferred *entries, struct xnvme_queu
 	}
 }
 
-/** Size of a ring that holds `capacity` contexts: the next power of two */
-static inline uint32_t
-xnvme_be_deferred_ring_size(uint32_t capacity)
-{
-	uint32_t size = 1;
-
-	while (size < capacity) {
-		size <<= 1;
-	}
-	return size;
-}
-
 #endif /* XNVME_BE_ASYNC_DEFERRED_H */

@@ -36,7 +36,7 @@ emu_term(struct xnvme_queue *queue)
 static int
 emu_init(struct xnvme_queue *queue, int opts)
 {
-	uint32_t size = xnvme_be_deferred_ring_size(queue->capacity);
+	uint32_t size = xnvme_be_ring_size(queue->capacity);
 	struct emu_state *state;
 
 	(void)opts;

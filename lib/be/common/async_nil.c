@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "xnvme_be.h"
+#include "async_stubs.h"
 
 struct nil_state {
 	uint32_t head; ///< next context to complete
@@ -16,23 +16,13 @@ struct nil_state {
 };
 
 static int
-nil_check_support(struct xnvme_dev *dev)
-{
-	(void)dev;
-	return 0;
-}
-
-static int
 nil_init(struct xnvme_queue *queue, int opts)
 {
+	uint32_t size = xnvme_be_ring_size(queue->capacity);
 	struct nil_state *state;
-	uint32_t size = 1;
 
 	(void)opts;
 
-	while (size < queue->capacity) {
-		size <<= 1;
-	}
 	state = calloc(1, sizeof(*state) + size * sizeof(state->ring[0]));
 	if (!state) {
 		return -ENOMEM;
@@ -121,20 +111,13 @@ nil_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size
 	return nil_submit(ctx);
 }
 
-static int
-nil_get_completion_fd(struct xnvme_queue *queue)
-{
-	(void)queue;
-	return -ENOSYS;
-}
-
 const struct xnvme_be_async xnvme_be_async_nil = {
 	.name = "nil",
-	.check_support = nil_check_support,
+	.check_support = xnvme_be_async_serves_any,
 	.init = nil_init,
 	.term = nil_term,
 	.poke = nil_poke,
 	.cmd_io = nil_cmd_io,
 	.cmd_iov = nil_cmd_iov,
-	.get_completion_fd = nil_get_completion_fd,
+	.get_completion_fd = xnvme_be_async_no_completion_fd,
 };

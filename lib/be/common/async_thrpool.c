@@ -139,7 +139,7 @@ thrpool_term(struct xnvme_queue *queue)
 static int
 thrpool_init(struct xnvme_queue *queue, int opts)
 {
-	uint32_t size = xnvme_be_deferred_ring_size(queue->capacity);
+	uint32_t size = xnvme_be_ring_size(queue->capacity);
 	struct thrpool_state *state;
 	sigset_t all, old;
 	int nthreads, err = 0;

@@ -59,13 +59,6 @@ struct paio_state {
 	struct paio_entry *entries;  ///< indexed by xnvme_queue_ctx_idx()
 };
 
-/* Sets a generic status in cpl: the command completes with it at the next poke */
-static void
-paio_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
-{
-	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
-}
-
 /* Hands the remainder of `e` to the AIO implementation; 0 or a positive errno */
 static int
 paio_start(struct paio_state *state, struct paio_entry *e)
@@ -230,7 +223,8 @@ paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	/* A failed decoding leaves its status in cpl; other opcodes complete as invalid */
 	rw = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
 	if (rw < 0) {
-		paio_status(ctx, XNVME_BE_LINUX_SC_INVALID_OPCODE);
+		xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+				     XNVME_BE_LINUX_SC_INVALID_OPCODE);
 	}
 	e = &state->entries[idx];
 	e->buf = dbuf;

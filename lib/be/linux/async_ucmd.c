@@ -140,9 +140,6 @@ uc_init(struct xnvme_queue *queue, int opts)
 	const char *why;
 	int err;
 
-	if (!xnvme_be_linux_state(queue->dev)) {
-		return -ENOTSUP;
-	}
 	why = uc_kernel_reason(&err);
 	if (why) {
 		fprintf(stderr, "# xnvme_queue_init(io_uring_cmd): %s\n", why);

@@ -30,17 +30,17 @@ xnvme_be_linux_check_file_or_block_for(struct xnvme_dev *dev, const char *mech)
 {
 	const struct xnvme_be_linux_state *state = xnvme_be_linux_state(dev);
 
-	if (!state || (state->ftype == XNVME_BE_LINUX_CHAR && !mech)) {
+	if (state && state->ftype != XNVME_BE_LINUX_CHAR) {
+		return 0;
+	}
+	if (!state || !mech) {
 		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
 					    "serves regular files and block devices only");
 	}
-	if (state->ftype == XNVME_BE_LINUX_CHAR) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-					    "%s moves bytes of files and block devices; '%s' is an "
-					    "NVMe char device (use io_uring_cmd)",
-					    mech, dev->ident.uri);
-	}
-	return 0;
+	return xnvme_dev_set_errmsg(dev, -ENOTSUP,
+				    "%s moves bytes of files and block devices; '%s' is an NVMe "
+				    "char device (use io_uring_cmd)",
+				    mech, dev->ident.uri);
 }
 
 int
