@@ -26,7 +26,7 @@ run() {
 	fi
 }
 
-verify=(--rw=randwrite --bs=4k --size=16M --verify=crc32c --do_verify=1 --verify_fatal=1)
+verify=(--rw=randwrite --bs=4k --size=16M --verify=crc32c --do_verify=1 --verify_fatal=1 --verify_state_save=0)
 for mech in emu thrpool; do
 	run "ramdisk-$mech" --filename=1GB --xnvme_async="$mech" --iodepth=16 "${verify[@]}"
 	run "ramdisk-$mech-qd3" --filename=1GB --xnvme_async="$mech" --iodepth=3 "${verify[@]}"
@@ -37,7 +37,7 @@ for mech in emu thrpool posix; do
 		--iodepth=8 "${verify[@]}"
 done
 run "file-sync-psync" --filename="$img" --xnvme_sync=psync --xnvme_async=emu --iodepth=1 \
-	--rw=write --bs=64k --size=32M --verify=crc32c --do_verify=1 --verify_fatal=1
+	--rw=write --bs=64k --size=32M --verify=crc32c --do_verify=1 --verify_fatal=1 --verify_state_save=0
 # nil does no I/O: it can only be timed, not verified
 run "ramdisk-nil" --filename=1GB --xnvme_async=nil --iodepth=32 --rw=randread --bs=4k \
 	--size=64M --number_ios=100000

@@ -65,7 +65,7 @@ if [ -n "$fio" ] && [ -x "$fio" ]; then
 		local name=$1
 		shift
 		run "fio-$name" "$fio" --name="$name" --ioengine=xnvme --thread=1 --output-format=terse \
-			--verify=crc32c --do_verify=1 --verify_fatal=1 "$@"
+			--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_state_save=0 "$@"
 	}
 	fiorun io_uring --filename="$XNVME_QEMU_NVM_BLK" --xnvme_async=io_uring --direct=1 \
 		--rw=randwrite --bs=4k --size=16M --iodepth=16
