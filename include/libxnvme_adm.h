@@ -2,6 +2,11 @@
 /**
  * Admin commands: identify, log pages, features, format, sanitize and directives. All are
  * synchronous (xnvme_cmd_pass_admin) and set only the fields they name.
+ *
+ * Thread safety (every function here): safe concurrently on one handle, one context per
+ * thread, also while other threads do I/O; the xnvme_prep_* functions only fill `ctx`. Format
+ * and Sanitize change the namespace under every thread's I/O: quiesce it and call
+ * xnvme_dev_derive_geo() afterwards.
  */
 #ifndef LIBXNVME_ADM_H
 #define LIBXNVME_ADM_H

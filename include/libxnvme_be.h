@@ -31,7 +31,8 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_be_attr_list) == 8, "Incorrect size")
 
 /**
  * Allocates the list of every registered backend, in registry order; free it with
- * xnvme_buf_virt_free(). @return 0 or -ENOMEM
+ * xnvme_buf_virt_free(). Thread safety: safe from any thread (a new list per call).
+ * @return 0 or -ENOMEM
  */
 int
 xnvme_be_attr_list_bundled(struct xnvme_be_attr_list **list);

@@ -2,6 +2,10 @@
 /**
  * I/O buffers. Device buffers come from the device's memory mechanism (page-aligned, rounded
  * up to whole pages); virtual buffers are plain aligned allocations independent of devices.
+ *
+ * Thread safety: every function here may be called from any thread, concurrently on one
+ * handle. A buffer is the caller's: do not free it, nor write into it (by hand or with a read
+ * command), while a command or another thread uses it.
  */
 #ifndef LIBXNVME_BUF_H
 #define LIBXNVME_BUF_H
@@ -16,57 +20,93 @@ extern "C" {
 
 struct xnvme_dev;
 
-/** @return buffer of at least nbytes (rounded up to pages), or NULL with errno set */
+/**
+ * @return buffer of at least nbytes (rounded up to pages), or NULL with errno set.
+ * Thread safety: safe to call concurrently on one handle (the allocators are thread-safe).
+ */
 void *
 xnvme_buf_alloc(const struct xnvme_dev *dev, size_t nbytes);
 
-/** @return resized buffer, or NULL with errno set (ENOSYS where the allocator cannot) */
+/**
+ * @return resized buffer, or NULL with errno set (ENOSYS where the allocator cannot).
+ * Thread safety: safe concurrently on one handle; not on the same buffer.
+ */
 void *
 xnvme_buf_realloc(const struct xnvme_dev *dev, void *buf, size_t nbytes);
 
-/** Frees a buffer of xnvme_buf_alloc() with the same device; NULL is a no-op */
+/**
+ * Frees a buffer of xnvme_buf_alloc() with the same device; NULL is a no-op.
+ * Thread safety: safe concurrently on one handle, once no command uses the buffer.
+ */
 void
 xnvme_buf_free(const struct xnvme_dev *dev, void *buf);
 
-/** Like xnvme_buf_alloc() and stores the bus address in *phys where the allocator has one */
+/**
+ * Like xnvme_buf_alloc() and stores the bus address in *phys where the allocator has one.
+ * Thread safety: safe to call concurrently on one handle (the allocators are thread-safe).
+ */
 void *
 xnvme_buf_phys_alloc(const struct xnvme_dev *dev, size_t nbytes, uint64_t *phys);
 
+/** Same as xnvme_buf_free(). Thread safety: as xnvme_buf_free(). */
 void
 xnvme_buf_phys_free(const struct xnvme_dev *dev, void *buf);
 
+/** Like xnvme_buf_realloc(), with the bus address. Thread safety: as xnvme_buf_realloc(). */
 void *
 xnvme_buf_phys_realloc(const struct xnvme_dev *dev, void *buf, size_t nbytes, uint64_t *phys);
 
-/** @return 0, or -ENOSYS where the allocator has no physical addresses */
+/**
+ * @return 0, or -ENOSYS where the allocator has no physical addresses.
+ * Thread safety: safe concurrently on one handle.
+ */
 int
 xnvme_buf_vtophys(const struct xnvme_dev *dev, void *buf, uint64_t *phys);
 
-/** nbytes rounded up to a multiple of alignment (a power of two); NULL with errno set on error */
+/**
+ * nbytes rounded up to a multiple of alignment (a power of two); NULL with errno set on error.
+ * Thread safety: safe from any thread (posix_memalign).
+ */
 void *
 xnvme_buf_virt_alloc(size_t alignment, size_t nbytes);
 
-/** NULL is a no-op */
+/** NULL is a no-op. Thread safety: safe from any thread (free). */
 void
 xnvme_buf_virt_free(void *buf);
 
-/** Fills with "anum"/"ascii", "rand-k", "rand-t", "zero" or the content of a file path */
+/**
+ * Fills with "anum"/"ascii", "rand-k", "rand-t", "zero" or the content of a file path.
+ * Thread safety: safe from any thread on buffers no one else uses (no shared random state).
+ */
 int
 xnvme_buf_fill(void *buf, size_t nbytes, const char *content);
 
+/** Zero-fills; returns buf. Thread safety: safe from any thread on a buffer it alone uses. */
 void *
 xnvme_buf_clear(void *buf, size_t nbytes);
 
-/** @return the number of differing bytes */
+/** @return the number of differing bytes. Thread safety: safe from any thread (reads only). */
 size_t
 xnvme_buf_diff(const void *expected, const void *actual, size_t nbytes);
 
+/**
+ * Prints the differing bytes on stdout. Thread safety: safe from any thread; output of
+ * concurrent calls may interleave line by line.
+ */
 void
 xnvme_buf_diff_pr(const void *expected, const void *actual, size_t nbytes, int opts);
 
+/**
+ * Writes the buffer to a file (created, truncated) through the file API.
+ * Thread safety: safe from any thread; concurrent calls on one path race like any writers.
+ */
 int
 xnvme_buf_to_file(void *buf, size_t nbytes, const char *path);
 
+/**
+ * Reads a file into the buffer (up to nbytes; a shorter file is not an error).
+ * Thread safety: safe from any thread on a buffer it alone uses.
+ */
 int
 xnvme_buf_from_file(void *buf, size_t nbytes, const char *path);
 

@@ -401,6 +401,12 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_cli_enumeration) == 8, "Incorrect size")
 	XNVME_CLI_SYNC_OPTS,  \
 	{XNVME_CLI_OPT_ASYNC, XNVME_CLI_LOPT}
 
+/*
+ * Thread safety: the option table is constant and the parser keeps no global state, so every
+ * function here may be called from any thread; an object (struct xnvme_cli, an enumeration
+ * list) belongs to one thread at a time. xnvme_cli_run() is meant for a program's main thread:
+ * it prints usage to stdout and runs the subcommand on the calling thread.
+ */
 void xnvme_cli_args_pr(struct xnvme_cli_args *args, int opts);
 const struct xnvme_cli_opt_attr *xnvme_cli_get_opt_attr(enum xnvme_cli_opt opt);
 int xnvme_cli_enumeration_alloc(struct xnvme_cli_enumeration **list, uint32_t capacity);

@@ -2,6 +2,10 @@
 /**
  * Device handles: open, close, enumerate, and lazily identified properties (identify data,
  * geometry, namespace id, command set).
+ *
+ * Thread safety: one handle may be used from many threads at once (synchronous commands with
+ * a context per thread, one queue per thread, the getters, xnvme_dev_derive_geo()); only
+ * xnvme_dev_close() must not overlap any other use of the handle. Each function says its rule.
  */
 #ifndef LIBXNVME_DEV_H
 #define LIBXNVME_DEV_H
@@ -31,59 +35,103 @@ typedef int (*xnvme_enumerate_cb)(struct xnvme_dev *dev, void *cb_args);
 /**
  * Opens every device found by every enabled backend (or only opts->be) and passes each to
  * cb_func; see enum xnvme_enumerate_action for ownership. sys_uri NULL means the local system.
+ * Thread safety: safe to call from several threads; `opts` is only read, the callback runs on
+ * the calling thread.
  * @return 0, or a negative errno on invalid arguments
  */
 int
 xnvme_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func, void *cb_args);
 
-/** Re-identifies the device and recomputes its geometry; 0 or negative errno */
+/**
+ * Re-identifies the device and recomputes its geometry (e.g. after a file grew or a namespace
+ * was formatted); 0 or negative errno. The identify data and geometry are derived aside and
+ * then published in place: the pointers of the getters stay valid, unchanged fields are never
+ * written, and each changed field is updated with one atomic store (a concurrent reader sees
+ * its old or its new value, never zero or a mix of bytes; the set of fields is not updated as
+ * a whole). On failure the previous identify data and geometry are kept.
+ * Thread safety: safe to call concurrently with any other use of the handle (I/O, getters,
+ * other derive_geo calls, which are serialised) except xnvme_dev_close().
+ */
 int
 xnvme_dev_derive_geo(struct xnvme_dev *dev);
 
+/*
+ * The getters below return data and pointers into the handle, valid until xnvme_dev_close().
+ * The first getter that needs identify data or the geometry issues the identify commands; the
+ * other threads calling at the same time wait for it and all see the same result.
+ * Thread safety (all getters): safe to call concurrently on one handle, with I/O and with
+ * xnvme_dev_derive_geo(); after the first call they take no lock and issue no command.
+ */
+
+/**
+ * The geometry (all zero, type unknown, when it could not be derived). Clients may cache the
+ * pointer for the handle's lifetime. Thread safety: see the getters above.
+ */
 const struct xnvme_geo *
 xnvme_dev_get_geo(const struct xnvme_dev *dev);
 
+/** Identify Controller data. Thread safety: see the getters above. */
 const struct xnvme_spec_idfy_ctrlr *
 xnvme_dev_get_ctrlr(const struct xnvme_dev *dev);
 
+/** I/O command set specific Identify Controller data. Thread safety: see the getters above. */
 const struct xnvme_spec_idfy_ctrlr *
 xnvme_dev_get_ctrlr_css(const struct xnvme_dev *dev);
 
+/** Identify Namespace data. Thread safety: see the getters above. */
 const struct xnvme_spec_idfy_ns *
 xnvme_dev_get_ns(const struct xnvme_dev *dev);
 
+/** I/O command set specific Identify Namespace data. Thread safety: see the getters above. */
 const struct xnvme_spec_idfy_ns *
 xnvme_dev_get_ns_css(const struct xnvme_dev *dev);
 
+/** Namespace identifier; cheap, meant for every I/O. Thread safety: see the getters above. */
 uint32_t
 xnvme_dev_get_nsid(const struct xnvme_dev *dev);
 
+/** Command set identifier. Thread safety: see the getters above. */
 uint8_t
 xnvme_dev_get_csi(const struct xnvme_dev *dev);
 
+/** Identifiers (URI, type, nsid, command set). Thread safety: see the getters above. */
 const struct xnvme_ident *
 xnvme_dev_get_ident(const struct xnvme_dev *dev);
 
-/** The effective options, with the names of the backend and mechanisms actually in use */
+/**
+ * The effective options, with the names of the backend and mechanisms actually in use; fixed
+ * at open. Thread safety: see the getters above.
+ */
 const struct xnvme_opts *
 xnvme_dev_get_opts(const struct xnvme_dev *dev);
 
+/** The backend's private state (opaque), fixed at open. Thread safety: see the getters above. */
 const void *
 xnvme_dev_get_be_state(const struct xnvme_dev *dev);
 
-/** Shift converting LBAs to bytes (derives the geometry first when needed) */
+/**
+ * Shift converting LBAs to bytes (derives the geometry first when needed).
+ * Thread safety: see the getters above.
+ */
 uint64_t
 xnvme_dev_get_ssw(const struct xnvme_dev *dev);
 
 /**
  * Opens a device. `opts` may be NULL (defaults) and is updated in place (access mode and
  * create_mode defaults). Does not issue any command.
+ * Thread safety: safe to call from several threads at once, also on the same URI (each call
+ * gives its own handle; ramdisk handles of one URI share the emulated device), as long as
+ * they do not pass the same `opts` object, which is written.
  * @return the handle, or NULL with errno set to a positive value naming the cause
  */
 struct xnvme_dev *
 xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts);
 
-/** Releases the handle; NULL is a no-op. Queues and buffers must be released first. */
+/**
+ * Releases the handle; NULL is a no-op. Queues and buffers must be released first.
+ * Thread safety: not concurrently with any other use of this handle: every other thread must
+ * be done with it (and with the pointers its getters returned) before it is closed.
+ */
 void
 xnvme_dev_close(struct xnvme_dev *dev);
 

@@ -18,24 +18,36 @@ extern "C" {
 
 struct xnvme_dev;
 
-/** Same as xnvme_dev_open(); NULL with errno set on failure */
+/**
+ * Same as xnvme_dev_open(); NULL with errno set on failure.
+ * Thread safety: as xnvme_dev_open() (safe from several threads, not with a shared `opts`).
+ */
 struct xnvme_dev *
 xnvme_file_open(const char *pathname, struct xnvme_opts *opts);
 
+/** Same as xnvme_dev_close(); returns 0. Thread safety: as xnvme_dev_close(). */
 int
 xnvme_file_close(struct xnvme_dev *fh);
 
-/** Reads up to count bytes at offset; bytes read land in ctx->cpl.result (short at EOF) */
+/**
+ * Reads up to count bytes at offset; bytes read land in ctx->cpl.result (short at EOF).
+ * Thread safety: safe concurrently on one handle, one context per thread.
+ */
 int
 xnvme_file_pread(struct xnvme_cmd_ctx *ctx, void *buf, size_t count, off_t offset);
 
+/**
+ * Writes count bytes at offset; bytes written land in ctx->cpl.result.
+ * Thread safety: safe concurrently on one handle, one context per thread.
+ */
 int
 xnvme_file_pwrite(struct xnvme_cmd_ctx *ctx, void *buf, size_t count, off_t offset);
 
-/** fsync; 0 or negative errno */
+/** fsync; 0 or negative errno. Thread safety: safe concurrently on one handle. */
 int
 xnvme_file_sync(struct xnvme_dev *fh);
 
+/** Same as xnvme_cmd_ctx_from_dev(). Thread safety: safe from any thread. */
 struct xnvme_cmd_ctx
 xnvme_file_get_cmd_ctx(struct xnvme_dev *fh);
 

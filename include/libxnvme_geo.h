@@ -22,7 +22,10 @@ enum xnvme_geo_type {
 	XNVME_GEO_KV = 0x3,
 };
 
-/** Geometry of a device handle; see api.md for derivation rules */
+/**
+ * Geometry of a device handle; see api.md for derivation rules. Read it through the pointer of
+ * xnvme_dev_get_geo(); xnvme_dev_derive_geo() updates changed fields in place, each atomically.
+ */
 struct xnvme_geo {
 	enum xnvme_geo_type type;
 

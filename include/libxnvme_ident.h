@@ -38,6 +38,7 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_ident, dtype) == 640, "Incorrect offse
 
 /**
  * Fills `ident` from `uri` without parsing it (dtype 0, nsid 0xFFFFFFFF, csi 0xFF).
+ * Thread safety: safe from any thread (writes only `ident`).
  * @return 0 on success, -EINVAL when the URI is NULL or not shorter than XNVME_IDENT_URI_LEN
  */
 int

@@ -2,6 +2,10 @@
 /**
  * Key-Value command set (CSI 1): store, retrieve, delete, exist and list. Keys are at most
  * 16 bytes; longer keys are rejected with -EINVAL.
+ *
+ * Thread safety: these build the command in `ctx` and pass it like xnvme_cmd_pass(): with a
+ * synchronous context, safe concurrently on one handle (one context per thread); with a queue
+ * context, only on the thread that owns the queue.
  */
 #ifndef LIBXNVME_KVS_H
 #define LIBXNVME_KVS_H

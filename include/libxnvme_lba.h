@@ -35,6 +35,10 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_lba_range) == 40, "Incorrect size")
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_lba_range, nbytes) == 24, "Incorrect offset")
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_lba_range, attr) == 32, "Incorrect offset")
 
+/*
+ * Thread safety: safe from any thread; the constructors read the handle's geometry (safe
+ * concurrently with its other users), the printers only read `range`.
+ */
 int xnvme_lba_range_fpr(FILE *stream, struct xnvme_lba_range *range, int opts);
 int xnvme_lba_range_pr(struct xnvme_lba_range *range, int opts);
 struct xnvme_lba_range xnvme_lba_range_from_offset_nbytes(struct xnvme_dev *dev, uint64_t offset, uint64_t nbytes);

@@ -12,12 +12,14 @@
 extern "C" {
 #endif
 
-/** NULL-terminated list of "conf: <NAME>" and "3p: <name>;<version>" strings */
+/** NULL-terminated list of "conf: <NAME>" and "3p: <name>;<version>" strings (read-only) */
 extern const char *xnvme_libconf[];
 
+/** Prints the list as YAML. Thread safety: safe from any thread (reads constant data). */
 int
 xnvme_libconf_fpr(FILE *stream, enum xnvme_pr opts);
 
+/** xnvme_libconf_fpr() on stdout. Thread safety: safe from any thread. */
 int
 xnvme_libconf_pr(enum xnvme_pr opts);
 

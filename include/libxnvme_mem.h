@@ -14,11 +14,17 @@ extern "C" {
 
 struct xnvme_dev;
 
-/** @return 0, or -ENOSYS for backends without DMA memory registration */
+/**
+ * @return 0, or -ENOSYS for backends without DMA memory registration.
+ * Thread safety: safe to call concurrently on one handle.
+ */
 int
 xnvme_mem_map(const struct xnvme_dev *dev, void *vaddr, size_t nbytes);
 
-/** @return 0, or -ENOSYS for backends without DMA memory registration */
+/**
+ * @return 0, or -ENOSYS for backends without DMA memory registration.
+ * Thread safety: safe to call concurrently on one handle, once no command uses the memory.
+ */
 int
 xnvme_mem_unmap(const struct xnvme_dev *dev, void *buf);
 

@@ -5,6 +5,11 @@
  *
  * Command functions set only their own command fields: callers may pre-set PRINFO, tags,
  * directive type (CDW12) and directive specific (CDW13) before calling them.
+ *
+ * Thread safety: these build the command in `ctx` and pass it like xnvme_cmd_pass(): with a
+ * synchronous context, safe concurrently on one handle (one context per thread); with a queue
+ * context, only on the thread that owns the queue.
+ * xnvme_prep_nvm() only fills `ctx`.
  */
 #ifndef LIBXNVME_NVM_H
 #define LIBXNVME_NVM_H

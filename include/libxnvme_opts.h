@@ -56,8 +56,39 @@ struct xnvme_opts {
 	const char *subnqn;
 	const char *hostnqn;
 
-	uint32_t admin_timeout;   ///< microseconds
-	uint32_t command_timeout; ///< microseconds
+	/**
+	 * Admin command timeout in microseconds; xnvme_opts_default(): 60000000 (60 s). Both
+	 * timeouts are taken at xnvme_dev_open().
+	 * Linux, admin mechanism "nvme" (admin passthrough ioctl on /dev/nvmeX, /dev/nvmeXnY,
+	 * /dev/ngXnY): the command's timeout_ms, rounded up to whole milliseconds. 0, and the
+	 * default value, leave the kernel's own timeout (nvme_core.admin_timeout, 60 s unless the
+	 * system changed it). When it expires the kernel resets the controller, which cancels the
+	 * command and every other command outstanding on that controller; the call returns
+	 * -ETIMEDOUT (cpl: sct 7, sc ETIMEDOUT). The controller comes back live after the reset.
+	 * Not used elsewhere: controller/subsystem reset and rescan wait as the kernel decides,
+	 * the "block"/"file_as_ns"/ramdisk admin mechanisms synthesise their answers. (In the
+	 * original also the user-space driver's; that backend is not part of this build.)
+	 */
+	uint32_t admin_timeout;
+	/**
+	 * I/O command timeout in microseconds; xnvme_opts_default(): 30000000 (30 s).
+	 * Linux NVMe passthrough: sync "nvme" (I/O ioctls; also under async "emu"/"thrpool") and
+	 * async "io_uring_cmd": the command's timeout_ms, rounded up to whole milliseconds. 0, and
+	 * the default value, leave the kernel's own timeout (nvme_core.io_timeout, 30 s unless the
+	 * system changed it). When it expires the kernel asks the controller to abort the command
+	 * and waits one more timeout; still outstanding then, the kernel resets the controller,
+	 * cancelling it and every other command outstanding on that controller. The command then
+	 * fails with -ETIMEDOUT (sync) or completes with cpl sct 7, sc ETIMEDOUT (async). The
+	 * kernel looks for expired commands once a second, and the reset cannot finish before the
+	 * device lets go of the command, so the error arrives no sooner than twice the timeout and
+	 * can be seconds later. The controller comes back live after the reset.
+	 * The block-layer paths (io_uring, libaio, posix, psync, block), on block devices and on
+	 * files, are bounded by the kernel's timeout of the disk underneath
+	 * (/sys/block/<disk>/queue/io_timeout), not by this value; the ramdisk has no device to
+	 * wait for. (In the original also the user-space driver's; that backend is not part of this
+	 * build.)
+	 */
+	uint32_t command_timeout;
 	uint32_t spdk_fabrics;    ///< output: non-zero when connected over fabrics
 	uint32_t keep_alive_timeout_ms;
 };
@@ -68,10 +99,13 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, css) == 68, "Incorrect offset")
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, core_mask) == 88, "Incorrect offset")
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, keep_alive_timeout_ms) == 132, "Incorrect offset")
 
-/** Writes the defaults (rdwr, nsid, timeouts, create_mode) and leaves every other field as is */
+/**
+ * Writes the defaults (rdwr, nsid, timeouts, create_mode) and leaves every other field as is.
+ * Thread safety: safe from any thread (writes only `opts`).
+ */
 void xnvme_opts_set_defaults(struct xnvme_opts *opts);
 
-/** Zero-filled options with the defaults applied */
+/** Zero-filled options with the defaults applied. Thread safety: safe from any thread. */
 struct xnvme_opts xnvme_opts_default(void);
 
 #ifdef __cplusplus

@@ -2,6 +2,10 @@
 /**
  * End-to-end protection information (PI): generation and verification of the guard, application
  * tag and reference tag of the 16-bit and 64-bit guard formats, in software.
+ *
+ * Thread safety: every function here is safe from any thread; generate and verify only read
+ * the context (the CRC tables are built once, thread-safely), so threads may share one
+ * initialised context but not a buffer being written.
  */
 #ifndef LIBXNVME_PI_H
 #define LIBXNVME_PI_H
@@ -78,20 +82,25 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_pif) == 16, "Incorrect size")
 XNVME_STATIC_ASSERT(XNVME_SIZEOF_MEMBER(struct xnvme_pif, g16) == 8, "Incorrect size")
 XNVME_STATIC_ASSERT(XNVME_SIZEOF_MEMBER(struct xnvme_pif, g64) == 16, "Incorrect size")
 
-/** Size of a PI tuple: 8 for the 16-bit guard format, 16 otherwise */
+/** Size of a PI tuple: 8 for the 16-bit guard format, 16 otherwise. Thread safety: any thread. */
 size_t xnvme_pi_size(enum xnvme_spec_nvm_ns_pif pi_format);
 
 /**
  * Validates the arguments and initialises `ctx`.
+ * Thread safety: safe from any thread; `ctx` must not be in use meanwhile.
  * @return 0 on success, -EINVAL on invalid arguments
  */
 int xnvme_pi_ctx_init(struct xnvme_pi_ctx *ctx, uint32_t block_size, uint32_t md_size, bool md_interleave, bool pi_loc, enum xnvme_pi_type pi_type, uint32_t pi_flags, uint32_t init_ref_tag, uint16_t apptag_mask, uint16_t app_tag, enum xnvme_spec_nvm_ns_pif pi_format);
 
-/** Writes the flagged PI fields of `num_blocks` blocks */
+/**
+ * Writes the flagged PI fields of `num_blocks` blocks.
+ * Thread safety: safe from any thread; reads `ctx`, writes only the given buffers.
+ */
 void xnvme_pi_generate(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks);
 
 /**
  * Checks the flagged PI fields of `num_blocks` blocks.
+ * Thread safety: safe from any thread; reads `ctx` and the buffers only.
  * @return 0 when all blocks pass, a negative value at the first mismatch
  */
 int xnvme_pi_verify(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks);

@@ -2,6 +2,10 @@
 /**
  * Printers of the library's own objects as YAML-like text; `*_pr` prints to stdout and every
  * printer returns the number of characters written.
+ *
+ * Thread safety: every printer is safe from any thread; it only reads its object (the device
+ * printers use the getters, safe concurrently on one handle). Output of concurrent calls on one
+ * stream may interleave.
  */
 #ifndef LIBXNVME_PP_H
 #define LIBXNVME_PP_H

@@ -2,6 +2,44 @@
 /**
  * Queues for asynchronous commands: a pool of capacity + 1 pre-bound command contexts, and
  * poke/drain to reap completions, whose callbacks run on the caller's thread inside poke.
+ *
+ * Threads. A queue and its contexts belong to one thread at a time (use one queue per
+ * thread; handing a queue to another thread needs the caller's own synchronisation, e.g. a
+ * mutex or a thread join, between the last call of one and the first of the other).
+ * - xnvme_queue_init(): thread-safe; any number of threads may create queues on one device.
+ * - xnvme_queue_get_capacity(): thread-safe (fixed at init).
+ * - every other function here (term, poke, drain, wait, drain_timeout, get_cmd_ctx,
+ *   put_cmd_ctx, set_cb, get_outstanding, get_completion_fd), and submitting on the queue's
+ *   contexts: not thread-safe on the same queue; never call two of them concurrently on one
+ *   queue. Different queues, also of the same device, are independent and may be used
+ *   concurrently. The fd of xnvme_queue_get_completion_fd() may be waited on (poll, epoll,
+ *   read) from any thread.
+ * Callbacks run on the thread that pokes, never on a library thread.
+ *
+ * NULL. Every function here refuses a NULL queue or context without touching anything:
+ * functions returning int give -EINVAL, xnvme_queue_get_cmd_ctx() gives NULL with errno
+ * EINVAL, the two getters give 0. The same holds for the command functions of the other
+ * headers (xnvme_cmd_pass*, xnvme_nvm_*, ...) given a NULL context.
+ *
+ * Callbacks. A completion callback may, on its own queue: take and return contexts
+ * (xnvme_queue_get_cmd_ctx(), xnvme_queue_put_cmd_ctx()), submit commands, and call
+ * xnvme_queue_poke(). A nested poke delivers only completions no enclosing poke has taken;
+ * every command gets exactly one callback, whatever the nesting. Nesting is bounded: at most
+ * 8 pokes of one queue run inside each other; a poke beyond that returns 0 without reaping,
+ * leaving the completions to an enclosing poke or the next top-level one, so do not wait for
+ * a command by looping on poke inside a callback.
+ * xnvme_queue_drain(), xnvme_queue_wait(), xnvme_queue_drain_timeout() and
+ * xnvme_queue_term() on the queue whose callback is running return -EDEADLK: the commands of
+ * the enclosing pokes count as outstanding and only those pokes can deliver them.
+ *
+ * Pool. xnvme_queue_put_cmd_ctx() accepts only a context of this queue's pool that is
+ * currently taken; a context put back twice, or one from elsewhere (another queue, the
+ * stack), is refused with -EINVAL and the pool is left as it was. The check is O(1).
+ *
+ * Commands a target cannot execute (an opcode its mechanism does not carry) are accepted by
+ * the submission and complete through the callback with the NVMe status SCT 0 / SC 0x01
+ * (Invalid Command Opcode), as the synchronous path reports it, on every mechanism that
+ * judges commands itself ("nil" performs no I/O and completes everything successfully).
  */
 #ifndef LIBXNVME_QUEUE_H
 #define LIBXNVME_QUEUE_H
@@ -26,31 +64,44 @@ enum xnvme_queue_opts {
 };
 
 /**
- * Creates a queue of 1..4096 outstanding commands.
- * @return 0, or -EINVAL (bad capacity or device), -ENOMEM, or the mechanism's error
+ * Creates a queue of 1..4096 outstanding commands. Several threads may create queues on the
+ * same device at once.
+ * @return 0, or -EINVAL (bad capacity, NULL device or `queue`), -ENOMEM, or the mechanism's
+ *	   error
  */
 int
 xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvme_queue **queue);
 
+/** @return the capacity, or 0 for NULL */
 uint32_t
 xnvme_queue_get_capacity(struct xnvme_queue *queue);
 
-/** Submitted but not yet reaped commands */
+/** Submitted commands whose callback has not started yet; 0 for NULL */
 uint32_t
 xnvme_queue_get_outstanding(struct xnvme_queue *queue);
 
-/** Frees the queue without draining it; NULL gives -EINVAL */
+/**
+ * Frees the queue without draining it: outstanding commands get no callback, but requests the
+ * kernel holds are waited for, so their buffers may be freed once this returns.
+ * @return 0, -EINVAL for NULL, -EDEADLK from a callback of this queue (nothing freed)
+ */
 int
 xnvme_queue_term(struct xnvme_queue *queue);
 
 /**
  * Reaps up to `max` completions (0: all ready), running their callbacks inside the call.
- * @return the number reaped (0 when nothing is ready, never -EAGAIN), negative only when fatal
+ * Callable from a callback of the queue (see Callbacks above).
+ * @return the number reaped (0 when nothing is ready, never -EAGAIN), -EINVAL for NULL,
+ *	   another negative errno only when fatal
  */
 int
 xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max);
 
-/** Pokes until nothing is outstanding; @return total reaped or the first negative error */
+/**
+ * Pokes until nothing is outstanding (busy-polls, never sleeps).
+ * @return total reaped, the first negative error of a poke, -EINVAL for NULL, -EDEADLK from
+ *	   a callback of this queue
+ */
 int
 xnvme_queue_drain(struct xnvme_queue *queue);
 
@@ -58,21 +109,41 @@ xnvme_queue_drain(struct xnvme_queue *queue);
 int
 xnvme_queue_wait(struct xnvme_queue *queue);
 
-/** @return a pooled context, or NULL with errno ENOMEM when all capacity + 1 are taken */
+/**
+ * xnvme_queue_drain() bounded in time: pokes until nothing is outstanding or `timeout_us`
+ * microseconds (CLOCK_MONOTONIC) have passed; 0 pokes once. On -ETIMEDOUT nothing is lost:
+ * the commands not yet completed stay outstanding and a later poke or drain delivers them
+ * (completions reaped before the timeout have had their callbacks). Not in xNVMe 0.7.5.
+ * @return total reaped, -ETIMEDOUT, the first negative error of a poke, -EINVAL for NULL,
+ *	   -EDEADLK from a callback of this queue
+ */
+int
+xnvme_queue_drain_timeout(struct xnvme_queue *queue, uint64_t timeout_us);
+
+/**
+ * @return a pooled context, or NULL with errno ENOMEM when all capacity + 1 are taken (EINVAL
+ *	   for a NULL queue). Callable from callbacks.
+ */
 struct xnvme_cmd_ctx *
 xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue);
 
-/** Returns a context to the pool; callable from completion callbacks */
+/**
+ * Returns a taken context to the pool; callable from completion callbacks.
+ * @return 0, or -EINVAL for NULL, a context of no slot of this pool, or one already returned
+ */
 int
 xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx);
 
 typedef void (*xnvme_queue_cb)(struct xnvme_cmd_ctx *ctx, void *opaque);
 
-/** Sets the callback and argument of every pooled context */
+/**
+ * Sets the callback and argument of every pooled context (taken ones included); a NULL `cb`
+ * installs one that does nothing. @return 0, or -EINVAL for NULL
+ */
 int
 xnvme_queue_set_cb(struct xnvme_queue *queue, xnvme_queue_cb cb, void *cb_arg);
 
-/** @return an fd readable while completions are pending, or -ENOSYS */
+/** @return an fd readable while completions are pending, -ENOSYS, or -EINVAL for NULL */
 int
 xnvme_queue_get_completion_fd(struct xnvme_queue *queue);
 

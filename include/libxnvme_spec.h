@@ -2162,6 +2162,10 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_alloc_resource) == 4, "Incorrect si
 /* Printers                                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
+/*
+ * Printers of the structures above. Thread safety: safe from any thread; they only read their
+ * argument (output of concurrent calls on one stream may interleave).
+ */
 int xnvme_spec_log_health_fpr(FILE *stream, const struct xnvme_spec_log_health_entry *log, int opts);
 int xnvme_spec_log_health_pr(const struct xnvme_spec_log_health_entry *log, int opts);
 int xnvme_spec_log_erri_fpr(FILE *stream, const struct xnvme_spec_log_erri_entry *log, int limit, int opts);

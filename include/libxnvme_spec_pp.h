@@ -2,6 +2,9 @@
 /**
  * Human-readable names of the NVMe enumerations in libxnvme_spec.h and printers of the
  * controller registers. The *_str functions return a static string, never NULL.
+ *
+ * Thread safety: every function here is safe from any thread (constant strings; the printers
+ * only read their argument, output of concurrent calls on one stream may interleave).
  */
 #ifndef LIBXNVME_SPEC_PP_H
 #define LIBXNVME_SPEC_PP_H

@@ -34,6 +34,12 @@ struct xnvme_namespace {
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_namespace) == 8, "Incorrect size")
 
+/*
+ * Thread safety: safe to call from any thread, also while others use the handle, but the
+ * resets and the rescan act on the whole controller or subsystem: commands of every handle
+ * in flight may fail, so quiesce I/O first and re-derive the geometry afterwards. Reading the
+ * registers is safe concurrently with anything.
+ */
 int xnvme_subsystem_reset(struct xnvme_dev *dev);
 int xnvme_controller_reset(struct xnvme_dev *dev);
 int xnvme_namespace_rescan(struct xnvme_dev *dev);

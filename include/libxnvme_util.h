@@ -2,6 +2,9 @@
 /**
  * Small helpers shared by every public header: static assertions, min/max, log2, bit-string
  * formatting and a monotonic nanosecond timer. Everything here is header-only.
+ *
+ * Thread safety: every function here is safe from any thread; a struct xnvme_timer belongs to
+ * the thread using it (the *_pr functions print to stdout, whole lines per call).
  */
 #ifndef LIBXNVME_UTIL_H
 #define LIBXNVME_UTIL_H

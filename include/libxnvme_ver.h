@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * Library version: the API level this library provides (0.7.5).
+ * Thread safety: every function here is safe from any thread (constants and printing).
  */
 #ifndef LIBXNVME_VER_H
 #define LIBXNVME_VER_H
@@ -11,19 +12,23 @@
 extern "C" {
 #endif
 
+/** 0. Thread safety: safe from any thread. */
 int
 xnvme_ver_major(void);
 
+/** 7. Thread safety: safe from any thread. */
 int
 xnvme_ver_minor(void);
 
+/** 5. Thread safety: safe from any thread. */
 int
 xnvme_ver_patch(void);
 
-/** Prints `ver: {major: 0, minor: 7, patch: 5}` without a newline */
+/** Prints `ver: {major: 0, minor: 7, patch: 5}` without a newline. Thread safety: any thread. */
 int
 xnvme_ver_fpr(FILE *stream, int opts);
 
+/** xnvme_ver_fpr() on stdout. Thread safety: safe from any thread. */
 int
 xnvme_ver_pr(int opts);
 

@@ -52,6 +52,14 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_znd_report, storage) == 64, "Incorrect
 		 ? (void *)&(rprt)->storage[(nth) * (rprt)->zrent_nbytes + (rprt)->zd_nbytes] \
 		 : NULL)
 
+/*
+ * Thread safety: the xnvme_znd_dev_get_* getters are safe concurrently on one handle (as the
+ * xnvme_dev_get_* getters). The *_from_dev functions and xnvme_znd_stat issue synchronous
+ * commands on their own context and buffers: safe concurrently on one handle. The command
+ * functions taking `ctx` pass it like xnvme_cmd_pass(): synchronous contexts concurrently on
+ * one handle (one per thread), queue contexts only on the thread owning the queue. The report
+ * functions only read the report (printing to the stream).
+ */
 const struct xnvme_spec_znd_idfy_ns *xnvme_znd_dev_get_ns(struct xnvme_dev *dev);
 const struct xnvme_spec_znd_idfy_ctrlr *xnvme_znd_dev_get_ctrlr(struct xnvme_dev *dev);
 const struct xnvme_spec_znd_idfy_lbafe *xnvme_znd_dev_get_lbafe(struct xnvme_dev *dev);

@@ -82,6 +82,9 @@ xnvme_cmd_pass_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cn
 	switch (ctx->opts) {
 	case XNVME_CMD_ASYNC:
 		queue = ctx->async.queue;
+		if (!queue) {
+			return -EINVAL;
+		}
 		if (queue->outstanding >= queue->capacity) {
 			return -EBUSY;
 		}

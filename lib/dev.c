@@ -3,6 +3,13 @@
  * Device handles: open/close, lazy identification and the getters. Identification and
  * geometry derivation happen once per handle, on the first getter that needs them; the fast
  * path afterwards is one acquire load.
+ *
+ * xnvme_dev_derive_geo() runs while other threads use the handle and read the identify data
+ * and geometry through pointers they cached, as clients do. So it identifies and derives into
+ * scratch memory, and only then, under dev->lock, publishes into the handle the 8-byte words
+ * that differ, each with one atomic store: a reader never sees a zeroed or half-written field,
+ * and when nothing changed (the usual case) nothing is written at all.
+ * A failed re-derivation leaves the last good identification and geometry in place.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +19,26 @@
 
 int
 xnvme_geo_derive(struct xnvme_dev *dev);
+int
+xnvme_geo_derive_from(const struct xnvme_dev *dev, const struct xnvme_spec_idfy *ctrlr,
+		      const struct xnvme_spec_idfy *ns, const struct xnvme_spec_idfy *ns_css,
+		      uint8_t csi, struct xnvme_geo *geo);
+
+/* The results of one identification, built away from the handle and then published into it */
+struct idfy_set {
+	struct xnvme_spec_idfy ctrlr;
+	struct xnvme_spec_idfy ns;
+	struct xnvme_spec_idfy ctrlr_css;
+	struct xnvme_spec_idfy ns_css;
+	char subnqn[XNVME_SIZEOF_MEMBER(struct xnvme_ident, subnqn)];
+	uint8_t csi;
+	struct xnvme_geo geo;
+};
+
+/* Publication stores whole aligned words; every geometry field lies within one of them */
+typedef uint64_t __attribute__((may_alias)) pub_word;
+_Static_assert(_Alignof(struct xnvme_spec_idfy) >= sizeof(pub_word), "idfy alignment");
+_Static_assert(sizeof(struct xnvme_geo) % sizeof(pub_word) == 0, "geo size");
 
 struct xnvme_dev *
 xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts)
@@ -103,7 +130,7 @@ idfy(struct xnvme_dev *dev, uint8_t cns, uint32_t nsid, uint8_t csi, struct xnvm
 
 /* Command-set probing: failures are tolerated and leave the css data zeroed */
 static void
-probe_css(struct xnvme_dev *dev)
+probe_css(struct xnvme_dev *dev, struct idfy_set *set)
 {
 	uint32_t nsid = dev->ident.nsid;
 	struct xnvme_spec_idfy ctrlr, ns;
@@ -113,9 +140,9 @@ probe_css(struct xnvme_dev *dev)
 		const struct xnvme_spec_znd_idfy_ns *zns = (void *)&ns;
 
 		if (zns->lbafe[0].zsze) {
-			dev->idfy_ctrlr_css = ctrlr;
-			dev->idfy_ns_css = ns;
-			dev->ident.csi = XNVME_SPEC_CSI_ZONED;
+			set->ctrlr_css = ctrlr;
+			set->ns_css = ns;
+			set->csi = XNVME_SPEC_CSI_ZONED;
 			return;
 		}
 	}
@@ -126,9 +153,9 @@ probe_css(struct xnvme_dev *dev)
 
 		if (fctrlr->ac == 0xAC && fctrlr->dc == 0xDC && fns->ac == 0xAC &&
 		    fns->dc == 0xDC && fns->nsze && fns->ncap) {
-			dev->idfy_ctrlr_css = ctrlr;
-			dev->idfy_ns_css = ns;
-			dev->ident.csi = XNVME_SPEC_CSI_FS;
+			set->ctrlr_css = ctrlr;
+			set->ns_css = ns;
+			set->csi = XNVME_SPEC_CSI_FS;
 			return;
 		}
 	}
@@ -137,100 +164,197 @@ probe_css(struct xnvme_dev *dev)
 
 		/* a KV namespace answers its own command set with a non-zero size */
 		if (kns->nsze && kns->nkvf) {
-			memset(&dev->idfy_ctrlr_css, 0, sizeof(dev->idfy_ctrlr_css));
-			idfy(dev, XNVME_SPEC_IDFY_CTRLR_IOCS, 0, XNVME_SPEC_CSI_KV,
-			     &dev->idfy_ctrlr_css);
-			dev->idfy_ns_css = ns;
-			dev->ident.csi = XNVME_SPEC_CSI_KV;
+			memset(&set->ctrlr_css, 0, sizeof(set->ctrlr_css));
+			idfy(dev, XNVME_SPEC_IDFY_CTRLR_IOCS, 0, XNVME_SPEC_CSI_KV, &set->ctrlr_css);
+			set->ns_css = ns;
+			set->csi = XNVME_SPEC_CSI_KV;
 			return;
 		}
 	}
 	if (!idfy(dev, XNVME_SPEC_IDFY_CTRLR_IOCS, 0, XNVME_SPEC_CSI_NVM, &ctrlr) &&
 	    !idfy(dev, XNVME_SPEC_IDFY_NS_IOCS, nsid, XNVME_SPEC_CSI_NVM, &ns)) {
-		dev->idfy_ctrlr_css = ctrlr;
-		dev->idfy_ns_css = ns;
-		dev->ident.csi = XNVME_SPEC_CSI_NVM;
+		set->ctrlr_css = ctrlr;
+		set->ns_css = ns;
+		set->csi = XNVME_SPEC_CSI_NVM;
 	}
 }
 
+/*
+ * Identifies the device into `set` (zero-filled by the caller), touching nothing in the handle
+ * but the admin path. The command set stays the one the backend's open found unless a probe
+ * answers.
+ */
 static int
-identify(struct xnvme_dev *dev)
+identify(struct xnvme_dev *dev, struct idfy_set *set)
 {
 	int err;
 
-	memset(&dev->idfy_ctrlr, 0, sizeof(dev->idfy_ctrlr));
-	memset(&dev->idfy_ns, 0, sizeof(dev->idfy_ns));
-	memset(&dev->idfy_ctrlr_css, 0, sizeof(dev->idfy_ctrlr_css));
-	memset(&dev->idfy_ns_css, 0, sizeof(dev->idfy_ns_css));
-
-	err = idfy(dev, XNVME_SPEC_IDFY_CTRLR, 0, 0, &dev->idfy_ctrlr);
+	set->csi = dev->ident.csi;
+	err = idfy(dev, XNVME_SPEC_IDFY_CTRLR, 0, 0, &set->ctrlr);
 	if (err) {
 		return err;
 	}
-	memcpy(dev->ident.subnqn, dev->idfy_ctrlr.ctrlr.subnqn, sizeof(dev->ident.subnqn));
-	dev->ident.subnqn[sizeof(dev->ident.subnqn) - 1] = '\0';
+	memcpy(set->subnqn, set->ctrlr.ctrlr.subnqn, sizeof(set->subnqn));
+	set->subnqn[sizeof(set->subnqn) - 1] = '\0';
 
 	if (dev->ident.dtype == 1) {
 		return 0;
 	}
 
-	err = idfy(dev, XNVME_SPEC_IDFY_NS, dev->ident.nsid, 0, &dev->idfy_ns);
+	err = idfy(dev, XNVME_SPEC_IDFY_NS, dev->ident.nsid, 0, &set->ns);
 	if (err) {
 		return err;
 	}
-	probe_css(dev);
+	probe_css(dev, set);
 	return 0;
+}
+
+/*
+ * Copies `src` over `dst` storing only the aligned 8-byte words that differ, each with one
+ * relaxed atomic store, so a concurrent reader of `dst` sees every word either old or new.
+ * dev->lock held: the only writer.
+ */
+static void
+publish_words(void *dst, const void *src, size_t nbytes)
+{
+	pub_word *d = dst;
+	const pub_word *s = src;
+
+	for (size_t i = 0; i < nbytes / sizeof(pub_word); ++i) {
+		if (d[i] != s[i]) {
+			__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
+		}
+	}
+}
+
+/* publish_words() for byte-sized data (the ident's subnqn and csi need no wider stores) */
+static void
+publish_bytes(void *dst, const void *src, size_t nbytes)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+
+	for (size_t i = 0; i < nbytes; ++i) {
+		if (d[i] != s[i]) {
+			__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
+		}
+	}
+}
+
+static void
+publish_int(int *dst, int val)
+{
+	if (__atomic_load_n(dst, __ATOMIC_RELAXED) != val) {
+		__atomic_store_n(dst, val, __ATOMIC_RELAXED);
+	}
+}
+
+/* Makes the identification in `set` the handle's (dev->lock held) */
+static void
+publish_ident(struct xnvme_dev *dev, const struct idfy_set *set, int err)
+{
+	publish_words(&dev->idfy_ctrlr, &set->ctrlr, sizeof(set->ctrlr));
+	publish_words(&dev->idfy_ns, &set->ns, sizeof(set->ns));
+	publish_words(&dev->idfy_ctrlr_css, &set->ctrlr_css, sizeof(set->ctrlr_css));
+	publish_words(&dev->idfy_ns_css, &set->ns_css, sizeof(set->ns_css));
+	publish_bytes(dev->ident.subnqn, set->subnqn, sizeof(set->subnqn));
+	publish_bytes(&dev->ident.csi, &set->csi, sizeof(set->csi));
+	publish_int(&dev->ident_err, err);
+	__atomic_store_n(&dev->ident_done, 1, __ATOMIC_RELEASE);
+}
+
+/* Makes `geo` the handle's geometry (dev->lock held) */
+static void
+publish_geo(struct xnvme_dev *dev, const struct xnvme_geo *geo, int err)
+{
+	publish_words(&dev->geo, geo, sizeof(*geo));
+	publish_int(&dev->geo_err, err);
+	__atomic_store_n(&dev->geo_done, 1, __ATOMIC_RELEASE);
 }
 
 int
 xnvme_dev_ensure_ident(struct xnvme_dev *dev)
 {
+	struct idfy_set *set;
+	int err;
+
 	if (__atomic_load_n(&dev->ident_done, __ATOMIC_ACQUIRE)) {
-		return dev->ident_err;
+		return __atomic_load_n(&dev->ident_err, __ATOMIC_RELAXED);
 	}
 	pthread_mutex_lock(&dev->lock);
 	if (!dev->ident_done) {
-		dev->ident_err = identify(dev);
-		__atomic_store_n(&dev->ident_done, 1, __ATOMIC_RELEASE);
+		set = calloc(1, sizeof(*set));
+		err = set ? identify(dev, set) : -ENOMEM;
+		if (set) {
+			/* what a failed first identification got stays, as the original's */
+			publish_ident(dev, set, err);
+		} else {
+			publish_int(&dev->ident_err, err);
+			__atomic_store_n(&dev->ident_done, 1, __ATOMIC_RELEASE);
+		}
+		free(set);
 	}
 	pthread_mutex_unlock(&dev->lock);
-	return dev->ident_err;
+	return __atomic_load_n(&dev->ident_err, __ATOMIC_RELAXED);
 }
 
 int
 xnvme_dev_ensure_geo(struct xnvme_dev *dev)
 {
 	if (__atomic_load_n(&dev->geo_done, __ATOMIC_ACQUIRE)) {
-		return dev->geo_err;
+		return __atomic_load_n(&dev->geo_err, __ATOMIC_RELAXED);
 	}
 	xnvme_dev_ensure_ident(dev);
 	pthread_mutex_lock(&dev->lock);
 	if (!dev->geo_done) {
-		dev->geo_err = dev->ident_err ? dev->ident_err : xnvme_geo_derive(dev);
+		/* nobody reads dev->geo before geo_done is set: derived in place */
+		int err = dev->ident_err ? dev->ident_err : xnvme_geo_derive(dev);
+
+		publish_int(&dev->geo_err, err);
 		__atomic_store_n(&dev->geo_done, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&dev->lock);
-	return dev->geo_err;
+	return __atomic_load_n(&dev->geo_err, __ATOMIC_RELAXED);
 }
 
 int
 xnvme_dev_derive_geo(struct xnvme_dev *dev)
 {
+	struct idfy_set *set;
+	bool had_ident, had_geo;
 	int err;
 
 	if (!dev) {
 		return -EINVAL;
 	}
-	pthread_mutex_lock(&dev->lock);
-	err = identify(dev);
-	dev->ident_err = err;
-	__atomic_store_n(&dev->ident_done, 1, __ATOMIC_RELEASE);
-	if (!err) {
-		err = xnvme_geo_derive(dev);
+	set = calloc(1, sizeof(*set));
+	if (!set) {
+		return -ENOMEM;
 	}
-	dev->geo_err = err;
-	__atomic_store_n(&dev->geo_done, 1, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&dev->lock);
+	had_ident = dev->ident_done && !dev->ident_err;
+	had_geo = dev->geo_done && !dev->geo_err;
+
+	/* a failure keeps the last good identification and geometry: I/O goes on with them */
+	err = identify(dev, set);
+	if (err) {
+		if (!had_ident) {
+			publish_ident(dev, set, err);
+			publish_geo(dev, &set->geo, err); /* all zero */
+		}
+	} else {
+		err = xnvme_geo_derive_from(dev, &set->ctrlr, &set->ns, &set->ns_css, set->csi,
+					    &set->geo);
+		if (err) {
+			memset(&set->geo, 0, sizeof(set->geo)); /* all zero, as a failed first one */
+		}
+		if (!err || !had_geo) {
+			publish_ident(dev, set, 0);
+			publish_geo(dev, &set->geo, err);
+		}
+	}
 	pthread_mutex_unlock(&dev->lock);
+	free(set);
 	return err;
 }
 

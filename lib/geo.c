@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Geometry derivation from identify data (api.md §2.3).
+ * Geometry derivation from identify data (api.md §2.3). xnvme_geo_derive_from() is a pure
+ * function of the identify data it is given (plus the handle's dtype and transfer cap, fixed at
+ * open), so xnvme_dev_derive_geo() can derive away from the geometry readers are looking at.
  */
 #include <errno.h>
 #include <string.h>
@@ -8,6 +10,10 @@
 
 int
 xnvme_geo_derive(struct xnvme_dev *dev);
+int
+xnvme_geo_derive_from(const struct xnvme_dev *dev, const struct xnvme_spec_idfy *ctrlr,
+		      const struct xnvme_spec_idfy *ns, const struct xnvme_spec_idfy *ns_css,
+		      uint8_t csi, struct xnvme_geo *geo);
 
 /* Full active LBA format index: low bits in flbas.format, upper bits in flbas.format_msb */
 static unsigned int
@@ -29,11 +35,9 @@ mdts_nbytes(const struct xnvme_spec_idfy_ctrlr *ctrlr)
 }
 
 static void
-derive_lba_format(struct xnvme_dev *dev, unsigned int fmt)
+derive_lba_format(const struct xnvme_spec_idfy_ns *ns, unsigned int fmt, struct xnvme_geo *geo)
 {
-	const struct xnvme_spec_idfy_ns *ns = &dev->idfy_ns.ns;
 	const struct xnvme_spec_lbaf *lbaf = &ns->lbaf[fmt];
-	struct xnvme_geo *geo = &dev->geo;
 
 	geo->nbytes = 1U << lbaf->ds;
 	geo->nbytes_oob = lbaf->ms;
@@ -42,30 +46,30 @@ derive_lba_format(struct xnvme_dev *dev, unsigned int fmt)
 }
 
 static void
-derive_pi(struct xnvme_dev *dev, unsigned int fmt)
+derive_pi(const struct xnvme_spec_idfy *ctrlr, const struct xnvme_spec_idfy_ns *ns,
+	  const struct xnvme_spec_idfy *ns_css, uint8_t csi, unsigned int fmt,
+	  struct xnvme_geo *geo)
 {
-	const struct xnvme_spec_idfy_ns *ns = &dev->idfy_ns.ns;
-	struct xnvme_geo *geo = &dev->geo;
-
 	geo->pi_type = ns->dps.pit;
 	if (!geo->pi_type) {
 		return;
 	}
 	geo->pi_loc = ns->dps.md_start;
 	geo->pi_format = XNVME_SPEC_NVM_NS_16B_GUARD;
-	if (dev->idfy_ctrlr.ctrlr.ctratt.extended_lba_formats &&
-	    dev->ident.csi == XNVME_SPEC_CSI_NVM) {
-		const struct xnvme_spec_nvm_idfy_ns *nvm = (const void *)&dev->idfy_ns_css;
+	if (ctrlr->ctrlr.ctratt.extended_lba_formats && csi == XNVME_SPEC_CSI_NVM) {
+		const struct xnvme_spec_nvm_idfy_ns *nvm = (const void *)ns_css;
 
 		geo->pi_format = nvm->elbaf[fmt].pif;
 	}
 }
 
+/* The geometry of identify data ctrlr/ns/ns_css of command set `csi` into `geo` */
 int
-xnvme_geo_derive(struct xnvme_dev *dev)
+xnvme_geo_derive_from(const struct xnvme_dev *dev, const struct xnvme_spec_idfy *ctrlr,
+		      const struct xnvme_spec_idfy *idfy_ns, const struct xnvme_spec_idfy *ns_css,
+		      uint8_t csi, struct xnvme_geo *geo)
 {
-	const struct xnvme_spec_idfy_ns *ns = &dev->idfy_ns.ns;
-	struct xnvme_geo *geo = &dev->geo;
+	const struct xnvme_spec_idfy_ns *ns = &idfy_ns->ns;
 	unsigned int fmt;
 
 	memset(geo, 0, sizeof(*geo));
@@ -76,7 +80,7 @@ xnvme_geo_derive(struct xnvme_dev *dev)
 		return 0;
 
 	case 4: { /* file: byte-addressed, 512-byte units for NVM opcodes */
-		const struct xnvme_spec_fs_idfy_ns *fns = (const void *)&dev->idfy_ns_css;
+		const struct xnvme_spec_fs_idfy_ns *fns = (const void *)ns_css;
 
 		geo->type = XNVME_GEO_CONVENTIONAL;
 		geo->npugrp = geo->npunit = geo->nzone = 1;
@@ -97,18 +101,18 @@ xnvme_geo_derive(struct xnvme_dev *dev)
 		return -EINVAL;
 	}
 
-	switch (dev->ident.csi) {
+	switch (csi) {
 	case XNVME_SPEC_CSI_NVM:
 	case XNVME_SPEC_CSI_FS:
 		geo->type = XNVME_GEO_CONVENTIONAL;
 		geo->npugrp = geo->npunit = geo->nzone = 1;
 		geo->nsect = ns->nsze;
-		derive_lba_format(dev, fmt);
-		derive_pi(dev, fmt);
+		derive_lba_format(ns, fmt, geo);
+		derive_pi(ctrlr, ns, ns_css, csi, fmt, geo);
 		break;
 
 	case XNVME_SPEC_CSI_ZONED: {
-		const struct xnvme_spec_znd_idfy_ns *zns = (const void *)&dev->idfy_ns_css;
+		const struct xnvme_spec_znd_idfy_ns *zns = (const void *)ns_css;
 
 		if (!zns->lbafe[0].zsze || fmt >= 16 || !zns->lbafe[fmt].zsze) {
 			return -EINVAL;
@@ -117,7 +121,7 @@ xnvme_geo_derive(struct xnvme_dev *dev)
 		geo->npugrp = geo->npunit = 1;
 		geo->nzone = (uint32_t)(ns->nsze / zns->lbafe[fmt].zsze);
 		geo->nsect = zns->lbafe[fmt].zsze;
-		derive_lba_format(dev, fmt);
+		derive_lba_format(ns, fmt, geo);
 		break;
 	}
 	case XNVME_SPEC_CSI_KV:
@@ -130,7 +134,7 @@ xnvme_geo_derive(struct xnvme_dev *dev)
 
 	geo->tbytes = (uint64_t)geo->npugrp * geo->npunit * geo->nzone * geo->nsect * geo->nbytes;
 	geo->ssw = XNVME_ILOG2(geo->nbytes);
-	geo->mdts_nbytes = mdts_nbytes(&dev->idfy_ctrlr.ctrlr);
+	geo->mdts_nbytes = mdts_nbytes(&ctrlr->ctrlr);
 	if (dev->mdts_cap_nbytes && geo->mdts_nbytes > dev->mdts_cap_nbytes && geo->lba_nbytes) {
 		uint32_t cap = dev->mdts_cap_nbytes - dev->mdts_cap_nbytes % geo->lba_nbytes;
 
@@ -138,4 +142,12 @@ xnvme_geo_derive(struct xnvme_dev *dev)
 	}
 
 	return 0;
+}
+
+/* The geometry of the handle's own identify data, into dev->geo */
+int
+xnvme_geo_derive(struct xnvme_dev *dev)
+{
+	return xnvme_geo_derive_from(dev, &dev->idfy_ctrlr, &dev->idfy_ns, &dev->idfy_ns_css,
+				     dev->ident.csi, &dev->geo);
 }

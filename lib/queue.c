@@ -2,10 +2,15 @@
 /*
  * Queues: a pool of capacity + 1 pre-bound contexts on a free stack (the spare lets clients
  * take one more context than they may submit), plus the async mechanism's state.
+ *
+ * The rules clients see (callbacks, nesting, NULL, the pool, drain_timeout) are documented in
+ * libxnvme_queue.h; `depth` counts the pokes in progress, so depth > 0 means "inside a
+ * completion callback of this queue".
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "xnvme_be.h"
 
 static void
@@ -19,6 +24,7 @@ static void
 queue_free(struct xnvme_queue *queue)
 {
 	free(queue->free);
+	free(queue->pooled);
 	free(queue->pool);
 	free(queue);
 }
@@ -46,7 +52,8 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		return -ENOMEM;
 	}
 	q->free = calloc(npool, sizeof(*q->free));
-	if (!q->free) {
+	q->pooled = calloc(npool, sizeof(*q->pooled));
+	if (!q->free || !q->pooled) {
 		queue_free(q);
 		return -ENOMEM;
 	}
@@ -65,6 +72,7 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		ctx->async.cb = cb_noop;
 		/* pushed in reverse so that the first get returns pool[0] */
 		q->free[npool - 1 - i] = ctx;
+		q->pooled[i] = 1;
 	}
 	q->nfree = npool;
 
@@ -97,37 +105,93 @@ xnvme_queue_term(struct xnvme_queue *queue)
 	if (!queue) {
 		return -EINVAL;
 	}
+	if (queue->depth) {
+		return -EDEADLK; /* a poke of this queue is still walking it */
+	}
 	err = queue->async->term(queue);
 	queue_free(queue);
 	return err;
 }
 
-int
-xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
+/* One poke of the mechanism, counted in `depth` for the callbacks it runs */
+static inline int
+queue_poke(struct xnvme_queue *queue, uint32_t max)
 {
-	if (XNVME_BE_UNLIKELY(!queue->outstanding)) {
-		return 0;
-	}
-	return queue->async->poke(queue, max);
+	int ret;
+
+	queue->depth++;
+	ret = queue->async->poke(queue, max);
+	queue->depth--;
+	return ret;
 }
 
 int
-xnvme_queue_drain(struct xnvme_queue *queue)
+xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
 {
+	if (XNVME_BE_UNLIKELY(!queue)) {
+		return -EINVAL;
+	}
+	if (XNVME_BE_UNLIKELY(!queue->outstanding || queue->depth >= XNVME_QUEUE_POKE_DEPTH_MAX)) {
+		return 0;
+	}
+	return queue_poke(queue, max);
+}
+
+static uint64_t
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/*
+ * Pokes until nothing is outstanding or, with `bounded`, `timeout_us` have passed. From a
+ * callback of the queue it would spin forever: the commands of the pokes it is nested in are
+ * counted as outstanding and only those pokes can deliver them.
+ */
+static int
+queue_drain(struct xnvme_queue *queue, bool bounded, uint64_t timeout_us)
+{
+	uint64_t deadline = 0;
 	int acc = 0;
 
 	if (!queue) {
 		return -EINVAL;
 	}
+	if (queue->depth) {
+		return -EDEADLK;
+	}
+	if (bounded) {
+		uint64_t now = now_us();
+
+		deadline = timeout_us > UINT64_MAX - now ? UINT64_MAX : now + timeout_us;
+	}
 	while (queue->outstanding) {
-		int err = queue->async->poke(queue, 0);
+		int err = queue_poke(queue, 0);
 
 		if (err < 0) {
 			return err;
 		}
 		acc += err;
+		if (bounded && queue->outstanding && now_us() >= deadline) {
+			return -ETIMEDOUT;
+		}
 	}
 	return acc;
+}
+
+int
+xnvme_queue_drain(struct xnvme_queue *queue)
+{
+	return queue_drain(queue, false, 0);
+}
+
+int
+xnvme_queue_drain_timeout(struct xnvme_queue *queue, uint64_t timeout_us)
+{
+	return queue_drain(queue, true, timeout_us);
 }
 
 int
@@ -147,22 +211,36 @@ get_cmd_ctx_fail(const struct xnvme_queue *queue)
 struct xnvme_cmd_ctx *
 xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 {
+	struct xnvme_cmd_ctx *ctx;
+
 	if (XNVME_BE_UNLIKELY(!queue || !queue->nfree)) {
 		return get_cmd_ctx_fail(queue);
 	}
-	return queue->free[--queue->nfree];
+	ctx = queue->free[--queue->nfree];
+	queue->pooled[ctx - queue->pool] = 0;
+	return ctx;
 }
 
 int
 xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
-	if (XNVME_BE_UNLIKELY(!queue || !ctx || queue->nfree > queue->capacity)) {
+	uintptr_t off, idx;
+
+	if (XNVME_BE_UNLIKELY(!queue || !ctx)) {
 		return -EINVAL;
 	}
+	/* O(1): a context of this pool (address range and alignment) that is not on the stack */
+	off = (uintptr_t)ctx - (uintptr_t)queue->pool;
+	idx = off / sizeof(*ctx);
+	if (XNVME_BE_UNLIKELY((uintptr_t)ctx < (uintptr_t)queue->pool ||
+			      off % sizeof(*ctx) || idx > queue->capacity ||
+			      queue->pooled[idx])) {
+		return -EINVAL;
+	}
+	queue->pooled[idx] = 1;
 	queue->free[queue->nfree++] = ctx;
 	return 0;
 }
-
 int
 xnvme_queue_set_cb(struct xnvme_queue *queue, xnvme_queue_cb cb, void *cb_arg)
 {

@@ -148,7 +148,7 @@ struct xnvme_dev {
 	int ident_err;
 	int geo_done; ///< atomic: geometry derived (successfully or not)
 	int geo_err;
-	pthread_mutex_t lock; ///< serialises first identification
+	pthread_mutex_t lock; ///< serialises identification and derivation (lib/dev.c)
 
 	struct xnvme_ident ident;
 	struct xnvme_opts opts; ///< effective options, names point at mechanism names
@@ -167,16 +167,32 @@ struct xnvme_dev {
 	char errmsg[XNVME_ERRMSG_LEN]; ///< reason for a failed open or check_support
 };
 
-/** Queue: pool of capacity + 1 contexts, a free stack, and the mechanism's state */
+/**
+ * Pokes of one queue that may run inside each other (callbacks that poke); one more reaps
+ * nothing and returns 0: bounds the stack when every callback submits and pokes. The commands
+ * stay queued for an enclosing poke or the next one.
+ */
+#define XNVME_QUEUE_POKE_DEPTH_MAX 8
+
+/**
+ * Queue: pool of capacity + 1 contexts, a free stack, and the mechanism's state.
+ *
+ * Nested pokes (a callback that pokes its own queue): every mechanism's poke takes the
+ * completions it will deliver off its ring or list before running any callback and keeps them
+ * in storage of its own level (a claimed ring range, the stack, or links through per-context
+ * entries), never in a scratch array shared by all pokes of the queue.
+ */
 struct xnvme_queue {
 	struct xnvme_dev *dev;
 	const struct xnvme_be_async *async;
 	uint32_t capacity;
 	uint32_t outstanding;
 	uint32_t nfree;
+	uint32_t depth; ///< pokes of this queue in progress (>0: inside a completion callback)
 	int opts;
 	void *state; ///< mechanism-private, set by async->init, released by async->term
 	struct xnvme_cmd_ctx **free;
+	uint8_t *pooled; ///< per pooled context: 1 while it is on the free stack
 	struct xnvme_cmd_ctx *pool;
 };
 
@@ -236,6 +252,9 @@ xnvme_cmd_pass_async(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, 
 	struct xnvme_queue *queue = ctx->async.queue;
 	int err;
 
+	if (XNVME_BE_UNLIKELY(!queue)) {
+		return -EINVAL;
+	}
 	if (XNVME_BE_UNLIKELY(queue->outstanding >= queue->capacity)) {
 		return -EBUSY;
 	}

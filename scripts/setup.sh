@@ -4,7 +4,8 @@
 set -euo pipefail
 
 pkgs=(meson ninja-build gcc g++ clang pkgconf liburing-dev libaio-dev valgrind man-db
-      dpkg-dev make python3)
+      dpkg-dev make python3
+      libclang-rt-14-dev libyaml-dev) # libFuzzer for scripts/fuzz.sh; YAML parser of fuzz_printers
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,7 +3,9 @@
 #   1. gcc build (-Werror) and the whole meson suite (api, unit, tools)
 #   2. clang build (-Werror) and the unit suite
 #   3. ASan+UBSan build and the unit suite
+#   3b. ThreadSanitizer over the concurrency and churn programs
 #   4. the unit suite under valgrind (leaks and invalid accesses are errors)
+#   4b. every libFuzzer target for 10 s from its corpus (scripts/fuzz.sh; one result per target)
 #   5. install to a prefix, build the examples through pkg-config, run them
 #   6. fio 3.33 from Debian's source package with its xnvme engine, verifying data
 #   7. the device suite inside a QEMU guest with emulated NVMe (tests/guest/run_suite.sh):
@@ -36,6 +38,21 @@ count_meson() {
 		failures+=("$label: $(grep -E '"result": "(FAIL|TIMEOUT|ERROR)' "$log" |
 			sed -E 's/.*"name": "([^"]*)".*/\1/' | tr '\n' ' ')")
 	fi
+}
+
+# Adds the counts of a pytest summary line ("== 3 passed, 1 skipped in 2s ==") from a log
+count_pytest() {
+	local log=$1 label=$2 line p f e s
+	line=$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$log" | tail -n 1)
+	p=$(sed -nE 's/.* ([0-9]+) passed.*/\1/p' <<<"$line")
+	f=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$line")
+	e=$(sed -nE 's/.* ([0-9]+) errors?.*/\1/p' <<<"$line")
+	s=$(sed -nE 's/.* ([0-9]+) skipped.*/\1/p' <<<"$line")
+	[ -n "$line" ] || f=1 # no summary: the run itself failed
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-0} + ${e:-0}))
+	skipped=$((skipped + ${s:-0}))
+	[ $((${f:-0} + ${e:-0})) -eq 0 ] || failures+=("$label (see $log)")
 }
 
 step() { echo; echo "### $*"; }
@@ -77,11 +94,30 @@ if build "$out/build-asan" -Db_sanitize=address,undefined -Db_lundef=false -Dbui
 		mtest "$out/build-asan" asan --suite unit --num-processes 2
 fi
 
+step "ThreadSanitizer: the concurrency and churn programs"
+tsan="$out/build-tsan"
+if { [ -f "$tsan/build.ninja" ] || meson setup "$tsan" -Db_sanitize=thread -Db_lundef=false \
+	-Dtools=false >"$out/build-tsan-setup.log" 2>&1; } &&
+	ninja -C "$tsan" tests/test_threads tests/test_churn >"$out/build-tsan-build.log" 2>&1; then
+	TSAN_OPTIONS=halt_on_error=1 mtest "$tsan" tsan --no-rebuild threads churn
+else
+	tail -30 "$out/build-tsan-setup.log" "$out/build-tsan-build.log" 2>/dev/null
+	failed=$((failed + 1)); failures+=("tsan build")
+fi
+
 step "valgrind over the unit suite"
 if [ -f "$out/build-gcc/build.ninja" ]; then
 	MTEST_SETUP=valgrind mtest "$out/build-gcc" valgrind --suite unit --setup valgrind \
 		--num-processes 2 --timeout-multiplier 10
 fi
+
+step "libFuzzer targets, 10 s each (scripts/fuzz.sh)"
+XNVME_FUZZ_DIR="$out/fuzz" scripts/fuzz.sh 10 2>&1 | tee "$out/fuzz.log"
+p=$(sed -nE 's/^fuzz: ([0-9]+) passed, ([0-9]+) failed$/\1/p' "$out/fuzz.log")
+f=$(sed -nE 's/^fuzz: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$out/fuzz.log")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+[ "${f:-1}" -eq 0 ] || failures+=("fuzz (see $out/fuzz.log)")
 
 step "install, examples through pkg-config"
 rm -rf "$out/install"
@@ -94,6 +130,15 @@ if build "$out/build-install" --prefix="$out/install" --libdir=lib -Dtests=false
 	fi
 else
 	failed=$((failed + 1)); failures+=("install")
+fi
+
+step "Python bindings (python/, pytest against the installed library)"
+if [ -d "$out/install" ]; then
+	XNVME_PY_VENV="$out/python-venv" python/run_tests.sh "$out/install" >"$out/python.log" 2>&1
+	tail -n 5 "$out/python.log"
+	count_pytest "$out/python.log" python
+else
+	failed=$((failed + 1)); failures+=("python (no install)")
 fi
 
 step "fio 3.33 xnvme engine"
@@ -112,7 +157,7 @@ fi
 
 step "QEMU guest: the device suite on the Linux NVMe driver"
 if [ -f "$out/build-gcc/build.ninja" ] && tests/qemu/rig.sh prepare --fdp >"$out/qemu-prepare.log" 2>&1; then
-	tests/qemu/rig.sh run --fdp --workdir "$root" --timeout 1500 \
+	tests/qemu/rig.sh run --fdp --slow --workdir "$root" --timeout 1500 \
 		--env NVMEFS_EXTENSION="$root/duckdb/build/nvmefs.duckdb_extension" \
 		--env XNVME_GUEST_PYTHON="$(command -v python3)" -- \
 		tests/guest/run_suite.sh "$out/build-gcc" "$out/guest" "$fio" | tee "$out/guest.log"

@@ -532,6 +532,13 @@ main(void)
 		perror("mkstemp");
 		return 77;
 	}
+	/* NVM commands address the LBAs of the file's size (sparse) and never grow it */
+	if (ftruncate(fd, 64 << 20)) {
+		perror("ftruncate");
+		close(fd);
+		unlink(path);
+		return 1;
+	}
 	close(fd);
 
 	for (size_t m = 0; m < sizeof(mechs) / sizeof(mechs[0]); ++m) {

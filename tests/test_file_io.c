@@ -262,9 +262,21 @@ test_nvm_and_vectored(void)
 		goto out;
 	}
 
-	/* NVM opcodes address 512-byte LBAs */
+	/* NVM opcodes address 512-byte LBAs of the file's size: an empty file has none, and an
+	 * NVM write never grows the file */
 	CHECK(xnvme_dev_get_ssw(dev) == 9, "ssw=%" PRIu64, xnvme_dev_get_ssw(dev));
 	pattern(wbuf, 1024, 1);
+	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_WRITE, 3, 1, wbuf, 1024, &ctx);
+	CHECK(err == -EIO && ctx.cpl.status.sct == 0 && ctx.cpl.status.sc == 0x80,
+	      "nvm write past end: err=%d sc=%u", err, ctx.cpl.status.sc);
+	CHECK(size_of(path) == 0, "size=%lld", (long long)size_of(path));
+
+	/* grown through the file API, seen by the NVM opcodes once the geometry is derived */
+	memset(rbuf, 0, 5 * 512);
+	ctx = xnvme_file_get_cmd_ctx(dev);
+	CHECK(!xnvme_file_pwrite(&ctx, rbuf, 5 * 512, 0), "file write");
+	CHECK(!xnvme_dev_derive_geo(dev) && xnvme_dev_get_geo(dev)->tbytes == 5 * 512,
+	      "derive: tbytes=%" PRIu64, xnvme_dev_get_geo(dev)->tbytes);
 	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_WRITE, 3, 1, wbuf, 1024, &ctx);
 	CHECK(!err && ctx.cpl.result == 1024, "nvm write: err=%d result=%" PRIu64, err,
 	      (uint64_t)ctx.cpl.result);

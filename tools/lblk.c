@@ -337,7 +337,7 @@ sub_write_read_pi(struct xnvme_cli *cli)
 exit:
 	xnvme_buf_free(io.dev, lp.rmbuf);
 	xnvme_buf_free(io.dev, lp.rdbuf);
-	ret = tool_lblk_io_teardown(&io);
+	ret = tool_lblk_io_teardown(&io, err);
 	return err ? err : ret;
 }
 

@@ -5,12 +5,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -363,6 +365,270 @@ tool_nsid(const struct xnvme_cli *cli)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* Files named by several arguments, and what a file can hold                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A file argument of the running subcommand, identified for tool_check_files() */
+struct file_arg {
+	enum xnvme_cli_opt opt;
+	const char *path;
+	bool written;
+	bool exists; ///< a regular file or block device: `dev`, `ino` (and `rdev`) identify it
+	bool is_blk;
+	bool absent; ///< an output not existing yet: `dir_dev`, `dir_ino` and `base` name it
+	dev_t dev;
+	ino_t ino;
+	dev_t rdev;
+	dev_t dir_dev;
+	ino_t dir_ino;
+	const char *base;
+};
+
+static void
+file_arg_identify(struct file_arg *a)
+{
+	char dir[4096];
+	const char *slash;
+	struct stat st;
+	size_t len;
+
+	if (!stat(a->path, &st)) {
+		a->exists = S_ISREG(st.st_mode) || S_ISBLK(st.st_mode);
+		a->is_blk = S_ISBLK(st.st_mode);
+		a->dev = st.st_dev;
+		a->ino = st.st_ino;
+		a->rdev = st.st_rdev;
+		return;
+	}
+	/* A device URI is never created: only an output may be a file still to be made */
+	if (errno != ENOENT || !a->written || a->opt == XNVME_CLI_OPT_URI) {
+		return;
+	}
+	/* An output to be created: the directory entry it would be */
+	slash = strrchr(a->path, '/');
+	a->base = slash ? slash + 1 : a->path;
+	len = slash ? (size_t)(slash - a->path) : 0;
+	if (!a->base[0] || len >= sizeof(dir)) {
+		return;
+	}
+	if (!slash) {
+		snprintf(dir, sizeof(dir), ".");
+	} else if (!len) {
+		snprintf(dir, sizeof(dir), "/");
+	} else {
+		memcpy(dir, a->path, len);
+		dir[len] = '\0';
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		return;
+	}
+	a->absent = true;
+	a->dir_dev = st.st_dev;
+	a->dir_ino = st.st_ino;
+}
+
+static bool
+file_arg_same(const struct file_arg *a, const struct file_arg *b)
+{
+	if (a->exists && b->exists) {
+		if (a->is_blk && b->is_blk && a->rdev == b->rdev) {
+			return true; /* two nodes of one block device */
+		}
+		return a->dev == b->dev && a->ino == b->ino;
+	}
+	return a->absent && b->absent && a->dir_dev == b->dir_dev && a->dir_ino == b->dir_ino &&
+	       !strcmp(a->base, b->base);
+}
+
+int
+tool_check_files(const struct xnvme_cli *cli)
+{
+	const struct xnvme_cli_args *args = &cli->args;
+	const struct {
+		enum xnvme_cli_opt opt;
+		const char *path;
+		bool written;
+	} cand[] = {
+		/* the device: read by some subcommands, written by others */
+		{XNVME_CLI_OPT_URI, args->uri, true},
+		{XNVME_CLI_OPT_DATA_INPUT, args->data_input, false},
+		{XNVME_CLI_OPT_META_INPUT, args->meta_input, false},
+		{XNVME_CLI_OPT_CMD_INPUT, args->cmd_input, false},
+		{XNVME_CLI_OPT_DATA_OUTPUT, args->data_output, true},
+		{XNVME_CLI_OPT_META_OUTPUT, args->meta_output, true},
+		{XNVME_CLI_OPT_CMD_OUTPUT, args->cmd_output, true},
+	};
+	struct file_arg files[sizeof(cand) / sizeof(cand[0])];
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(cand) / sizeof(cand[0]); ++i) {
+		if (!cand[i].path || !cand[i].path[0] || !tool_sub_has_opt(cli, cand[i].opt)) {
+			continue;
+		}
+		memset(&files[n], 0, sizeof(files[n]));
+		files[n].opt = cand[i].opt;
+		files[n].path = cand[i].path;
+		files[n].written = cand[i].written;
+		file_arg_identify(&files[n]);
+		n++;
+	}
+
+	for (size_t i = 0; i < n; ++i) {
+		for (size_t j = i + 1; j < n; ++j) {
+			const struct file_arg *a = &files[i], *b = &files[j];
+
+			if ((!a->written && !b->written) || !file_arg_same(a, b)) {
+				continue;
+			}
+			return tool_err(cli, -EINVAL,
+					"%s %s and %s %s are the same file: %s",
+					tool_opt_label(cli, a->opt), a->path,
+					tool_opt_label(cli, b->opt), b->path,
+					(a->written && b->written)
+						? "refusing to have one overwrite the other"
+						: "refusing to overwrite the input with the output");
+		}
+	}
+	return 0;
+}
+
+/* The subcommand handlers of the table run by tool_cli_run(), in table order */
+static struct xnvme_cli_sub *g_run_subs;
+static xnvme_cli_subfunc *g_run_cmds;
+
+static int
+run_checked(struct xnvme_cli *cli)
+{
+	xnvme_cli_subfunc cmd = g_run_cmds[cli->sub - g_run_subs];
+	int err;
+
+	err = tool_check_files(cli);
+	if (err) {
+		return err;
+	}
+	return cmd(cli);
+}
+
+int
+tool_cli_run(struct xnvme_cli *cli, int argc, char **argv, int init)
+{
+	int ret;
+
+	g_run_cmds = calloc(cli->nsubs > 0 ? (size_t)cli->nsubs : 1, sizeof(*g_run_cmds));
+	if (!g_run_cmds) {
+		return xnvme_cli_run(cli, argc, argv, init);
+	}
+	g_run_subs = cli->subs;
+	for (int i = 0; i < cli->nsubs; ++i) {
+		g_run_cmds[i] = cli->subs[i].command;
+		if (cli->subs[i].command) {
+			cli->subs[i].command = run_checked;
+		}
+	}
+
+	ret = xnvme_cli_run(cli, argc, argv, init);
+
+	for (int i = 0; i < cli->nsubs; ++i) {
+		cli->subs[i].command = g_run_cmds[i];
+	}
+	free(g_run_cmds);
+	g_run_cmds = NULL;
+	g_run_subs = NULL;
+	return ret;
+}
+
+/* The path itself when it exists, else its directory: where a new file would be */
+static const char *
+file_or_dir(const char *path, char *buf, size_t len)
+{
+	const char *slash;
+	struct stat st;
+
+	if (!stat(path, &st)) {
+		return path;
+	}
+	slash = strrchr(path, '/');
+	if (!slash) {
+		return ".";
+	}
+	if (slash == path) {
+		return "/";
+	}
+	if ((size_t)(slash - path) >= len) {
+		return NULL;
+	}
+	memcpy(buf, path, slash - path);
+	buf[slash - path] = '\0';
+	return buf;
+}
+
+uint64_t
+tool_file_size_max(const char *path)
+{
+	uint64_t max = INT64_MAX; /* off_t */
+	const char *where;
+	char buf[4096];
+	long bits;
+
+	where = file_or_dir(path, buf, sizeof(buf));
+	if (!where) {
+		return max;
+	}
+	/* bits of a signed integer holding the largest file size of that file system */
+	bits = pathconf(where, _PC_FILESIZEBITS);
+	if (bits > 1 && bits < 64) {
+		max = (1ULL << (bits - 1)) - 1;
+	}
+	return max;
+}
+
+/* Bytes the file system holding `path` (or its directory) has in all; 0 when unknown */
+static uint64_t
+file_fs_nbytes(const char *path)
+{
+	struct statvfs vfs;
+	const char *where;
+	char buf[4096];
+	uint64_t nbytes;
+
+	where = file_or_dir(path, buf, sizeof(buf));
+	if (!where || statvfs(where, &vfs) || !vfs.f_blocks) {
+		return 0;
+	}
+	tool_mul_u64(vfs.f_blocks, vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize, &nbytes);
+	return nbytes;
+}
+
+int
+tool_check_file_room(const struct xnvme_cli *cli, enum xnvme_cli_opt nopt, uint64_t nbytes,
+		     uint64_t end, enum xnvme_cli_opt fopt, const char *path)
+{
+	uint64_t fs_nbytes, size_max;
+	struct stat st;
+
+	if (!path || stat(path, &st) || !S_ISREG(st.st_mode)) {
+		return 0;
+	}
+	fs_nbytes = file_fs_nbytes(path);
+	if (fs_nbytes && nbytes > fs_nbytes) {
+		return tool_err(cli, -EFBIG,
+				"%s %" PRIu64 ": more than %s %s can hold: its file system holds "
+				"%" PRIu64 " bytes in all",
+				tool_opt_label(cli, nopt), nbytes, tool_opt_label(cli, fopt), path,
+				fs_nbytes);
+	}
+	size_max = tool_file_size_max(path);
+	if (end > size_max) {
+		return tool_err(cli, -EFBIG,
+				"%s %" PRIu64 ": %s %s would end at byte %" PRIu64
+				", past the largest file size of its file system (%" PRIu64 " bytes)",
+				tool_opt_label(cli, nopt), nbytes, tool_opt_label(cli, fopt), path, end,
+				size_max);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Data files and generated data                                                              */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -375,6 +641,49 @@ file_setup(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt 
 	f->path = path;
 	f->fd = -1;
 	f->nbytes = 0;
+	f->created = false;
+	f->stream = false;
+	f->regular = false;
+}
+
+static const char *
+file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode)) {
+		return "a FIFO";
+	}
+	if (S_ISSOCK(mode)) {
+		return "a socket";
+	}
+	if (S_ISCHR(mode)) {
+		return "a character device";
+	}
+	if (S_ISDIR(mode)) {
+		return "a directory";
+	}
+	if (S_ISBLK(mode)) {
+		return "a block device";
+	}
+	return "a regular file";
+}
+
+/* Notes the kind of the open file; streams stay non-blocking (file_io() polls them) */
+static int
+file_classify(struct tool_file *f, struct stat *st)
+{
+	if (fstat(f->fd, st)) {
+		return -errno;
+	}
+	f->regular = S_ISREG(st->st_mode);
+	f->stream = S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || S_ISCHR(st->st_mode);
+	if (!f->stream) {
+		int flags = fcntl(f->fd, F_GETFL);
+
+		if (flags < 0 || fcntl(f->fd, F_SETFL, flags & ~O_NONBLOCK)) {
+			return -errno;
+		}
+	}
+	return 0;
 }
 
 int
@@ -382,20 +691,21 @@ tool_file_open_in(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_c
 		  const char *path, uint64_t need)
 {
 	struct stat st;
+	int err;
 
 	file_setup(f, cli, opt, path);
 	if (!path || !path[0]) {
 		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
 	}
 
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever */
+	f->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (f->fd < 0) {
 		return tool_err(cli, -errno, "%s %s: cannot open for reading",
 				tool_opt_label(cli, opt), path);
 	}
-	if (fstat(f->fd, &st)) {
-		int err = -errno;
-
+	err = file_classify(f, &st);
+	if (err) {
 		tool_file_close(f);
 		return tool_err(cli, err, "%s %s: cannot stat", tool_opt_label(cli, opt), path);
 	}
@@ -418,14 +728,41 @@ int
 tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
 		   const char *path)
 {
+	struct stat st;
+	int err;
+
 	file_setup(f, cli, opt, path);
 	if (!path || !path[0]) {
 		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
 	}
 
-	f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Created here, or existing: only a file this run created may be removed on failure */
+	f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (f->fd >= 0) {
+		f->created = true;
+	} else if (errno == EEXIST) {
+		/* Non-blocking: a FIFO without a reader fails with ENXIO instead of waiting */
+		f->fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (f->fd < 0 && errno == ENXIO) {
+			return tool_err(cli, -ENXIO, "%s %s: a FIFO without a reader: cannot write",
+					tool_opt_label(cli, opt), path);
+		}
+		if (f->fd < 0 && errno == ENOENT) { /* a dangling symbolic link: create its target */
+			f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		}
+	}
 	if (f->fd < 0) {
 		return tool_err(cli, -errno, "%s %s: cannot open for writing",
+				tool_opt_label(cli, opt), path);
+	}
+	err = file_classify(f, &st);
+	if (!err && f->regular && !f->created && ftruncate(f->fd, 0)) {
+		err = -errno;
+	}
+	if (err) {
+		f->regular = false; /* not truncated: nothing to report but the error */
+		tool_file_abort(f);
+		return tool_err(cli, err, "%s %s: cannot open for writing",
 				tool_opt_label(cli, opt), path);
 	}
 	return 0;
@@ -443,6 +780,16 @@ file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
 		if (ret < 0 && errno == EINTR) {
 			continue;
 		}
+		if (ret < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && f->stream) {
+			struct pollfd pfd = {.fd = f->fd, .events = out ? POLLOUT : POLLIN};
+
+			/* A FIFO whose writer is slow: wait for data, or for its end (POLLHUP) */
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
+				return tool_err(f->cli, -errno, "%s %s: poll failed",
+						tool_opt_label(f->cli, f->opt), f->path);
+			}
+			continue;
+		}
 		if (ret < 0) {
 			return tool_err(f->cli, -errno, "%s %s: %s failed",
 					tool_opt_label(f->cli, f->opt), f->path, out ? "write" : "read");
@@ -454,9 +801,12 @@ file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
 		if (ret == 0) {
 			return tool_err(f->cli, -EINVAL,
 					"%s %s: ended after %" PRIu64 " bytes, %" PRIu64
-					" bytes needed",
+					" bytes needed%s",
 					tool_opt_label(f->cli, f->opt), f->path, f->nbytes,
-					f->nbytes + left);
+					f->nbytes + left,
+					(f->stream && !f->nbytes)
+						? " (a FIFO or device with nothing to read: no writer?)"
+						: "");
 		}
 		buf += ret;
 		left -= ret;
@@ -494,6 +844,29 @@ tool_file_close(struct tool_file *f)
 	return err;
 }
 
+void
+tool_file_abort(struct tool_file *f)
+{
+	if (f->fd < 0) {
+		return;
+	}
+	close(f->fd);
+	f->fd = -1;
+	if (f->created) {
+		if (unlink(f->path) && errno != ENOENT) {
+			tool_err(f->cli, -errno, "%s %s: cannot remove the incomplete output",
+				 tool_opt_label(f->cli, f->opt), f->path);
+		}
+		return;
+	}
+	if (f->regular) {
+		tool_err(f->cli, -EIO,
+			 "%s %s: the file existed before and was truncated: it holds only the %" PRIu64
+			 " bytes written before the failure",
+			 tool_opt_label(f->cli, f->opt), f->path, f->nbytes);
+	}
+}
+
 int
 tool_data_load(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path, void *buf,
 	       size_t nbytes)
@@ -522,8 +895,15 @@ tool_data_save(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *
 		return err;
 	}
 	err = tool_file_write(&f, buf, nbytes);
+	if (err) {
+		tool_file_abort(&f);
+		return err;
+	}
 	err_close = tool_file_close(&f);
-	return err ? err : err_close;
+	if (err_close && f.created) {
+		unlink(path);
+	}
+	return err_close;
 }
 
 int
@@ -1087,6 +1467,13 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 	if (!path || !path[0]) {
 		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
 	}
+	/* Commands address byte offsets: a stream has none, and opening one may block */
+	if (!stat(path, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		return tool_err(cli, -EINVAL,
+				"%s %s: is %s: a regular file or a device is needed, as data is "
+				"moved at byte offsets",
+				tool_opt_label(cli, opt), path, file_kind(st.st_mode));
+	}
 
 	/*
 	 * An output is created only when nothing answers to its name: with create set, the first
@@ -1098,6 +1485,7 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 		if (!x->dev && errno == ENOENT) {
 			opts = xfer_opts(cli, mode, true);
 			x->dev = xnvme_file_open(path, &opts);
+			x->created = x->dev != NULL;
 		}
 	} else {
 		x->dev = xnvme_file_open(path, &opts);
@@ -1105,6 +1493,13 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 	if (!x->dev) {
 		return tool_err(cli, -errno, "%s %s: cannot open%s", tool_opt_label(cli, opt), path,
 				(mode & TOOL_XFER_OUT) ? " for writing" : "");
+	}
+	{
+		const struct xnvme_ident *ident = xnvme_dev_get_ident(x->dev);
+
+		x->is_file = ident && ident->dtype == TOOL_DTYPE_FILE;
+		x->truncated = x->is_file && !x->created && (mode & TOOL_XFER_OUT) &&
+			       (mode & TOOL_XFER_TRUNC);
 	}
 
 	err = xfer_lba_mode(x);
@@ -1169,6 +1564,54 @@ tool_xfer_close(struct tool_xfer *x)
 		xnvme_file_close(x->dev);
 		x->dev = NULL;
 	}
+}
+
+void
+tool_xfer_abort(struct tool_xfer *x)
+{
+	bool created = x->created, truncated = x->truncated;
+
+	tool_xfer_close(x);
+	if (created) {
+		if (unlink(x->path) && errno != ENOENT) {
+			tool_err(x->cli, -errno, "%s %s: cannot remove the incomplete output",
+				 tool_opt_label(x->cli, x->opt), x->path);
+		}
+		x->created = false;
+		return;
+	}
+	if (truncated) {
+		tool_err(x->cli, -EIO,
+			 "%s %s: the file existed before and was truncated: it holds only the %" PRIu64
+			 " bytes written before the failure",
+			 tool_opt_label(x->cli, x->opt), x->path, x->nwritten);
+	} else if (x->nwritten) {
+		tool_err(x->cli, -EIO,
+			 "%s %s: %" PRIu64 " bytes were written before the failure: the output is "
+			 "incomplete",
+			 tool_opt_label(x->cli, x->opt), x->path, x->nwritten);
+	}
+}
+
+int
+tool_xfer_check_room(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_t nbytes,
+		     uint64_t end)
+{
+	const struct xnvme_cli *cli = x->cli;
+	uint64_t size;
+
+	if (x->is_file) {
+		return tool_check_file_room(cli, nopt, nbytes, end, x->opt, x->path);
+	}
+	size = tool_xfer_size(x);
+	if (end > size) {
+		return tool_err(cli, -EFBIG,
+				"%s %" PRIu64 ": %s %s holds %" PRIu64
+				" bytes, the transfer would end at byte %" PRIu64,
+				tool_opt_label(cli, nopt), nbytes, tool_opt_label(cli, x->opt), x->path,
+				size, end);
+	}
+	return 0;
 }
 
 uint64_t
@@ -1281,6 +1724,9 @@ xfer_rw_sync(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint6
 			break;
 		}
 		pos += n;
+		if (write) {
+			x->nwritten += n;
+		}
 		tool_progress_update(x->prog, x->prog_base + pos);
 	}
 
@@ -1415,6 +1861,9 @@ xfer_rw_async(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint
 	}
 
 exit:
+	if (write) {
+		x->nwritten += xa.done;
+	}
 	free(iovs);
 	free(xa.free);
 	free(xa.slots);

@@ -80,6 +80,54 @@ tool_nsid(const struct xnvme_cli *cli);
 bool
 tool_sub_has_opt(const struct xnvme_cli *cli, enum xnvme_cli_opt opt);
 
+/** `a * b` into `*res`; false (and `*res` UINT64_MAX) when the product does not fit */
+static inline bool
+tool_mul_u64(uint64_t a, uint64_t b, uint64_t *res)
+{
+	if (__builtin_mul_overflow(a, b, res)) {
+		*res = UINT64_MAX;
+		return false;
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Files named by several arguments, and what a file can hold                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Refuses (-EINVAL, a message naming both arguments) to run when two file arguments of the
+ * running subcommand name the same file and at least one of them is written: the device URI
+ * (read and written), --data-input, --meta-input, --cmd-input (read), --data-output,
+ * --meta-output and --cmd-output (written). Same file means same device and inode, whatever
+ * the paths (symbolic and hard links); two outputs not yet existing are the same file when
+ * they name the same entry of the same directory. Only regular files and block devices are
+ * compared: character devices, FIFOs and sockets may well be named twice (/dev/null).
+ * tool_cli_run() calls it before every subcommand, before any output is opened.
+ */
+int
+tool_check_files(const struct xnvme_cli *cli);
+
+/**
+ * As xnvme_cli_run(), with tool_check_files() run before the subcommand: TOOL_MAIN() calls it
+ */
+int
+tool_cli_run(struct xnvme_cli *cli, int argc, char **argv, int init);
+
+/**
+ * Fails, naming the size argument `nopt` and the limit, when a regular file `path` (existing,
+ * or to be created; named by `fopt`) cannot hold `nbytes` bytes of data ending at byte `end`:
+ * more data than its file system holds, or an end past the largest file size there. Paths that
+ * are not regular files (devices, URIs) pass: check those against tool_xfer_size() once open.
+ */
+int
+tool_check_file_room(const struct xnvme_cli *cli, enum xnvme_cli_opt nopt, uint64_t nbytes,
+		     uint64_t end, enum xnvme_cli_opt fopt, const char *path);
+
+/** The largest size a regular file at `path` (existing or to be created) may have */
+uint64_t
+tool_file_size_max(const char *path);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Subcommand tables                                                                          */
 /* ------------------------------------------------------------------------------------------ */
@@ -158,7 +206,7 @@ tool_sub_has_opt(const struct xnvme_cli *cli, enum xnvme_cli_opt opt);
 			.subs = subs_,                                      \
 		};                                                          \
                                                                             \
-		return xnvme_cli_run(&cli, argc, argv, init_);              \
+		return tool_cli_run(&cli, argc, argv, init_);               \
 	}
 
 /* ------------------------------------------------------------------------------------------ */
@@ -172,6 +220,9 @@ struct tool_file {
 	const char *path;
 	int fd;
 	uint64_t nbytes; ///< bytes transferred so far
+	bool created;    ///< an output that did not exist before: removed by tool_file_abort()
+	bool stream;     ///< a FIFO, socket or character device: read without a known size
+	bool regular;    ///< a regular file
 };
 
 #define TOOL_FILE_INIT {.fd = -1}
@@ -179,12 +230,17 @@ struct tool_file {
 /**
  * Opens `path` for reading; a regular file holding fewer than `need` bytes is rejected up
  * front, so that nothing is sent to a device before the input is known to be complete.
+ * The open never blocks: a FIFO is read as far as its writer provides data, and one without a
+ * writer fails at once with a message naming the argument.
  */
 int
 tool_file_open_in(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
 		  const char *path, uint64_t need);
 
-/** Creates or truncates `path` for writing */
+/**
+ * Creates or truncates `path` for writing, noting whether it was created. A FIFO without a
+ * reader fails at once rather than blocking.
+ */
 int
 tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
 		   const char *path);
@@ -200,6 +256,13 @@ tool_file_write(struct tool_file *f, const void *buf, size_t nbytes);
 /** Closes the file if open; for outputs reports a failing close (e.g. a full disk) */
 int
 tool_file_close(struct tool_file *f);
+
+/**
+ * Closes an output after a failure: removes it when this run created it; a regular file that
+ * existed before is reported as left truncated with only the bytes written so far
+ */
+void
+tool_file_abort(struct tool_file *f);
 
 /** Whether the file is open */
 static inline bool
@@ -352,6 +415,10 @@ struct tool_xfer {
 	uint32_t lba_nbytes;        ///< non-zero: an NVMe namespace, moved with NVM Read/Write
 	struct tool_progress *prog; ///< optional; advanced by every completed byte
 	uint64_t prog_base;         ///< added to the bytes of this call when reporting progress
+	bool created;               ///< an output this run created: tool_xfer_abort() removes it
+	bool truncated;             ///< an existing output opened with truncation
+	bool is_file;               ///< a regular file (its size is the file size, not a capacity)
+	uint64_t nwritten;          ///< bytes written so far
 };
 
 /**
@@ -367,6 +434,21 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 
 void
 tool_xfer_close(struct tool_xfer *x);
+
+/**
+ * Closes an output after a failure: removes it when this run created it; a regular file that
+ * existed before is reported as holding a partial result
+ */
+void
+tool_xfer_abort(struct tool_xfer *x);
+
+/**
+ * Fails, naming the size argument `nopt`, when `x` cannot take `nbytes` bytes ending at byte
+ * `end`: a device holding fewer than `end` bytes, a regular file as tool_check_file_room()
+ */
+int
+tool_xfer_check_room(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_t nbytes,
+		     uint64_t end);
 
 /**
  * The transfer parameters of the command line with their defaults, range-checked: --iosize

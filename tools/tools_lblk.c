@@ -64,6 +64,15 @@ tool_lblk_check_range(struct xnvme_cli *cli, const struct xnvme_geo *geo, enum x
 				tool_opt_label(cli, opt), slba, nlb);
 	}
 	if (is_file && may_extend) {
+		/* a file grows, up to the largest file size of its file system */
+		uint64_t end, max = tool_file_size_max(cli->args.uri);
+
+		if (!tool_mul_u64(slba + nlbas, geo->lba_nbytes, &end) || end > max) {
+			return tool_err(cli, -EFBIG,
+					"%s 0x%" PRIx64 "%s: the range ends past byte %" PRIu64
+					", the largest file size of %s",
+					tool_opt_label(cli, opt), slba, nlb, max, cli->args.uri);
+		}
 		return 0;
 	}
 	if (is_file) {
@@ -137,9 +146,14 @@ static int
 lblk_io_open_files(struct tool_lblk_io *io)
 {
 	struct xnvme_cli_args *args = &io->cli->args;
-	uint64_t dnbytes = io->nlbas * io->geo->lba_nbytes;
-	uint64_t mnbytes = io->nlbas * io->meta_blk;
+	uint64_t dnbytes, mnbytes;
 	int err = 0;
+
+	if (!tool_mul_u64(io->nlbas, io->geo->lba_nbytes, &dnbytes) ||
+	    !tool_mul_u64(io->nlbas, io->meta_blk, &mnbytes)) {
+		return tool_err(io->cli, -EINVAL, "--nlb %u: the byte count overflows",
+				args->nlb);
+	}
 
 	if (!io->meta_blk && (args->meta_input || args->meta_output)) {
 		return tool_err(io->cli, -EINVAL, "--%s %s: the namespace has no separate metadata",
@@ -173,17 +187,23 @@ lblk_io_open_files(struct tool_lblk_io *io)
 }
 
 int
-tool_lblk_io_teardown(struct tool_lblk_io *io)
+tool_lblk_io_teardown(struct tool_lblk_io *io, int err)
 {
-	int err = 0, ret;
+	int ret;
 
 	tool_file_close(&io->din);
 	tool_file_close(&io->min);
-	/* A failing close of an output may be the first sign of lost data */
-	ret = tool_file_close(&io->dout);
-	err = err ? err : ret;
-	ret = tool_file_close(&io->mout);
-	err = err ? err : ret;
+	if (err) {
+		/* outputs created by this run are removed, existing ones reported as partial */
+		tool_file_abort(&io->dout);
+		tool_file_abort(&io->mout);
+	} else {
+		/* A failing close of an output may be the first sign of lost data */
+		ret = tool_file_close(&io->dout);
+		err = err ? err : ret;
+		ret = tool_file_close(&io->mout);
+		err = err ? err : ret;
+	}
 
 	xnvme_buf_free(io->dev, io->mbuf);
 	xnvme_buf_free(io->dev, io->dbuf);
@@ -246,7 +266,7 @@ tool_lblk_io_setup(struct tool_lblk_io *io, struct xnvme_cli *cli, enum tool_lbl
 	return 0;
 
 fail:
-	tool_lblk_io_teardown(io);
+	tool_lblk_io_teardown(io, err);
 	return err;
 }
 
@@ -423,7 +443,7 @@ tool_lblk_rw(struct xnvme_cli *cli, enum tool_lblk_op op)
 	xnvme_cli_timer_stop(cli);
 	tool_progress_end(&prog);
 
-	ret = tool_lblk_io_teardown(&io);
+	ret = tool_lblk_io_teardown(&io, err);
 	err = err ? err : ret;
 	if (err) {
 		return err;

@@ -86,9 +86,12 @@ tool_lblk_io_setup(struct tool_lblk_io *io, struct xnvme_cli *cli, enum tool_lbl
 int
 tool_lblk_io_fill(struct tool_lblk_io *io, uint64_t done, uint64_t n);
 
-/** Closes the files and frees the buffers; returns the first failure to close an output */
+/**
+ * Closes the files and frees the buffers; returns `err`, else the first failure to close an
+ * output. With `err` set (the transfer failed), outputs this run created are removed.
+ */
 int
-tool_lblk_io_teardown(struct tool_lblk_io *io);
+tool_lblk_io_teardown(struct tool_lblk_io *io, int err);
 
 /**
  * Runs `op` over --nlb + 1 blocks from --slba in commands of at most the device limit and

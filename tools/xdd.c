@@ -37,7 +37,7 @@ sub_copy(struct xnvme_cli *cli)
 	}
 	/* Refuse before writing anything when the input cannot provide the range */
 	in_size = tool_xfer_size(&in);
-	if (in_size && in_size < args->offset + nbytes) {
+	if ((in.is_file || in_size) && in_size < args->offset + nbytes) {
 		err = tool_err(cli, -EINVAL,
 			       "--data-input %s: holds %" PRIu64 " bytes, --offset %" PRIu64
 			       " + --data-nbytes %" PRIu64 " needed",
@@ -45,9 +45,21 @@ sub_copy(struct xnvme_cli *cli)
 		tool_xfer_close(&in);
 		return err;
 	}
+	err = tool_check_file_room(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, args->offset + nbytes,
+				   XNVME_CLI_OPT_DATA_OUTPUT, args->data_output);
+	if (err) {
+		tool_xfer_close(&in);
+		return err;
+	}
 	err = tool_xfer_open(&out, cli, XNVME_CLI_OPT_DATA_OUTPUT, args->data_output,
 			     TOOL_XFER_OUT, iosize, qdepth, vec_cnt);
 	if (err) {
+		tool_xfer_close(&in);
+		return err;
+	}
+	err = tool_xfer_check_room(&out, XNVME_CLI_OPT_DATA_NBYTES, nbytes, args->offset + nbytes);
+	if (err) {
+		tool_xfer_abort(&out);
 		tool_xfer_close(&in);
 		return err;
 	}
@@ -60,7 +72,11 @@ sub_copy(struct xnvme_cli *cli)
 
 	err = tool_xfer_copy(cli, &in, &out, nbytes, args->offset, args->offset);
 
-	tool_xfer_close(&out);
+	if (err) {
+		tool_xfer_abort(&out);
+	} else {
+		tool_xfer_close(&out);
+	}
 	tool_xfer_close(&in);
 	return err;
 }
@@ -77,7 +93,10 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "--data-input to the same offset of --data-output (created when "
 			      "missing, not truncated), --iosize bytes (default 131072) per "
 			      "command; --direct opens both with O_DIRECT. Inputs and outputs are "
-			      "files or device URIs",
+			      "regular files or device URIs (not FIFOs), and different files "
+			      "(checked by device and inode). The range must lie within the input "
+			      "and fit in the output (a device's capacity, a file's file system); "
+			      "an output created by a failed run is removed",
 		.command = sub_copy,
 		.opts = {OPTS_COPY},
 	},

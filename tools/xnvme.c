@@ -232,6 +232,7 @@ sub_feature_get(struct xnvme_cli *cli)
 
 	err = tool_check_max(cli, XNVME_CLI_OPT_FID, args->fid, 0xFF);
 	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_SEL, args->sel, 0x7);
+	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, UINT32_MAX);
 	if (err) {
 		return err;
 	}
@@ -298,6 +299,7 @@ sub_feature_set(struct xnvme_cli *cli)
 	int err;
 
 	err = tool_check_max(cli, XNVME_CLI_OPT_FID, args->fid, 0xFF);
+	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, UINT32_MAX);
 	if (err) {
 		return err;
 	}
@@ -472,7 +474,10 @@ passthru(struct xnvme_cli *cli, bool admin)
 	void *dbuf = NULL, *mbuf = NULL;
 	int err;
 
+	/* A command's data length is a 32-bit quantity: larger sizes are refused, not allocated */
 	err = tool_check_max(cli, XNVME_CLI_OPT_OPCODE, args->opcode, 0xFF);
+	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_DATA_NBYTES, dnbytes, UINT32_MAX);
+	err = err ? err : tool_check_max(cli, XNVME_CLI_OPT_META_NBYTES, mnbytes, UINT32_MAX);
 	if (err) {
 		return err;
 	}
@@ -1185,7 +1190,8 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "override dwords 0 and 1; nsid defaults to the device namespace), "
 			      "passes it with --data-nbytes/--meta-nbytes buffers filled from "
 			      "--data-input/--meta-input (zeros otherwise), and prints the "
-			      "completion; buffers are written to --data-output/--meta-output",
+			      "completion; buffers are written to --data-output/--meta-output. "
+			      "An input may be a FIFO: one without a writer fails at once",
 		.command = sub_pioc,
 		.opts = {OPTS_PASSTHRU},
 	},

@@ -34,12 +34,20 @@ sub_write_read(struct xnvme_cli *cli)
 	int err;
 
 	err = tool_check_range(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, 1, SIZE_MAX);
+	err = err ? err
+		  : tool_check_file_room(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, nbytes,
+					 XNVME_CLI_OPT_URI, args->uri);
 	if (err) {
 		return err;
 	}
 	err = tool_xfer_open(&x, cli, XNVME_CLI_OPT_URI, args->uri, TOOL_XFER_IN | TOOL_XFER_OUT,
 			     TOOL_IOSIZE_DEF, 0, 0);
 	if (err) {
+		return err;
+	}
+	err = tool_xfer_check_room(&x, XNVME_CLI_OPT_DATA_NBYTES, nbytes, nbytes);
+	if (err) {
+		tool_xfer_abort(&x);
 		return err;
 	}
 	/* One command per MDTS: the largest transfer the device takes */
@@ -78,7 +86,11 @@ sub_write_read(struct xnvme_cli *cli)
 exit:
 	xnvme_buf_free(x.dev, rbuf);
 	xnvme_buf_free(x.dev, wbuf);
-	tool_xfer_close(&x);
+	if (err) {
+		tool_xfer_abort(&x);
+	} else {
+		tool_xfer_close(&x);
+	}
 	return err;
 }
 
@@ -142,6 +154,10 @@ sub_dump(struct xnvme_cli *cli)
 
 	err = tool_xfer_params(cli, &iosize, &qdepth, &vec_cnt);
 	err = err ? err : tool_check_range(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, 1, SIZE_MAX);
+	/* before the truncating open: an existing file is refused intact */
+	err = err ? err
+		  : tool_check_file_room(cli, XNVME_CLI_OPT_DATA_NBYTES, nbytes, nbytes,
+					 XNVME_CLI_OPT_DATA_OUTPUT, args->data_output);
 	if (err) {
 		return err;
 	}
@@ -150,8 +166,13 @@ sub_dump(struct xnvme_cli *cli)
 	if (err) {
 		return err;
 	}
-	err = stream(cli, &out, true, nbytes, qdepth);
-	tool_xfer_close(&out);
+	err = tool_xfer_check_room(&out, XNVME_CLI_OPT_DATA_NBYTES, nbytes, nbytes);
+	err = err ? err : stream(cli, &out, true, nbytes, qdepth);
+	if (err) {
+		tool_xfer_abort(&out);
+	} else {
+		tool_xfer_close(&out);
+	}
 	return err;
 }
 
@@ -198,18 +219,30 @@ sub_copy(struct xnvme_cli *cli)
 	if (err) {
 		return err;
 	}
+	nbytes = tool_xfer_size(&in);
+	err = tool_check_file_room(cli, XNVME_CLI_OPT_DATA_INPUT, nbytes, nbytes,
+				   XNVME_CLI_OPT_DATA_OUTPUT, args->data_output);
+	if (err) {
+		tool_xfer_close(&in);
+		return err;
+	}
 	err = tool_xfer_open(&out, cli, XNVME_CLI_OPT_DATA_OUTPUT, args->data_output,
 			     TOOL_XFER_OUT | TOOL_XFER_TRUNC, iosize, qdepth, vec_cnt);
 	if (err) {
 		tool_xfer_close(&in);
 		return err;
 	}
-	nbytes = tool_xfer_size(&in);
+	err = tool_xfer_check_room(&out, XNVME_CLI_OPT_DATA_INPUT, nbytes, nbytes);
+	if (!err) {
+		announce("copying", nbytes, iosize, qdepth, vec_cnt);
+		err = tool_xfer_copy(cli, &in, &out, nbytes, 0, 0);
+	}
 
-	announce("copying", nbytes, iosize, qdepth, vec_cnt);
-	err = tool_xfer_copy(cli, &in, &out, nbytes, 0, 0);
-
-	tool_xfer_close(&out);
+	if (err) {
+		tool_xfer_abort(&out);
+	} else {
+		tool_xfer_close(&out);
+	}
 	tool_xfer_close(&in);
 	return err;
 }
@@ -240,7 +273,9 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_short = "Write generated data to a file, synchronously",
 		.descr_long = "Writes --data-nbytes bytes of generated data (byte k is "
 			      "'A' + k % 26) to data-output, created or truncated, --iosize bytes "
-			      "(default 131072) per command",
+			      "(default 131072) per command. A size the file system of a file (or "
+			      "the capacity of a device) cannot hold is refused before anything "
+			      "is written; an output created by a failed run is removed",
 		.command = sub_dump,
 		.opts = {OPTS_DUMP},
 	},
@@ -271,8 +306,9 @@ static struct xnvme_cli_sub g_subs[] = {
 	{
 		.name = "load-sync",
 		.descr_short = "Read a whole file, synchronously",
-		.descr_long = "Reads all of data-input, --iosize bytes (default 131072) per "
-			      "command, and reports the throughput",
+		.descr_long = "Reads all of data-input (a regular file or a device: not a "
+			      "FIFO), --iosize bytes (default 131072) per command, and reports the "
+			      "throughput",
 		.command = sub_load,
 		.opts = {OPTS_LOAD},
 	},
@@ -287,7 +323,10 @@ static struct xnvme_cli_sub g_subs[] = {
 		.name = "copy-sync",
 		.descr_short = "Copy one file to another, synchronously",
 		.descr_long = "Copies all of data-input to data-output (created or truncated), "
-			      "--iosize bytes (default 131072) per command",
+			      "--iosize bytes (default 131072) per command. Both are regular files "
+			      "or devices (not FIFOs) and must be different files (checked by "
+			      "device and inode, through any link); an output created by a failed "
+			      "run is removed",
 		.command = sub_copy,
 		.opts = {OPTS_COPY},
 	},

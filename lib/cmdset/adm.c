@@ -26,6 +26,9 @@ int
 xnvme_adm_idfy(struct xnvme_cmd_ctx *ctx, uint8_t cns, uint16_t cntid, uint8_t nsid,
 	       uint16_t nvmsetid, uint8_t uuid, struct xnvme_spec_idfy *dbuf)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.idfy.cns = cns;
@@ -39,6 +42,9 @@ xnvme_adm_idfy(struct xnvme_cmd_ctx *ctx, uint8_t cns, uint16_t cntid, uint8_t n
 int
 xnvme_adm_idfy_ctrlr(struct xnvme_cmd_ctx *ctx, struct xnvme_spec_idfy *dbuf)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
 	ctx->cmd.idfy.cns = XNVME_SPEC_IDFY_CTRLR;
 
@@ -48,6 +54,9 @@ xnvme_adm_idfy_ctrlr(struct xnvme_cmd_ctx *ctx, struct xnvme_spec_idfy *dbuf)
 int
 xnvme_adm_idfy_ctrlr_csi(struct xnvme_cmd_ctx *ctx, uint8_t csi, struct xnvme_spec_idfy *dbuf)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
 	ctx->cmd.idfy.cns = XNVME_SPEC_IDFY_CTRLR_IOCS;
 	ctx->cmd.idfy.csi = csi;
@@ -58,6 +67,9 @@ xnvme_adm_idfy_ctrlr_csi(struct xnvme_cmd_ctx *ctx, uint8_t csi, struct xnvme_sp
 int
 xnvme_adm_idfy_ns(struct xnvme_cmd_ctx *ctx, uint32_t nsid, struct xnvme_spec_idfy *dbuf)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
 	ctx->cmd.common.nsid = nsid_or_dev(ctx, nsid);
 	ctx->cmd.idfy.cns = XNVME_SPEC_IDFY_NS;
@@ -70,6 +82,9 @@ int
 xnvme_adm_idfy_ns_csi(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t csi,
 		      struct xnvme_spec_idfy *dbuf)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
 	ctx->cmd.common.nsid = nsid_or_dev(ctx, nsid);
 	ctx->cmd.idfy.cns = XNVME_SPEC_IDFY_NS_IOCS;
@@ -83,6 +98,10 @@ xnvme_prep_adm_log(struct xnvme_cmd_ctx *ctx, uint8_t lid, uint8_t lsp, uint64_t
 		   uint32_t nsid, uint8_t rae, uint32_t dbuf_nbytes)
 {
 	uint32_t numd = numd_of(dbuf_nbytes);
+
+	if (!ctx) {
+		return; /* NULL: nothing to prepare */
+	}
 
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_LOG;
 	ctx->cmd.common.nsid = nsid;
@@ -100,6 +119,9 @@ int
 xnvme_adm_log(struct xnvme_cmd_ctx *ctx, uint8_t lid, uint8_t lsp, uint64_t lpo_nbytes,
 	      uint32_t nsid, uint8_t rae, void *dbuf, uint32_t dbuf_nbytes)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	/* NUMD cannot express less than one dword; a shorter buffer would be overrun */
 	if (!dbuf || dbuf_nbytes < 4 || lpo_nbytes % 4) {
 		return -EINVAL;
@@ -114,6 +136,9 @@ xnvme_adm_log(struct xnvme_cmd_ctx *ctx, uint8_t lid, uint8_t lsp, uint64_t lpo_
 void
 xnvme_prep_adm_gfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint8_t sel)
 {
+	if (!ctx) {
+		return; /* NULL: nothing to prepare */
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_GFEAT;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.gfeat.cdw10.fid = fid;
@@ -124,6 +149,9 @@ void
 xnvme_prep_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t feat,
 		     uint8_t save)
 {
+	if (!ctx) {
+		return; /* NULL: nothing to prepare */
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_SFEAT;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.sfeat.cdw10.fid = fid;
@@ -135,6 +163,9 @@ int
 xnvme_adm_gfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint8_t sel, void *dbuf,
 		size_t dbuf_nbytes)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	xnvme_prep_adm_gfeat(ctx, nsid, fid, sel);
 
 	return xnvme_cmd_pass_admin(ctx, dbuf, dbuf ? dbuf_nbytes : 0, NULL, 0);
@@ -144,6 +175,9 @@ int
 xnvme_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t feat,
 		uint8_t save, const void *dbuf, size_t dbuf_nbytes)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	xnvme_prep_adm_sfeat(ctx, nsid, fid, feat, save);
 
 	/* the payload only travels to the device; the pass API is not const-qualified */
@@ -154,6 +188,9 @@ int
 xnvme_adm_format(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t lbaf, uint8_t zf,
 		 uint8_t mset, uint8_t ses, uint8_t pi, uint8_t pil)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_FMT;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.format.lbafl = lbaf;
@@ -170,6 +207,9 @@ int
 xnvme_nvm_sanitize(struct xnvme_cmd_ctx *ctx, uint8_t sanact, bool ause, uint32_t ovrpat,
 		   uint8_t owpass, bool oipbp, bool nodas)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_SANITIZE;
 	ctx->cmd.sanitize.sanact = sanact;
 	ctx->cmd.sanitize.ause = ause;
@@ -185,6 +225,9 @@ int
 xnvme_adm_dir_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t doper, uint32_t dtype,
 		   uint32_t dspec, uint32_t val)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ADM_OPC_DSEND;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.dsend.doper = doper;
@@ -199,6 +242,9 @@ int
 xnvme_adm_dir_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t doper, uint32_t dtype,
 		   uint32_t val, void *dbuf, size_t dbuf_nbytes)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	if (!dbuf) {
 		dbuf_nbytes = 0;
 	}

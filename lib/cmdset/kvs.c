@@ -38,8 +38,12 @@ static int
 kvs_prep(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, const void *key,
 	 uint8_t key_len)
 {
-	int err = kvs_set_key(&ctx->cmd, key, key_len);
+	int err;
 
+	if (!ctx) {
+		return -EINVAL;
+	}
+	err = kvs_set_key(&ctx->cmd, key, key_len);
 	if (err) {
 		return err;
 	}

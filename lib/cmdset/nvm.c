@@ -52,6 +52,9 @@ void
 xnvme_prep_nvm(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba,
 	       uint16_t nlb)
 {
+	if (!ctx) {
+		return; /* NULL: nothing to prepare */
+	}
 	ctx->cmd.common.opcode = opcode;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.nvm.slba = slba;
@@ -67,9 +70,13 @@ static inline int
 rw_lba_data(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba,
 	    uint16_t nlb, const void *dbuf, const void *mbuf)
 {
-	const struct xnvme_dev *dev = ctx->dev;
+	const struct xnvme_dev *dev;
 	size_t nblocks = (size_t)nlb + 1;
 
+	if (XNVME_BE_UNLIKELY(!ctx)) {
+		return -EINVAL;
+	}
+	dev = ctx->dev;
 	ctx->cmd.common.opcode = opcode;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.nvm.slba = slba;
@@ -101,6 +108,9 @@ int
 xnvme_nvm_compare(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb,
 		  void *dbuf, void *mbuf)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_COMPARE;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.compare.slba = slba;
@@ -113,6 +123,9 @@ int
 xnvme_nvm_write_uncorrectable(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba,
 			      uint16_t nlb)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE, nsid, slba, nlb);
 
 	return xnvme_cmd_pass(ctx, NULL, 0, NULL, 0);
@@ -121,6 +134,9 @@ xnvme_nvm_write_uncorrectable(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t
 int
 xnvme_nvm_write_zeroes(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_WRITE_ZEROES;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.write_zeroes.slba = slba;
@@ -134,6 +150,10 @@ xnvme_nvm_dsm(struct xnvme_cmd_ctx *ctx, uint32_t nsid, struct xnvme_spec_dsm_ra
 	      uint8_t nr, bool ad, bool idw, bool idr)
 {
 	size_t nbytes = sizeof(*dsm_range) * ((size_t)nr + 1);
+
+	if (!ctx) {
+		return -EINVAL;
+	}
 
 	ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT;
 	ctx->cmd.common.nsid = nsid;
@@ -152,6 +172,10 @@ xnvme_nvm_scopy(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t sdlba,
 {
 	size_t entry_nbytes = sizeof(struct xnvme_spec_nvm_scopy_fmt_zero);
 
+	if (!ctx) {
+		return -EINVAL;
+	}
+
 	/* start/length entries win when both formats are flagged */
 	if (copy_fmt & XNVME_NVM_SCOPY_FMT_SRCLEN) {
 		entry_nbytes = sizeof(struct xnvme_spec_nvm_cmd_scopy_fmt_srclen);
@@ -169,6 +193,9 @@ int
 xnvme_nvm_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos,
 		    void *dbuf, uint32_t dbuf_nbytes)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_IO_MGMT_RECV;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.mgmt.mgmt_recv.mo = mo;
@@ -182,6 +209,9 @@ int
 xnvme_nvm_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos,
 		    void *dbuf, uint32_t dbuf_nbytes)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_NVM_OPC_IO_MGMT_SEND;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.mgmt.mgmt_send.mo = mo;

@@ -90,6 +90,10 @@ xnvme_znd_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, bo
 {
 	size_t dbuf_nbytes = 0;
 
+	if (!ctx) {
+		return -EINVAL;
+	}
+
 	/* a payload is the zone descriptor extension of the active format */
 	if (dbuf) {
 		const struct xnvme_spec_znd_idfy_lbafe *lbafe = xnvme_znd_dev_get_lbafe(ctx->dev);
@@ -116,6 +120,9 @@ xnvme_znd_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba,
 		    enum xnvme_spec_znd_cmd_mgmt_recv_action_sf zrasf, uint8_t partial, void *dbuf,
 		    uint32_t dbuf_nbytes)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ZND_OPC_MGMT_RECV;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.znd.mgmt_recv.slba = slba;
@@ -131,7 +138,7 @@ int
 xnvme_znd_append(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, uint16_t nlb,
 		 const void *dbuf, const void *mbuf)
 {
-	const struct xnvme_geo *geo = xnvme_dev_get_geo(ctx->dev);
+	const struct xnvme_geo *geo = ctx ? xnvme_dev_get_geo(ctx->dev) : NULL;
 	size_t nblocks = (size_t)nlb + 1;
 
 	if (!geo) {
@@ -151,6 +158,9 @@ xnvme_znd_append(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, uint1
 int
 xnvme_znd_zrwa_flush(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t lba)
 {
+	if (!ctx) {
+		return -EINVAL;
+	}
 	ctx->cmd.common.opcode = XNVME_SPEC_ZND_OPC_MGMT_SEND;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.znd.mgmt_send.slba = lba;

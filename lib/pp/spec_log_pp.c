@@ -110,10 +110,11 @@ xnvme_spec_log_erri_pr(const struct xnvme_spec_log_erri_entry *log, int limit, i
 /*
  * One configuration descriptor with its reclaim unit handle descriptors, as a list item at
  * indent 4. Descriptors are packed back to back with arbitrary sizes, so the fixed part is
- * copied out instead of being read through a possibly misaligned pointer.
+ * copied out instead of being read through a possibly misaligned pointer. `avail` is what is
+ * left of the log from the descriptor on: handle descriptors beyond it are not read.
  */
 static int
-fdp_conf_desc_fpr(FILE *stream, const uint8_t *buf)
+fdp_conf_desc_fpr(FILE *stream, const uint8_t *buf, size_t avail)
 {
 	const struct xnvme_spec_ruh_desc *ruh;
 	struct xnvme_spec_fdp_conf_desc desc;
@@ -123,10 +124,12 @@ fdp_conf_desc_fpr(FILE *stream, const uint8_t *buf)
 	memcpy(&desc, buf, sizeof(desc));
 	ruh = (const void *)(buf + sizeof(desc));
 
-	/* the handle descriptors live within the descriptor's own size */
+	/* the handle descriptors live within the descriptor's own size and the log */
 	nruh = 0;
-	if (desc.ds >= sizeof(desc)) {
-		nruh = XNVME_MIN_U64(desc.nruh, (desc.ds - sizeof(desc)) / sizeof(*ruh));
+	if (desc.ds >= sizeof(desc) && avail >= sizeof(desc)) {
+		size_t span = XNVME_MIN_U64(desc.ds, avail);
+
+		nruh = XNVME_MIN_U64(desc.nruh, (span - sizeof(desc)) / sizeof(*ruh));
 	}
 
 	wrtn += fprintf(stream, "    - ds: %u\n", (unsigned int)desc.ds);
@@ -179,7 +182,8 @@ xnvme_spec_log_fdp_conf_pr(const struct xnvme_spec_log_fdp_conf *log, int opts)
 		if (log->size && offset + sizeof(struct xnvme_spec_fdp_conf_desc) > log->size) {
 			break;
 		}
-		wrtn += fdp_conf_desc_fpr(stream, base + offset);
+		wrtn += fdp_conf_desc_fpr(stream, base + offset,
+					  log->size ? log->size - offset : SIZE_MAX);
 
 		memcpy(&ds, base + offset, sizeof(ds));
 		if (!ds) {

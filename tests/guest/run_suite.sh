@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The device test suite, run INSIDE the QEMU guest in one boot (tests/qemu/rig.sh run --fdp):
+# The device test suite, run INSIDE the QEMU guest in one boot (tests/qemu/rig.sh run --fdp --slow):
 # every program of the suite over every device x mechanism pair that makes sense, fio's xnvme
 # engine verifying data through the kernel paths, a permission check, and device removal last.
 #   usage: run_suite.sh <build dir> <output dir> [fio binary]
@@ -87,6 +87,9 @@ fi
 py=${XNVME_GUEST_PYTHON:-python3}
 run tools env XNVME_BUILD_DIR="$build" "$py" -m pytest -q -rs -p no:cacheprovider \
 	"$(dirname "${BASH_SOURCE[0]}")/test_tools_guest.py"
+# The Python bindings' device tests on the generic char device (io_uring_cmd, thrpool, emu, nil)
+run python env XNVME_PY_NO_INSTALL=1 PYTHON="$py" XNVME_PY_TEST_URI="$XNVME_QEMU_NVM_CHR" \
+	bash "$(dirname "${BASH_SOURCE[0]}")/../../python/run_tests.sh" "$build" test_io.py test_cmdsets.py
 
 # DuckDB's nvmefs suite (duckdb/tests, the same tests as on the host) on the NVMe namespaces:
 # /dev/ngXnY through io_uring_cmd (raw byte checks through the namespace's block device) with the
@@ -133,6 +136,10 @@ run permission perm
 	sed -nE "s/.*uri: '([^']*)', mechanism: ([^,]*), ran: false, errno: ([0-9]*).*/| \1 | \2 | refused at open (errno \3) | - | - |/p" \
 		"$out/matrix.yaml"
 } >"$out/guest-matrix.md"
+
+# Command timeouts against the controller that answers late (skips without rig.sh --slow);
+# before the removal below, which takes the other namespace it uses
+run timeout "$build/tests/guest/test_timeout"
 
 # Last: it removes the controller
 run faults "$build/tests/guest/test_faults"

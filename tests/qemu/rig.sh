@@ -466,6 +466,8 @@ usage: rig.sh run [options] -- <command...>
   --smp N         vCPUs (default 1; one NVMe I/O queue per vCPU)
   --mem MiB       guest RAM (default 1024)
   --fdp           add an FDP controller (serial qfdp0); uses QEMU 10 from bookworm-backports
+  --slow          add a controller (serial qslow0) whose namespace completes every read and
+                  write after $XNVME_QEMU_SLOW_LATENCY_MS ms (default 6000): timeout tests
   --workdir DIR   host directory shared read-write at the same path (default: cwd)
   --env K=V       export K=V for the command (repeatable)
   --kparam WORD   extra kernel command-line word, e.g. nvme.io_queue_depth=64 (repeatable)
@@ -514,7 +516,8 @@ pick_accel() {
 ms() { local n=$(($1 / 1000000)); printf '%d.%03d' $((n / 1000)) $((n % 1000)); }
 
 cmd_run() {
-	local timeout=${XNVME_QEMU_TIMEOUT:-600} smp=1 mem=1024 fdp=0 workdir=$PWD poll=1
+	local timeout=${XNVME_QEMU_TIMEOUT:-600} smp=1 mem=1024 fdp=0 workdir=$PWD poll=1 slow=0
+	local slow_ms=${XNVME_QEMU_SLOW_LATENCY_MS:-6000}
 	local envs=() kparams=()
 	while (($#)); do
 		case $1 in
@@ -524,6 +527,7 @@ cmd_run() {
 		--smp) smp=$2; shift ;;
 		--mem) mem=$2; shift ;;
 		--fdp) fdp=1 ;;
+		--slow) slow=1 ;;
 		--workdir) workdir=$2; shift ;;
 		--env) envs+=("$2"); shift ;;
 		--kparam) kparams+=("$2"); shift ;;
@@ -539,6 +543,7 @@ cmd_run() {
 	(($#)) || { usage_run; QRIG_DIE_RC=2 die "run: no command"; }
 	[[ $timeout =~ ^[0-9]+$ && $smp =~ ^[0-9]+$ && $mem =~ ^[0-9]+$ ]] ||
 		QRIG_DIE_RC=2 die "run: --timeout/--smp/--mem take integers"
+	[[ $slow_ms =~ ^[0-9]+$ ]] || QRIG_DIE_RC=2 die "XNVME_QEMU_SLOW_LATENCY_MS takes an integer"
 	workdir=$(readlink -f "$workdir")
 	[[ -d $workdir ]] || QRIG_DIE_RC=2 die "run: no directory $workdir"
 	[[ $workdir != / ]] || QRIG_DIE_RC=2 die "run: the work directory cannot be /"
@@ -572,6 +577,11 @@ cmd_run() {
 		ctrls+=" qfdp0=XNVME_QEMU_FDP_"
 		nns=5
 	fi
+	if ((slow)); then
+		roles+=" qslow0:1=SLOW"
+		ctrls+=" qslow0=XNVME_QEMU_SLOW_"
+		nns=$((nns + 1))
+	fi
 
 	local token="QRIG-$$-$RANDOM$RANDOM"
 	{
@@ -589,6 +599,7 @@ cmd_run() {
 			[[ $e == *=* ]] || QRIG_DIE_RC=2 die "run: --env takes K=V"
 			printf 'export %q=%q\n' "${e%%=*}" "${e#*=}"
 		done
+		if ((slow)); then printf 'export XNVME_QEMU_SLOW_LATENCY_MS=%d\n' "$slow_ms"; fi
 		printf 'cd -- %q || exit 126\n' "$workdir"
 		if ((gt >= 30)); then printf 'timeout -k 5 %d ' "$gt"; fi
 		printf '%q ' "$@"
@@ -640,6 +651,17 @@ cmd_run() {
 			-device nvme-subsys,id=fdpsubsys,nqn=qfdpsubsys,fdp=on,fdp.runs=32M,fdp.nrg=1,fdp.nruh=8
 			-device nvme,id=nvme1,serial=qfdp0,subsys=fdpsubsys,mdts=7
 			-device nvme-ns,drive=fdp,bus=nvme1,nsid=1,logical_block_size=512,physical_block_size=512,fdp.ruhs=0-7)
+	fi
+	if ((slow)); then
+		# A device that answers late: every read/write/flush of the null block driver completes
+		# after the latency (reads return zeroes, writes are dropped). Its own controller, so
+		# the controller reset that follows a timeout leaves the other namespaces alone. 8 KiB
+		# LBAs: the 6.1 kernel gives a namespace with LBAs larger than a page a block device of
+		# capacity 0, so it never reads the namespace itself (no partition scan stalled on the
+		# latency); commands reach it through the generic char device.
+		Q+=(-blockdev "driver=null-co,node-name=slow,size=$((64 << 20)),read-zeroes=on,latency-ns=$((slow_ms * 1000000))"
+			-device nvme,id=nvmeslow,serial=qslow0,mdts=7
+			-device nvme-ns,drive=slow,bus=nvmeslow,nsid=1,logical_block_size=8192,physical_block_size=8192)
 	fi
 	printf '%q ' "${Q[@]}" >"$RUN_DIR/qemu.cmdline"
 

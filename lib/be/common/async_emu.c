@@ -56,23 +56,47 @@ emu_init(struct xnvme_queue *queue, int opts)
 	return 0;
 }
 
+/* Commands one poke level takes off the FIFO before running them (kept on its stack) */
+#define EMU_BATCH 32
+
 static int
 emu_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct emu_state *state = queue->state;
-	uint32_t n = state->tail - state->head;
+	struct xnvme_cmd_ctx *batch[EMU_BATCH];
+	uint32_t n = state->tail - state->head, done = 0;
 
 	/* Commands submitted by the callbacks below wait for the next poke */
 	if (max && max < n) {
 		n = max;
 	}
-	for (uint32_t i = 0; i < n; ++i) {
-		struct xnvme_cmd_ctx *ctx = state->fifo[state->head++ & state->mask];
+	/*
+	 * Batches are copied out of the FIFO before any runs: a callback's nested poke takes only
+	 * later entries, and submissions may reuse the slots of a batch (the FIFO holds only
+	 * what nobody has taken).
+	 */
+	while (done < n) {
+		uint32_t nb = state->tail - state->head;
 
-		xnvme_be_deferred_run(state->entries, queue, ctx);
-		xnvme_queue_complete(queue, ctx);
+		if (nb > n - done) {
+			nb = n - done;
+		}
+		if (nb > EMU_BATCH) {
+			nb = EMU_BATCH;
+		}
+		if (!nb) {
+			break; /* nested pokes took the rest */
+		}
+		for (uint32_t i = 0; i < nb; ++i) {
+			batch[i] = state->fifo[state->head++ & state->mask];
+		}
+		for (uint32_t i = 0; i < nb; ++i) {
+			xnvme_be_deferred_run(state->entries, queue, batch[i]);
+			xnvme_queue_complete(queue, batch[i]);
+		}
+		done += nb;
 	}
-	return (int)n;
+	return (int)done;
 }
 
 static int

@@ -40,21 +40,40 @@ nil_term(struct xnvme_queue *queue)
 	return 0;
 }
 
-static inline void
-nil_complete_next(struct xnvme_queue *queue, struct nil_state *state)
-{
-	struct xnvme_cmd_ctx *ctx = state->ring[state->head++ & state->mask];
+/* Contexts one poke level takes off the ring before completing them (kept on its stack) */
+#define NIL_BATCH 32
 
-	xnvme_queue_complete(queue, ctx);
-}
-
+/*
+ * Batches are copied out of the ring before their callbacks run: a callback's nested poke
+ * takes only later entries, and submissions may reuse the slots of a batch.
+ */
 __attribute__((noinline)) static int
 nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t n)
 {
-	for (uint32_t i = 0; i < n; ++i) {
-		nil_complete_next(queue, state);
+	struct xnvme_cmd_ctx *batch[NIL_BATCH];
+	uint32_t done = 0;
+
+	while (done < n) {
+		uint32_t nb = state->tail - state->head;
+
+		if (nb > n - done) {
+			nb = n - done;
+		}
+		if (nb > NIL_BATCH) {
+			nb = NIL_BATCH;
+		}
+		if (!nb) {
+			break; /* nested pokes took the rest */
+		}
+		for (uint32_t i = 0; i < nb; ++i) {
+			batch[i] = state->ring[state->head++ & state->mask];
+		}
+		for (uint32_t i = 0; i < nb; ++i) {
+			xnvme_queue_complete(queue, batch[i]);
+		}
+		done += nb;
 	}
-	return (int)n;
+	return (int)done;
 }
 
 static int
@@ -70,7 +89,9 @@ nil_poke(struct xnvme_queue *queue, uint32_t max)
 	}
 	/* one ready command (queue depth 1, or fio reaping one at a time): no loop, no frame */
 	if (XNVME_BE_LIKELY(n == 1)) {
-		nil_complete_next(queue, state);
+		struct xnvme_cmd_ctx *ctx = state->ring[state->head++ & state->mask];
+
+		xnvme_queue_complete(queue, ctx);
 		return 1;
 	}
 	return nil_reap(queue, state, n);

@@ -36,7 +36,6 @@ struct thrpool_state {
 	uint32_t cq_tail; ///< written by workers under cq_lock, read by poke without it
 	struct xnvme_cmd_ctx **cq;
 
-	struct xnvme_cmd_ctx **reap; ///< poke's scratch: completions moved out of the lock
 	struct xnvme_be_deferred *entries; ///< indexed by xnvme_queue_ctx_idx()
 
 	int nthreads;
@@ -117,7 +116,6 @@ thrpool_free(struct thrpool_state *state)
 	pthread_mutex_destroy(&state->cq_lock);
 	free(state->threads);
 	free(state->entries);
-	free(state->reap);
 	free(state->cq);
 	free(state->sq);
 	free(state);
@@ -160,10 +158,9 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 
 	state->sq = calloc(size, sizeof(*state->sq));
 	state->cq = calloc(size, sizeof(*state->cq));
-	state->reap = calloc(size, sizeof(*state->reap));
 	state->entries = calloc((size_t)queue->capacity + 1, sizeof(*state->entries));
 	state->threads = calloc((size_t)nthreads, sizeof(*state->threads));
-	if (!state->sq || !state->cq || !state->reap || !state->entries || !state->threads) {
+	if (!state->sq || !state->cq || !state->entries || !state->threads) {
 		thrpool_free(state);
 		return -ENOMEM;
 	}
@@ -189,31 +186,49 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 	return 0;
 }
 
+/* Completions one poke level moves out of the lock before their callbacks (on its stack) */
+#define THRPOOL_BATCH 32
+
 static int
 thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct thrpool_state *state = queue->state;
-	uint32_t n;
+	struct xnvme_cmd_ctx *batch[THRPOOL_BATCH];
+	uint32_t n = 0, lim = max ? max : UINT32_MAX;
 
-	/* Busy-polling clients call this in a loop: skip the lock while nothing is ready */
-	n = __atomic_load_n(&state->cq_tail, __ATOMIC_ACQUIRE) - state->cq_head;
-	if (!n) {
-		return 0;
-	}
+	/*
+	 * Batches are moved off the completion ring under its lock into this call's stack and
+	 * delivered outside it: a callback's nested poke takes only completions this level did
+	 * not take, and workers may reuse the slots at once.
+	 */
+	while (n < lim) {
+		uint32_t nb;
 
-	pthread_mutex_lock(&state->cq_lock);
-	n = state->cq_tail - state->cq_head;
-	if (max && max < n) {
-		n = max;
-	}
-	for (uint32_t i = 0; i < n; ++i) {
-		state->reap[i] = state->cq[state->cq_head++ & state->mask];
-	}
-	pthread_mutex_unlock(&state->cq_lock);
+		/* Busy-polling clients call this in a loop: skip the lock while nothing is ready */
+		nb = __atomic_load_n(&state->cq_tail, __ATOMIC_ACQUIRE) - state->cq_head;
+		if (!nb) {
+			break;
+		}
+		pthread_mutex_lock(&state->cq_lock);
+		nb = state->cq_tail - state->cq_head;
+		if (nb > lim - n) {
+			nb = lim - n;
+		}
+		if (nb > THRPOOL_BATCH) {
+			nb = THRPOOL_BATCH;
+		}
+		for (uint32_t i = 0; i < nb; ++i) {
+			batch[i] = state->cq[state->cq_head++ & state->mask];
+		}
+		pthread_mutex_unlock(&state->cq_lock);
 
-	/* Callbacks may submit (sq) and put contexts back; neither touches `reap` */
-	for (uint32_t i = 0; i < n; ++i) {
-		xnvme_queue_complete(queue, state->reap[i]);
+		for (uint32_t i = 0; i < nb; ++i) {
+			xnvme_queue_complete(queue, batch[i]);
+		}
+		n += nb;
+		if (nb < THRPOOL_BATCH) {
+			break; /* what was ready when this poke looked is delivered */
+		}
 	}
 	return (int)n;
 }

@@ -21,12 +21,23 @@
  *
  * Completion: poke polls with io_getevents and a zero timeout (libaio answers that from the
  * user-mapped ring without a system call when nothing is ready) and returns 0 when nothing
- * is ready; it never blocks. Blocking is offered through xnvme_queue_get_completion_fd(): an
+ * is ready; it never blocks. Events are taken in batches into the poke's own stack, so a
+ * callback's nested poke never touches what an outer poke still has to deliver. Blocking is offered through xnvme_queue_get_completion_fd(): an
  * eventfd that every iocb signals (IOCB_FLAG_RESFD), created with the queue so that commands
  * in flight when the application asks for it are covered too. The application reads the fd
  * to clear it, then pokes.
+ *
+ * AIO contexts are reused: io_destroy waits for an RCU grace period (~30 ms), which made
+ * every short-lived queue slow to terminate. Term first waits for the requests the kernel
+ * still holds (their buffers may be freed once term returns) and reaps their events, then
+ * parks the now idle context in a small process-wide cache; init takes the smallest parked
+ * context with room for its capacity before calling io_setup. Parked contexts count against
+ * fs.aio-max-nr, so the cache holds at most LA_CACHE_EVENTS events and an io_setup refused
+ * with EAGAIN destroys them and retries. Contexts of a parent process are not inherited
+ * across fork and are never handed out in the child.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,17 +55,138 @@
 /* Room to trim a vector that is longer than its command (IOV_MAX: what the kernel accepts) */
 #define LA_IOV_SCRATCH 1024
 
+/* Events one poke level takes from the kernel before running their callbacks */
+#define LA_REAP_BATCH 32
+
+/* Idle AIO contexts kept for later queues, and the events they may hold in all: parked
+ * contexts count against the system-wide fs.aio-max-nr */
+#define LA_CACHE_LEN 8
+#define LA_CACHE_EVENTS 8192
+
 struct la_state {
 	io_context_t aio;
+	unsigned int nr_events; ///< what `aio` was set up with
 	int fd;
 	int efd;
 	uint32_t nready;
 	struct xnvme_cmd_ctx **ready; ///< completed without reaching the kernel
-	struct xnvme_cmd_ctx **reap;  ///< poke's scratch
-	struct io_event *events;
 	struct iocb *iocbs;           ///< per pooled context, indexed by xnvme_queue_ctx_idx()
 	struct iovec *scratch;        ///< LA_IOV_SCRATCH entries
 };
+
+static struct {
+	pthread_mutex_t lock;
+	uint32_t n;
+	pid_t pid; ///< process the parked contexts belong to
+	struct {
+		io_context_t aio;
+		unsigned int nr_events;
+	} ent[LA_CACHE_LEN];
+} la_cache = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* An idle parked context with room for `nr_events`, or 0 */
+static io_context_t
+la_cache_take(unsigned int nr_events, unsigned int *got)
+{
+	io_context_t aio = 0;
+	pid_t pid = getpid();
+	uint32_t best = LA_CACHE_LEN;
+
+	pthread_mutex_lock(&la_cache.lock);
+	if (la_cache.pid != pid) {
+		la_cache.n = 0; /* a forked child: the parent's contexts are not ours */
+		la_cache.pid = pid;
+	}
+	for (uint32_t i = 0; i < la_cache.n; ++i) {
+		if (la_cache.ent[i].nr_events >= nr_events &&
+		    (best == LA_CACHE_LEN ||
+		     la_cache.ent[i].nr_events < la_cache.ent[best].nr_events)) {
+			best = i;
+		}
+	}
+	if (best < LA_CACHE_LEN) {
+		aio = la_cache.ent[best].aio;
+		*got = la_cache.ent[best].nr_events;
+		la_cache.ent[best] = la_cache.ent[--la_cache.n];
+	}
+	pthread_mutex_unlock(&la_cache.lock);
+	return aio;
+}
+
+/* Events of the parked contexts; under the lock */
+static unsigned int
+la_cache_events(void)
+{
+	unsigned int sum = 0;
+
+	for (uint32_t i = 0; i < la_cache.n; ++i) {
+		sum += la_cache.ent[i].nr_events;
+	}
+	return sum;
+}
+
+/* Destroys every parked context: io_setup ran out of fs.aio-max-nr; true when any was */
+static bool
+la_cache_flush(void)
+{
+	bool any = false;
+
+	pthread_mutex_lock(&la_cache.lock);
+	if (la_cache.pid == getpid()) {
+		for (uint32_t i = 0; i < la_cache.n; ++i) {
+			io_destroy(la_cache.ent[i].aio);
+			any = true;
+		}
+	}
+	la_cache.n = 0;
+	pthread_mutex_unlock(&la_cache.lock);
+	return any;
+}
+
+/* Parks an idle context; false when the cache is full (the caller destroys it) */
+static bool
+la_cache_put(io_context_t aio, unsigned int nr_events)
+{
+	pid_t pid = getpid();
+	bool parked = false;
+
+	pthread_mutex_lock(&la_cache.lock);
+	if (la_cache.pid != pid) {
+		la_cache.n = 0;
+		la_cache.pid = pid;
+	}
+	if (la_cache.n < LA_CACHE_LEN && nr_events <= LA_CACHE_EVENTS - la_cache_events()) {
+		la_cache.ent[la_cache.n].aio = aio;
+		la_cache.ent[la_cache.n].nr_events = nr_events;
+		la_cache.n++;
+		parked = true;
+	}
+	pthread_mutex_unlock(&la_cache.lock);
+	return parked;
+}
+
+/* Waits for `inflight` requests the kernel holds, discarding their events; false on failure */
+static bool
+la_quiesce(io_context_t aio, uint32_t inflight)
+{
+	struct io_event events[LA_REAP_BATCH];
+
+	while (inflight) {
+		/* bounded: a miscount must not hang term; io_destroy then waits instead */
+		struct timespec limit = {.tv_sec = 10, .tv_nsec = 0};
+		long want = inflight < LA_REAP_BATCH ? (long)inflight : LA_REAP_BATCH;
+		int ret = io_getevents(aio, want, want, events, &limit);
+
+		if (ret == -EINTR) {
+			continue;
+		}
+		if (ret <= 0) {
+			return false;
+		}
+		inflight -= (uint32_t)ret;
+	}
+	return true;
+}
 
 static int
 la_check_support(struct xnvme_dev *dev)
@@ -68,17 +200,22 @@ la_term(struct xnvme_queue *queue)
 	struct la_state *state = queue->state;
 
 	if (state) {
-		/* waits for requests in flight: their buffers may be freed after term */
 		if (state->aio) {
-			io_destroy(state->aio);
+			/* outstanding commands not on the ready list are held by the kernel */
+			uint32_t inflight = queue->outstanding > state->nready
+						    ? queue->outstanding - state->nready
+						    : 0;
+
+			if (!la_quiesce(state->aio, inflight) ||
+			    !la_cache_put(state->aio, state->nr_events)) {
+				io_destroy(state->aio); /* waits for what is left in flight */
+			}
 		}
 		if (state->efd >= 0) {
 			close(state->efd);
 		}
 		free(state->scratch);
 		free(state->iocbs);
-		free(state->events);
-		free(state->reap);
 		free(state->ready);
 		free(state);
 	}
@@ -104,11 +241,9 @@ la_init(struct xnvme_queue *queue, int opts)
 	state->fd = lstate->fd;
 	state->efd = -1;
 	state->ready = calloc(nctx, sizeof(*state->ready));
-	state->reap = calloc(nctx, sizeof(*state->reap));
-	state->events = calloc(nctx, sizeof(*state->events));
 	state->iocbs = calloc(nctx, sizeof(*state->iocbs));
 	state->scratch = calloc(LA_IOV_SCRATCH, sizeof(*state->scratch));
-	if (!state->ready || !state->reap || !state->events || !state->iocbs || !state->scratch) {
+	if (!state->ready || !state->iocbs || !state->scratch) {
 		la_term(queue);
 		return -ENOMEM;
 	}
@@ -119,7 +254,14 @@ la_init(struct xnvme_queue *queue, int opts)
 		la_term(queue);
 		return err;
 	}
+	state->aio = la_cache_take(queue->capacity, &state->nr_events);
+	if (state->aio) {
+		return 0;
+	}
 	err = io_setup((int)queue->capacity, &state->aio);
+	if (err == -EAGAIN && la_cache_flush()) {
+		err = io_setup((int)queue->capacity, &state->aio); /* parked ones held the events */
+	}
 	if (err) {
 		state->aio = 0;
 		fprintf(stderr, "# xnvme_queue_init(libaio): io_setup(%u): %s%s\n",
@@ -128,6 +270,7 @@ la_init(struct xnvme_queue *queue, int opts)
 		la_term(queue);
 		return err;
 	}
+	state->nr_events = queue->capacity;
 	return 0;
 }
 
@@ -136,33 +279,50 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	static struct timespec nowait = {0, 0};
 	struct la_state *state = queue->state;
-	struct xnvme_cmd_ctx **reap = state->reap;
+	struct xnvme_cmd_ctx *batch[LA_REAP_BATCH];
+	struct io_event events[LA_REAP_BATCH];
 	uint32_t n = 0, lim;
-	int ret;
+	int ret, err = 0;
 
 	lim = (max && max < queue->outstanding) ? max : queue->outstanding;
-	while (state->nready && n < lim) {
-		reap[n++] = state->ready[--state->nready];
-	}
-	if (n < lim) {
-		ret = io_getevents(state->aio, 0, (long)(lim - n), state->events, &nowait);
-		if (__builtin_expect(ret < 0, 0) && ret != -EINTR) {
-			fprintf(stderr, "# xnvme_queue_poke(libaio): io_getevents: %s\n",
-				strerror(-ret));
-			return ret;
-		}
-		for (int i = 0; i < ret; ++i) {
-			struct xnvme_cmd_ctx *ctx = state->events[i].data;
+	while (n < lim) {
+		uint32_t nb = 0, want = lim - n;
 
-			xnvme_be_linux_rw_cpl(ctx, (long)state->events[i].res);
-			reap[n++] = ctx;
+		if (want > LA_REAP_BATCH) {
+			want = LA_REAP_BATCH;
+		}
+		while (state->nready && nb < want) {
+			batch[nb++] = state->ready[--state->nready];
+		}
+		if (nb < want) {
+			ret = io_getevents(state->aio, 0, (long)(want - nb), events, &nowait);
+			if (__builtin_expect(ret < 0, 0) && ret != -EINTR) {
+				fprintf(stderr, "# xnvme_queue_poke(libaio): io_getevents: %s\n",
+					strerror(-ret));
+				err = ret; /* what this level already took is delivered below */
+				lim = n + nb;
+				ret = 0;
+			}
+			for (int i = 0; i < ret; ++i) {
+				struct xnvme_cmd_ctx *ctx = events[i].data;
+
+				xnvme_be_linux_rw_cpl(ctx, (long)events[i].res);
+				batch[nb++] = ctx;
+			}
+		}
+		if (!nb) {
+			break;
+		}
+		/* taken off the kernel's ring and the ready list: callbacks may submit and poke */
+		for (uint32_t i = 0; i < nb; ++i) {
+			xnvme_queue_complete(queue, batch[i]);
+		}
+		n += nb;
+		if (nb < want) {
+			break; /* nothing more was ready */
 		}
 	}
-
-	for (uint32_t i = 0; i < n; ++i) {
-		xnvme_queue_complete(queue, reap[i]);
-	}
-	return (int)n;
+	return (n || !err) ? (int)n : err;
 }
 
 /* Completes `ctx` with cpl as it is, at the next poke */

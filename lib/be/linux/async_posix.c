@@ -48,14 +48,16 @@ struct paio_entry {
 	off_t off;
 	enum paio_op op;
 	enum paio_phase phase;
+	uint32_t next; ///< pool index of the next context a poke delivers (PAIO_NONE: last)
 };
+
+#define PAIO_NONE UINT32_MAX
 
 struct paio_state {
 	int fd;
 	bool direct;
 	uint32_t nlive;
 	uint32_t *live;              ///< pool indices of pending commands, in submission order
-	struct xnvme_cmd_ctx **reap; ///< poke's scratch
 	struct paio_entry *entries;  ///< indexed by xnvme_queue_ctx_idx()
 };
 
@@ -156,7 +158,7 @@ static int
 paio_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct paio_state *state = queue->state;
-	uint32_t n = 0, keep = 0, nlive = state->nlive;
+	uint32_t n = 0, keep = 0, nlive = state->nlive, first = PAIO_NONE, *link = &first;
 
 	for (uint32_t i = 0; i < nlive; ++i) {
 		uint32_t idx = state->live[i];
@@ -191,14 +193,22 @@ paio_poke(struct xnvme_queue *queue, uint32_t max)
 		if (pending) {
 			state->live[keep++] = idx;
 		} else {
-			state->reap[n++] = ctx;
+			/* linked through the entries: this poke's own list, no shared scratch */
+			e->next = PAIO_NONE;
+			*link = idx;
+			link = &e->next;
+			n++;
 		}
 	}
 	state->nlive = keep;
 
-	/* After the list is consistent: callbacks may submit, which appends to it */
-	for (uint32_t i = 0; i < n; ++i) {
-		xnvme_queue_complete(queue, state->reap[i]);
+	/* After the live list is consistent: callbacks may submit, which appends to it, and
+	 * poke, which takes only what is still live */
+	while (first != PAIO_NONE) {
+		uint32_t idx = first;
+
+		first = state->entries[idx].next;
+		xnvme_queue_complete(queue, &queue->pool[idx]);
 	}
 	return (int)n;
 }
@@ -297,7 +307,6 @@ paio_term(struct xnvme_queue *queue)
 	if (state) {
 		paio_abandon(state);
 		free(state->entries);
-		free(state->reap);
 		free(state->live);
 		free(state);
 	}
@@ -323,9 +332,8 @@ paio_init(struct xnvme_queue *queue, int opts)
 	state->fd = lstate->fd;
 	state->direct = lstate->direct;
 	state->live = calloc(nctx, sizeof(*state->live));
-	state->reap = calloc(nctx, sizeof(*state->reap));
 	state->entries = calloc(nctx, sizeof(*state->entries));
-	if (!state->live || !state->reap || !state->entries) {
+	if (!state->live || !state->entries) {
 		paio_term(queue);
 		return -ENOMEM;
 	}

@@ -10,7 +10,11 @@
  * pass none. liburing 2.3 has no helper for such SQEs, so they are filled field by field, the
  * command area as the ioctls' command is (be_linux_nvme.h).
  *
- * Completion: cqe->res < 0 is an OS error (sct 7, sc errno); res >= 0 is the NVMe status as
+ * Every command carries the handle's I/O timeout (opts.command_timeout, be_linux_nvme.h) in
+ * timeout_ms, fixed at queue init.
+ *
+ * Completion: cqe->res < 0 is an OS error (sct 7, sc errno; EINTR, the driver's cancellation
+ * of a command whose timeout expired, becomes ETIMEDOUT); res >= 0 is the NVMe status as
  * the kernel reports it (sc bits 0-7, sct 8-10, crd, more, dnr 14), folded into cpl.status as
  * the sync "nvme" mechanism does; big_cqe[0] is the 64-bit command result (the LBA a Zone
  * Append wrote).
@@ -145,8 +149,14 @@ uc_init(struct xnvme_queue *queue, int opts)
 		fprintf(stderr, "# xnvme_queue_init(io_uring_cmd): %s\n", why);
 		return err;
 	}
-	return xnvme_be_linux_uring_queue_init(queue, opts, "io_uring_cmd",
-					       IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+	err = xnvme_be_linux_uring_queue_init(queue, opts, "io_uring_cmd",
+					      IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+	if (!err) {
+		struct xnvme_be_linux_uring *u = queue->state;
+
+		u->timeout_ms = xnvme_be_linux_state(queue->dev)->io_timeout_ms;
+	}
+	return err;
 }
 
 /* Fills `sqe` with the URING_CMD of ctx->cmd; the command area behind its first 48 bytes */
@@ -169,7 +179,7 @@ uc_prep(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, struct xnvme_c
 
 	xnvme_be_linux_nvme_build(
 		(struct nvme_passthru_cmd64 *)((uintptr_t)sqe + offsetof(struct io_uring_sqe, cmd)),
-		ctx, data, dlen, meta, mlen);
+		ctx, data, dlen, meta, mlen, u->timeout_ms);
 }
 
 /* Completes a context with an OS error through the ring (a NOP), without reaching the device */

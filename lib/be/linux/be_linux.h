@@ -41,6 +41,8 @@ struct xnvme_be_linux_state {
 	bool ctrlr;     ///< NVMe controller node (/dev/nvmeX)
 	int nvme_id_err; ///< errno of the NVME_IOCTL_ID probe when !nvme (for refusals)
 	int quirks;     ///< enum xnvme_be_linux_nvme_quirk bits, accessed atomically
+	uint32_t admin_timeout_ms; ///< timeout_ms of admin passthrough (be_linux_nvme.h); 0: driver's
+	uint32_t io_timeout_ms;    ///< timeout_ms of I/O passthrough and io_uring_cmd; 0: driver's
 
 	uint32_t nsid;  ///< NVMe namespace id; 0xFFFFFFFF for a controller node
 	uint64_t zone_nsect; ///< zoned block device: zone size in 512 B sectors (0: conventional)
@@ -95,6 +97,7 @@ xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void
 enum xnvme_be_linux_sc {
 	XNVME_BE_LINUX_SC_INVALID_OPCODE = 0x01,
 	XNVME_BE_LINUX_SC_INVALID_FIELD = XNVME_STATUS_CODE_INVALID_FIELD,
+	XNVME_BE_LINUX_SC_INVALID_NS = 0x0B, ///< Invalid Namespace or Format
 	XNVME_BE_LINUX_SC_LBA_RANGE = 0x80,
 };
 

@@ -4,6 +4,17 @@
  * ("psync", "posix", "io_uring", "libaio"; not installed): READ/WRITE of the NVM set address
  * LBAs (byte offset slba << ssw, length (nlb + 1) << ssw from the geometry), the file opcodes
  * address bytes (offset slba, length as passed), and both FLUSH opcodes sync the file.
+ *
+ * This is the one place where these mechanisms judge a command, so they all agree:
+ * - any other opcode completes with Invalid Command Opcode (SCT 0, SC 0x01), through the
+ *   callback on a queue and as -EIO from the sync path, as a controller would answer;
+ * - on a regular file the NVM READ/WRITE commands are held to the geometry the file reports:
+ *   nsid other than the file's namespace gives Invalid Namespace or Format (0x0B), a transfer
+ *   above MDTS Invalid Field (0x02), LBAs past the end of the file LBA Out of Range (0x80),
+ *   all before any I/O. The end is the size the geometry was derived from (tbytes): a read
+ *   may cover the partial LBA at the end (a short read), a write must end within the size,
+ *   so an NVM write never grows the file. The byte-addressed file opcodes keep file
+ *   semantics (a write past the end extends the file).
  */
 #ifndef XNVME_BE_LINUX_RW_H
 #define XNVME_BE_LINUX_RW_H
@@ -18,11 +29,40 @@ enum xnvme_be_linux_rw {
 	XNVME_BE_LINUX_RW_FAILED = 3, ///< decoding failed: cpl holds the status, complete as is
 };
 
+/*
+ * The geometry checks of an NVM READ/WRITE on a regular file; false with the status in cpl.
+ * A read may cover the partial LBA at the end of the file (a short read, as before); a write
+ * must end within the file's size.
+ */
+static inline bool
+xnvme_be_linux_rw_file_ok(struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nbytes, bool write)
+{
+	const struct xnvme_dev *dev = ctx->dev;
+	uint64_t lba_nbytes = 1ULL << dev->geo.ssw;
+	/* a growing file's size is updated by xnvme_dev_derive_geo() meanwhile: read it once */
+	uint64_t tbytes = __atomic_load_n(&dev->geo.tbytes, __ATOMIC_RELAXED);
+	uint64_t nlbas = write ? tbytes / lba_nbytes : (tbytes + lba_nbytes - 1) / lba_nbytes;
+	uint8_t sc;
+
+	if (ctx->cmd.common.nsid != dev->ident.nsid) {
+		sc = XNVME_BE_LINUX_SC_INVALID_NS;
+	} else if (dev->geo.mdts_nbytes && nbytes > dev->geo.mdts_nbytes) {
+		sc = XNVME_BE_LINUX_SC_INVALID_FIELD;
+	} else if (slba >= nlbas || ((uint64_t)ctx->cmd.nvm.nlb + 1) > nlbas - slba) {
+		sc = XNVME_BE_LINUX_SC_LBA_RANGE;
+	} else {
+		return true;
+	}
+	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
+	return false;
+}
+
 /**
  * Decodes ctx->cmd; `avail` is the byte count of the caller's buffer. Returns an enum
- * xnvme_be_linux_rw with *off / *len set for transfers, or -ENOSYS for other opcodes (the
- * submission is refused). The transfer of an NVM command never exceeds the caller's buffer
- * (Invalid Field) nor what an off_t can address.
+ * xnvme_be_linux_rw with *off / *len set for transfers, or XNVME_BE_LINUX_RW_FAILED with the
+ * status in cpl (other opcodes: Invalid Command Opcode; files: the geometry checks above). The
+ * transfer of an NVM command never exceeds the caller's buffer (Invalid Field) nor what an
+ * off_t can address.
  */
 static inline int
 xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, size_t *len)
@@ -49,6 +89,12 @@ xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off,
 					     XNVME_STATUS_CODE_INVALID_FIELD);
 			return XNVME_BE_LINUX_RW_FAILED;
 		}
+		if (XNVME_BE_UNLIKELY(((const struct xnvme_be_linux_state *)ctx->dev->state)->ftype ==
+				      XNVME_BE_LINUX_FILE) &&
+		    !xnvme_be_linux_rw_file_ok(ctx, slba, nbytes,
+					       opc == XNVME_SPEC_NVM_OPC_WRITE)) {
+			return XNVME_BE_LINUX_RW_FAILED;
+		}
 		*off = slba << ssw;
 		*len = (size_t)nbytes;
 		return opc == XNVME_SPEC_NVM_OPC_WRITE;
@@ -71,7 +117,9 @@ xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off,
 		return XNVME_BE_LINUX_RW_FLUSH;
 
 	default:
-		return -ENOSYS;
+		xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+				     XNVME_BE_LINUX_SC_INVALID_OPCODE);
+		return XNVME_BE_LINUX_RW_FAILED;
 	}
 }
 

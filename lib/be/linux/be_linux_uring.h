@@ -75,9 +75,9 @@ struct xnvme_be_linux_uring {
 	bool failed;              ///< a fatal enter error was reported once
 	int fd;                   ///< what SQEs carry: the fd, or 0 with IOSQE_FIXED_FILE
 	uint8_t sqe_flags;        ///< IOSQE_* every SQE carries
+	uint32_t timeout_ms;      ///< io_uring_cmd: every command's timeout_ms (be_linux_nvme.h)
 	int efd;                  ///< eventfd of get_completion_fd, -1 until asked for
 	const char *mech;         ///< mechanism name for messages
-	struct xnvme_cmd_ctx **reap; ///< poke's scratch, capacity + 1 entries
 	struct xnvme_be_linux_uring_iov *iov; ///< indexed by xnvme_queue_ctx_idx()
 };
 

@@ -20,6 +20,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "be_linux.h"
+#include "be_linux_nvme.h"
 
 #define NSID_CTRLR 0xFFFFFFFF
 
@@ -354,6 +355,10 @@ linux_dev_open(struct xnvme_dev *dev)
 	}
 	state->direct = !!(flags & O_DIRECT);
 	state->lba_nbytes = 512;
+	state->admin_timeout_ms = xnvme_be_linux_timeout_ms(dev->opts.admin_timeout,
+							     XNVME_BE_LINUX_ADMIN_TIMEOUT_US_DEFAULT);
+	state->io_timeout_ms = xnvme_be_linux_timeout_ms(dev->opts.command_timeout,
+							  XNVME_BE_LINUX_IO_TIMEOUT_US_DEFAULT);
 
 	if (fstat(state->fd, &st)) {
 		err = errno;

@@ -3,10 +3,14 @@
  * NVMe passthrough ioctls shared by the "nvme" sync and admin mechanisms: builds the kernel's
  * command from ctx->cmd (be_linux_nvme.h), issues the 64-bit-result ioctl with a per-handle
  * fallback to the 32-bit one, and folds the outcome into cpl:
- *   ioctl < 0  -> sct 7 (vendor), sc = errno, return -errno (backends.md §7; never sct 0)
+ *   ioctl < 0  -> sct 7 (vendor), sc = errno, return -errno (backends.md §7; never sct 0);
+ *                 EINTR, the driver's cancellation of a command (its timeout expired, or a
+ *                 controller reset or removal), becomes ETIMEDOUT (xnvme_be_linux_nvme_errno)
  *   ioctl > 0  -> the NVMe status the kernel returns (status field without the phase bit:
  *                 sc bits 0-7, sct 8-10, crd 11-12, more 13, dnr 14), return -EIO
  *   ioctl == 0 -> success; the command's result into cpl.result (64 bits for Zone Append)
+ * Every command carries the handle's timeout: admin_timeout_ms for admin commands,
+ * io_timeout_ms for I/O commands (be_linux_nvme.h).
  */
 #include <errno.h>
 #include <linux/nvme_ioctl.h>
@@ -24,7 +28,7 @@ static int
 pass_verdict(struct xnvme_cmd_ctx *ctx, int ret, int err, uint64_t result)
 {
 	if (ret < 0) {
-		return xnvme_be_linux_errno(ctx, err);
+		return xnvme_be_linux_nvme_errno(ctx, err);
 	}
 	xnvme_be_linux_nvme_cpl(ctx, ret, result);
 	return ret ? -EIO : 0;
@@ -54,6 +58,19 @@ pass_ioctl(struct xnvme_cmd_ctx *ctx, struct xnvme_be_linux_state *state, unsign
 	return pass_verdict(ctx, ret, err, cmd32.result);
 }
 
+void
+xnvme_be_linux_nvme_prep(struct nvme_passthru_cmd64 *k, struct xnvme_cmd_ctx *ctx,
+			 enum xnvme_be_linux_pass kind, void *data, uint32_t dlen, void *mbuf,
+			 uint32_t mlen)
+{
+	const struct xnvme_be_linux_state *state = ctx->dev->state;
+
+	xnvme_be_linux_nvme_build(k, ctx, data, dlen, mbuf, mlen,
+				  kind == XNVME_BE_LINUX_PASS_ADMIN ? state->admin_timeout_ms
+								    : state->io_timeout_ms);
+	k->result = 0;
+}
+
 int
 xnvme_be_linux_nvme_pass(struct xnvme_cmd_ctx *ctx, enum xnvme_be_linux_pass kind, void *data,
 			 size_t dlen, void *mbuf, size_t mlen)
@@ -64,8 +81,7 @@ xnvme_be_linux_nvme_pass(struct xnvme_cmd_ctx *ctx, enum xnvme_be_linux_pass kin
 	if (dlen > UINT32_MAX || mlen > UINT32_MAX) {
 		return xnvme_be_linux_errno(ctx, EINVAL);
 	}
-	xnvme_be_linux_nvme_build(&cmd, ctx, data, (uint32_t)dlen, mbuf, (uint32_t)mlen);
-	cmd.result = 0;
+	xnvme_be_linux_nvme_prep(&cmd, ctx, kind, data, (uint32_t)dlen, mbuf, (uint32_t)mlen);
 
 	switch (kind) {
 	case XNVME_BE_LINUX_PASS_ADMIN:

@@ -430,6 +430,11 @@ blk_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size
 				  dvec_cnt ? dvec[0].iov_len : 0, mbuf, mbuf_nbytes);
 	}
 	/* DSM ranges or a zone report scattered over segments: through one bounce buffer */
+	for (size_t i = 0; i < dvec_cnt; ++i) {
+		if (!dvec[i].iov_base && dvec[i].iov_len) {
+			return xnvme_be_linux_errno(ctx, EINVAL); /* never handed to memcpy */
+		}
+	}
 	total = xnvme_be_linux_iov_total(dvec, dvec_cnt);
 	bounce = malloc(total ? total : 1);
 	if (!bounce) {

@@ -35,6 +35,12 @@ nvme_cmd_iov_bounce(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_c
 	void *bounce = NULL;
 	int err;
 
+	/* copied here, not by the kernel: a NULL base of non-zero length must not reach memcpy */
+	for (size_t i = 0; i < dvec_cnt; ++i) {
+		if (!dvec[i].iov_base && dvec[i].iov_len) {
+			return xnvme_be_linux_errno(ctx, EINVAL);
+		}
+	}
 	/* only on kernels without NVME_IOCTL_IO64_CMD_VEC: allocation is acceptable there */
 	if (posix_memalign(&bounce, 4096, total)) {
 		return xnvme_be_linux_errno(ctx, ENOMEM);

@@ -233,11 +233,8 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 		u->sqe_flags = IOSQE_FIXED_FILE;
 	}
 
-	u->reap = calloc((size_t)queue->capacity + 1, sizeof(*u->reap));
 	u->iov = calloc((size_t)queue->capacity + 1, sizeof(*u->iov));
-	if (!u->reap || !u->iov) {
-		free(u->reap);
-		free(u->iov);
+	if (!u->iov) {
 		io_uring_queue_exit(&u->ring);
 		return -ENOMEM;
 	}
@@ -318,7 +315,6 @@ xnvme_be_linux_uring_queue_term(struct xnvme_queue *queue)
 			close(u->efd);
 		}
 		free(u->iov);
-		free(u->reap);
 		free(u);
 	}
 	queue->state = NULL;
@@ -391,16 +387,24 @@ uring_cpl(struct xnvme_cmd_ctx *ctx, const struct io_uring_cqe *cqe, bool pass)
 	} else if (__builtin_expect(cqe->res >= 0, 1)) {
 		xnvme_be_linux_nvme_cpl(ctx, cqe->res, cqe->big_cqe[0]);
 	} else {
-		xnvme_cpl_set_errno(ctx, cqe->res);
+		(void)xnvme_be_linux_nvme_errno(ctx, -cqe->res); /* EINTR: cancelled, ETIMEDOUT */
 	}
 }
 
-/* poke beyond the idle check: submit, let the kernel post, reap; `pass` is a constant */
+/* CQEs one poke level takes off the ring before running their callbacks (on its stack) */
+#define URING_REAP_BATCH 32
+
+/*
+ * poke beyond the idle check: submit, let the kernel post, reap; `pass` is a constant.
+ * Completions are taken off the ring in batches kept on this call's stack and the ring is
+ * advanced before their callbacks run, so a callback's nested poke sees a consistent ring and
+ * takes only CQEs this level did not take.
+ */
 static inline __attribute__((always_inline)) int
 uring_reap(struct xnvme_queue *queue, uint32_t max, bool pass)
 {
 	struct xnvme_be_linux_uring *u = queue->state;
-	struct xnvme_cmd_ctx **reap = u->reap;
+	struct xnvme_cmd_ctx *batch[URING_REAP_BATCH];
 	struct io_uring *ring = &u->ring;
 	struct io_uring_cqe *cqe;
 	uint32_t n = 0, lim;
@@ -412,23 +416,34 @@ uring_reap(struct xnvme_queue *queue, uint32_t max, bool pass)
 		return err;
 	}
 	lim = (max && max < queue->outstanding) ? max : queue->outstanding;
-	if (!lim) {
-		return 0;
-	}
-	io_uring_for_each_cqe(ring, head, cqe) {
-		struct xnvme_cmd_ctx *ctx = (struct xnvme_cmd_ctx *)(uintptr_t)cqe->user_data;
+	while (n < lim) {
+		uint32_t nb = 0, want = lim - n;
 
-		uring_cpl(ctx, cqe, pass);
-		reap[n] = ctx;
-		if (++n == lim) {
+		if (want > URING_REAP_BATCH) {
+			want = URING_REAP_BATCH;
+		}
+		io_uring_for_each_cqe(ring, head, cqe) {
+			struct xnvme_cmd_ctx *ctx = (struct xnvme_cmd_ctx *)(uintptr_t)cqe->user_data;
+
+			uring_cpl(ctx, cqe, pass);
+			batch[nb] = ctx;
+			if (++nb == want) {
+				break;
+			}
+		}
+		if (!nb) {
 			break;
 		}
-	}
-	io_uring_cq_advance(ring, n);
+		io_uring_cq_advance(ring, nb);
 
-	/* after the ring is consistent: callbacks may submit */
-	for (uint32_t i = 0; i < n; ++i) {
-		xnvme_queue_complete(queue, reap[i]);
+		/* after the ring is consistent: callbacks may submit and poke */
+		for (uint32_t i = 0; i < nb; ++i) {
+			xnvme_queue_complete(queue, batch[i]);
+		}
+		n += nb;
+		if (nb < want) {
+			break; /* the ring had no more */
+		}
 	}
 	return (int)n;
 }

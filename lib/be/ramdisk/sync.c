@@ -5,6 +5,7 @@
  * the namespace's command-set implementation, and records failures in the error log. Runs
  * concurrently on many threads (synchronous callers, thrpool workers).
  */
+#include <errno.h>
 #include <string.h>
 
 #include "ramdisk.h"
@@ -20,7 +21,11 @@ payload_init_buf(struct ramdisk_payload *pl, void *buf, size_t nbytes)
 	pl->bad = !buf && nbytes;
 }
 
-/* The iovec lengths define what the caller gave; the advisory total is not trusted */
+/*
+ * The iovec lengths define what the caller gave; the advisory total is not trusted. An element
+ * of zero bytes may have any base, NULL included: it is never touched. A NULL base of a
+ * non-zero length marks the payload bad (ramdisk_sync_cmd_iov() refuses it with -EINVAL).
+ */
 static void
 payload_init_iov(struct ramdisk_payload *pl, const struct iovec *iov, size_t iovcnt)
 {
@@ -46,6 +51,9 @@ xnvme_ramdisk_payload_gather(const struct ramdisk_payload *pl, void *dst, size_t
 	for (size_t i = 0; i < pl->iovcnt && nbytes; ++i) {
 		size_t len = pl->iov[i].iov_len < nbytes ? pl->iov[i].iov_len : nbytes;
 
+		if (!len) {
+			continue; /* an empty element, whose base may be NULL */
+		}
 		memcpy(out, pl->iov[i].iov_base, len);
 		out += len;
 		nbytes -= len;
@@ -60,6 +68,9 @@ xnvme_ramdisk_payload_scatter(const struct ramdisk_payload *pl, const void *src,
 	for (size_t i = 0; i < pl->iovcnt && nbytes; ++i) {
 		size_t len = pl->iov[i].iov_len < nbytes ? pl->iov[i].iov_len : nbytes;
 
+		if (!len) {
+			continue;
+		}
 		memcpy(pl->iov[i].iov_base, in, len);
 		in += len;
 		nbytes -= len;
@@ -74,6 +85,9 @@ xnvme_ramdisk_payload_equal(const struct ramdisk_payload *pl, const void *mem, s
 	for (size_t i = 0; i < pl->iovcnt && nbytes; ++i) {
 		size_t len = pl->iov[i].iov_len < nbytes ? pl->iov[i].iov_len : nbytes;
 
+		if (!len) {
+			continue;
+		}
 		if (memcmp(pl->iov[i].iov_base, in, len)) {
 			return false;
 		}
@@ -102,6 +116,11 @@ cursor_walk(struct ramdisk_cursor *cur, size_t nbytes,
 		const struct iovec *iov = &cur->pl->iov[cur->idx];
 		size_t len = iov->iov_len - cur->off;
 
+		if (!len) { /* an empty element: its base (possibly NULL) is never offset */
+			cur->idx++;
+			cur->off = 0;
+			continue;
+		}
 		if (len > nbytes - done) {
 			len = nbytes - done;
 		}
@@ -211,6 +230,9 @@ ramdisk_sync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_
 	(void)dvec_nbytes;
 
 	payload_init_iov(&io.data, dvec, dvec_cnt);
+	if (io.data.bad || (!dvec && dvec_cnt)) {
+		return -EINVAL; /* a NULL base of non-zero length: nothing to copy from or to */
+	}
 	payload_init_buf(&io.meta, mbuf, mbuf_nbytes);
 	return sync_exec(ctx, &io);
 }
