@@ -7,6 +7,7 @@
 #   4. the unit suite under valgrind (leaks and invalid accesses are errors)
 #   4b. every libFuzzer target for 10 s from its corpus (scripts/fuzz.sh; one result per target)
 #   5. install to a prefix, build the examples through pkg-config, run them
+#   5b. the Python and Rust bindings against that install (python/run_tests.sh, rust/run_tests.sh)
 #   6. fio 3.33 from Debian's source package with its xnvme engine, verifying data
 #   7. the device suite inside a QEMU guest with emulated NVMe (tests/guest/run_suite.sh):
 #      the real Linux NVMe driver, every device x mechanism pair, fio on the kernel paths
@@ -139,6 +140,19 @@ if [ -d "$out/install" ]; then
 	count_pytest "$out/python.log" python
 else
 	failed=$((failed + 1)); failures+=("python (no install)")
+fi
+
+step "Rust bindings (rust/: cargo test, clippy, doc against the installed library)"
+if [ -d "$out/install" ]; then
+	CARGO_TARGET_DIR="$out/rust-target" rust/run_tests.sh "$out/install" >"$out/rust.log" 2>&1
+	grep -E '^(SKIP|rust:)' "$out/rust.log"
+	p=$(sed -nE 's/^rust: ([0-9]+) passed, ([0-9]+) failed$/\1/p' "$out/rust.log")
+	f=$(sed -nE 's/^rust: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$out/rust.log")
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+	[ "${f:-1}" -eq 0 ] || { tail -n 30 "$out/rust.log"; failures+=("rust (see $out/rust.log)"); }
+else
+	failed=$((failed + 1)); failures+=("rust (no install)")
 fi
 
 step "fio 3.33 xnvme engine"

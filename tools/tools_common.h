@@ -4,6 +4,11 @@
  * subcommand, the argument and the NVMe status, option range checks, data files, generated
  * data, progress lines on a terminal, device enumeration, log pages and chunked file/device
  * transfers. Logical-block I/O lives in tools_lblk.h.
+ *
+ * Implemented, section by section, in: tools_err.c (messages, NVMe status names), tools_cli.c
+ * (options, range checks, tool_cli_run()), tools_file_check.c (files named by several
+ * arguments, what a file can hold), tools_file.c (data files, generated data), tools_progress.c,
+ * tools_dev.c (devices, log pages), tools_xfer.c and tools_xfer_rw.c (byte-addressed transfers).
  */
 #ifndef XNVME_TOOLS_COMMON_H
 #define XNVME_TOOLS_COMMON_H
@@ -35,6 +40,13 @@
 int
 tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/**
+ * Name of the running subcommand, "?" when there is none. Shared by the helper files: tool_err()
+ * messages (tools_err.c) and progress labels (tools_progress.c).
+ */
+const char *
+sub_name(const struct xnvme_cli *cli);
 
 /**
  * Reports a failed command: the completion on stdout (xnvme_cmd_ctx_pr) and an error line on

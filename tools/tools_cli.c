@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/**
+ * The command line of the tools: option names and labels as the user wrote them, range checks
+ * of option values, --nsid, and tool_cli_run(), the entry of TOOL_MAIN() that checks the file
+ * arguments before every subcommand.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <libxnvme.h>
+#include "tools_common.h"
+
+const char *
+tool_opt_name(enum xnvme_cli_opt opt)
+{
+	const struct xnvme_cli_opt_attr *attr = xnvme_cli_get_opt_attr(opt);
+
+	return (attr && attr->name) ? attr->name : "?";
+}
+
+/* The entry of `opt` in the option table of the running subcommand, NULL when it has none */
+static const struct xnvme_cli_sub_opt *
+sub_opt(const struct xnvme_cli *cli, enum xnvme_cli_opt opt)
+{
+	for (int i = 0; cli && cli->sub && i < XNVME_CLI_SUB_OPTS_LEN; ++i) {
+		const struct xnvme_cli_sub_opt *so = &cli->sub->opts[i];
+
+		if (so->opt == XNVME_CLI_OPT_NONE || so->opt == XNVME_CLI_OPT_END) {
+			break;
+		}
+		if (so->opt == opt) {
+			return so;
+		}
+	}
+	return NULL;
+}
+
+bool
+tool_sub_has_opt(const struct xnvme_cli *cli, enum xnvme_cli_opt opt)
+{
+	return sub_opt(cli, opt) != NULL;
+}
+
+const char *
+tool_opt_label(const struct xnvme_cli *cli, enum xnvme_cli_opt opt)
+{
+	static char bufs[4][64];
+	static unsigned int next;
+	char *buf = bufs[next++ % 4];
+	const struct xnvme_cli_sub_opt *so = sub_opt(cli, opt);
+	bool posa = so && so->type == XNVME_CLI_POSA;
+
+	snprintf(buf, sizeof(bufs[0]), "%s%s", posa ? "" : "--", tool_opt_name(opt));
+	return buf;
+}
+
+static bool
+opt_is_hex(enum xnvme_cli_opt opt)
+{
+	const struct xnvme_cli_opt_attr *attr = xnvme_cli_get_opt_attr(opt);
+
+	return attr && attr->vtype == XNVME_CLI_OPT_VTYPE_HEX;
+}
+
+int
+tool_check_range(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t val, uint64_t min,
+		 uint64_t max)
+{
+	if (val >= min && val <= max) {
+		return 0;
+	}
+	if (val < min && (max == UINT64_MAX || max == SIZE_MAX || max == UINT32_MAX)) {
+		return tool_err(cli, -EINVAL, "%s %" PRIu64 ": must be at least %" PRIu64,
+				tool_opt_label(cli, opt), val, min);
+	}
+	if (opt_is_hex(opt)) {
+		return tool_err(cli, -EINVAL,
+				"%s 0x%" PRIx64 ": out of range [0x%" PRIx64 ", 0x%" PRIx64 "]",
+				tool_opt_label(cli, opt), val, min, max);
+	}
+	return tool_err(cli, -EINVAL, "%s %" PRIu64 ": out of range [%" PRIu64 ", %" PRIu64 "]",
+			tool_opt_label(cli, opt), val, min, max);
+}
+
+int
+tool_check_max(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t val, uint64_t max)
+{
+	return tool_check_range(cli, opt, val, 0, max);
+}
+
+uint32_t
+tool_nsid(const struct xnvme_cli *cli)
+{
+	if (cli->given[XNVME_CLI_OPT_NSID]) {
+		return cli->args.nsid;
+	}
+	return xnvme_dev_get_nsid(cli->args.dev);
+}
+
+/* The subcommand handlers of the table run by tool_cli_run(), in table order */
+static struct xnvme_cli_sub *g_run_subs;
+static xnvme_cli_subfunc *g_run_cmds;
+
+static int
+run_checked(struct xnvme_cli *cli)
+{
+	xnvme_cli_subfunc cmd = g_run_cmds[cli->sub - g_run_subs];
+	int err;
+
+	err = tool_check_files(cli);
+	if (err) {
+		return err;
+	}
+	return cmd(cli);
+}
+
+int
+tool_cli_run(struct xnvme_cli *cli, int argc, char **argv, int init)
+{
+	int ret;
+
+	g_run_cmds = calloc(cli->nsubs > 0 ? (size_t)cli->nsubs : 1, sizeof(*g_run_cmds));
+	if (!g_run_cmds) {
+		return xnvme_cli_run(cli, argc, argv, init);
+	}
+	g_run_subs = cli->subs;
+	for (int i = 0; i < cli->nsubs; ++i) {
+		g_run_cmds[i] = cli->subs[i].command;
+		if (cli->subs[i].command) {
+			cli->subs[i].command = run_checked;
+		}
+	}
+
+	ret = xnvme_cli_run(cli, argc, argv, init);
+
+	for (int i = 0; i < cli->nsubs; ++i) {
+		cli->subs[i].command = g_run_cmds[i];
+	}
+	free(g_run_cmds);
+	g_run_cmds = NULL;
+	g_run_subs = NULL;
+	return ret;
+}

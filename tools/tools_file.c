@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/**
+ * Data files (--data-input, --data-output and friends): opening inputs and outputs without
+ * blocking on FIFOs, exact reads and writes polling streams, removing an output this run
+ * created when it fails, whole-file load and save; the tools' generated data pattern and the
+ * YAML hex dump.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <libxnvme.h>
+#include "tools_common.h"
+
+static void
+file_setup(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+	   const char *path)
+{
+	f->cli = cli;
+	f->opt = opt;
+	f->path = path;
+	f->fd = -1;
+	f->nbytes = 0;
+	f->created = false;
+	f->stream = false;
+	f->regular = false;
+}
+
+/* Notes the kind of the open file; streams stay non-blocking (file_io() polls them) */
+static int
+file_classify(struct tool_file *f, struct stat *st)
+{
+	if (fstat(f->fd, st)) {
+		return -errno;
+	}
+	f->regular = S_ISREG(st->st_mode);
+	f->stream = S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || S_ISCHR(st->st_mode);
+	if (!f->stream) {
+		int flags = fcntl(f->fd, F_GETFL);
+
+		if (flags < 0 || fcntl(f->fd, F_SETFL, flags & ~O_NONBLOCK)) {
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+int
+tool_file_open_in(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+		  const char *path, uint64_t need)
+{
+	struct stat st;
+	int err;
+
+	file_setup(f, cli, opt, path);
+	if (!path || !path[0]) {
+		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
+	}
+
+	/* Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever */
+	f->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (f->fd < 0) {
+		return tool_err(cli, -errno, "%s %s: cannot open for reading",
+				tool_opt_label(cli, opt), path);
+	}
+	err = file_classify(f, &st);
+	if (err) {
+		tool_file_close(f);
+		return tool_err(cli, err, "%s %s: cannot stat", tool_opt_label(cli, opt), path);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		tool_file_close(f);
+		return tool_err(cli, -EISDIR, "%s %s: is a directory", tool_opt_label(cli, opt),
+				path);
+	}
+	/* Pipes and devices have no meaningful size; tool_file_read() catches their end */
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size < need) {
+		tool_file_close(f);
+		return tool_err(cli, -EINVAL,
+				"%s %s: file holds %jd bytes, %" PRIu64 " bytes needed",
+				tool_opt_label(cli, opt), path, (intmax_t)st.st_size, need);
+	}
+	return 0;
+}
+
+int
+tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
+		   const char *path)
+{
+	struct stat st;
+	int err;
+
+	file_setup(f, cli, opt, path);
+	if (!path || !path[0]) {
+		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
+	}
+
+	/* Created here, or existing: only a file this run created may be removed on failure */
+	f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (f->fd >= 0) {
+		f->created = true;
+	} else if (errno == EEXIST) {
+		/* Non-blocking: a FIFO without a reader fails with ENXIO instead of waiting */
+		f->fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (f->fd < 0 && errno == ENXIO) {
+			return tool_err(cli, -ENXIO, "%s %s: a FIFO without a reader: cannot write",
+					tool_opt_label(cli, opt), path);
+		}
+		if (f->fd < 0 && errno == ENOENT) { /* a dangling symbolic link: create its target */
+			f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		}
+	}
+	if (f->fd < 0) {
+		return tool_err(cli, -errno, "%s %s: cannot open for writing",
+				tool_opt_label(cli, opt), path);
+	}
+	err = file_classify(f, &st);
+	if (!err && f->regular && !f->created && ftruncate(f->fd, 0)) {
+		err = -errno;
+	}
+	if (err) {
+		f->regular = false; /* not truncated: nothing to report but the error */
+		tool_file_abort(f);
+		return tool_err(cli, err, "%s %s: cannot open for writing",
+				tool_opt_label(cli, opt), path);
+	}
+	return 0;
+}
+
+/* Reads (`out` false) or writes exactly `nbytes`; running out of input is an error */
+static int
+file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
+{
+	size_t left = nbytes;
+
+	while (left) {
+		ssize_t ret = out ? write(f->fd, buf, left) : read(f->fd, buf, left);
+
+		if (ret < 0 && errno == EINTR) {
+			continue;
+		}
+		if (ret < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && f->stream) {
+			struct pollfd pfd = {.fd = f->fd, .events = out ? POLLOUT : POLLIN};
+
+			/* A FIFO whose writer is slow: wait for data, or for its end (POLLHUP) */
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
+				return tool_err(f->cli, -errno, "%s %s: poll failed",
+						tool_opt_label(f->cli, f->opt), f->path);
+			}
+			continue;
+		}
+		if (ret < 0) {
+			return tool_err(f->cli, -errno, "%s %s: %s failed",
+					tool_opt_label(f->cli, f->opt), f->path, out ? "write" : "read");
+		}
+		if (ret == 0 && out) { /* no progress: never loop on it */
+			return tool_err(f->cli, -EIO, "%s %s: write made no progress",
+					tool_opt_label(f->cli, f->opt), f->path);
+		}
+		if (ret == 0) {
+			return tool_err(f->cli, -EINVAL,
+					"%s %s: ended after %" PRIu64 " bytes, %" PRIu64
+					" bytes needed%s",
+					tool_opt_label(f->cli, f->opt), f->path, f->nbytes,
+					f->nbytes + left,
+					(f->stream && !f->nbytes)
+						? " (a FIFO or device with nothing to read: no writer?)"
+						: "");
+		}
+		buf += ret;
+		left -= ret;
+		f->nbytes += ret;
+	}
+	return 0;
+}
+
+int
+tool_file_read(struct tool_file *f, void *buf, size_t nbytes)
+{
+	return file_io(f, false, buf, nbytes);
+}
+
+int
+tool_file_write(struct tool_file *f, const void *buf, size_t nbytes)
+{
+	/* not written to: file_io() only reads into buffers when `out` is false */
+	return file_io(f, true, (uint8_t *)buf, nbytes);
+}
+
+int
+tool_file_close(struct tool_file *f)
+{
+	int err = 0;
+
+	if (f->fd < 0) {
+		return 0;
+	}
+	if (close(f->fd)) {
+		err = tool_err(f->cli, -errno, "%s %s: close failed",
+			       tool_opt_label(f->cli, f->opt), f->path);
+	}
+	f->fd = -1;
+	return err;
+}
+
+void
+tool_file_abort(struct tool_file *f)
+{
+	if (f->fd < 0) {
+		return;
+	}
+	close(f->fd);
+	f->fd = -1;
+	if (f->created) {
+		if (unlink(f->path) && errno != ENOENT) {
+			tool_err(f->cli, -errno, "%s %s: cannot remove the incomplete output",
+				 tool_opt_label(f->cli, f->opt), f->path);
+		}
+		return;
+	}
+	if (f->regular) {
+		tool_err(f->cli, -EIO,
+			 "%s %s: the file existed before and was truncated: it holds only the %" PRIu64
+			 " bytes written before the failure",
+			 tool_opt_label(f->cli, f->opt), f->path, f->nbytes);
+	}
+}
+
+int
+tool_data_load(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path, void *buf,
+	       size_t nbytes)
+{
+	struct tool_file f = TOOL_FILE_INIT;
+	int err;
+
+	err = tool_file_open_in(&f, cli, opt, path, nbytes);
+	if (err) {
+		return err;
+	}
+	err = tool_file_read(&f, buf, nbytes);
+	tool_file_close(&f);
+	return err;
+}
+
+int
+tool_data_save(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path,
+	       const void *buf, size_t nbytes)
+{
+	struct tool_file f = TOOL_FILE_INIT;
+	int err, err_close;
+
+	err = tool_file_open_out(&f, cli, opt, path);
+	if (err) {
+		return err;
+	}
+	err = tool_file_write(&f, buf, nbytes);
+	if (err) {
+		tool_file_abort(&f);
+		return err;
+	}
+	err_close = tool_file_close(&f);
+	if (err_close && f.created) {
+		unlink(path);
+	}
+	return err_close;
+}
+
+int
+tool_data_output(const struct xnvme_cli *cli, const void *buf, size_t nbytes)
+{
+	int err;
+
+	if (!cli->args.data_output) {
+		return 0;
+	}
+	err = tool_data_save(cli, XNVME_CLI_OPT_DATA_OUTPUT, cli->args.data_output, buf, nbytes);
+	if (!err) {
+		xnvme_cli_pinf("wrote %zu bytes to '%s'", nbytes, cli->args.data_output);
+	}
+	return err;
+}
+
+void
+tool_pattern_fill(void *buf, size_t nbytes, uint64_t pos)
+{
+	uint8_t *cur = buf;
+	unsigned int k = pos % 26;
+	size_t seed = XNVME_MIN_U64(nbytes, 26 * 64);
+
+	for (size_t i = 0; i < seed; ++i) {
+		cur[i] = 'A' + k;
+		k = (k == 25) ? 0 : k + 1;
+	}
+	/* The pattern repeats every 26 bytes: keep doubling a prefix whose length is a multiple */
+	for (size_t len = seed; len < nbytes; len *= 2) {
+		memcpy(cur + len, cur, XNVME_MIN_U64(len, nbytes - len));
+	}
+}
+
+void
+tool_hexdump_pr(const char *key, const void *buf, size_t nbytes)
+{
+	const uint8_t *bytes = buf;
+
+	if (!nbytes) {
+		printf("%s: []\n", key);
+		return;
+	}
+	printf("%s:\n", key);
+	for (size_t row = 0; row < nbytes; row += 16) {
+		printf("  - [");
+		for (size_t i = row; i < nbytes && i < row + 16; ++i) {
+			printf("%s0x%02x", i == row ? "" : ", ", bytes[i]);
+		}
+		printf("]\n");
+	}
+}
