@@ -44,11 +44,12 @@ count_meson() {
 # Adds the counts of a pytest summary line ("== 3 passed, 1 skipped in 2s ==") from a log
 count_pytest() {
 	local log=$1 label=$2 line p f e s
-	line=$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$log" | tail -n 1)
-	p=$(sed -nE 's/.* ([0-9]+) passed.*/\1/p' <<<"$line")
-	f=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$line")
-	e=$(sed -nE 's/.* ([0-9]+) errors?.*/\1/p' <<<"$line")
-	s=$(sed -nE 's/.* ([0-9]+) skipped.*/\1/p' <<<"$line")
+	line=$(grep -E '^(=+ )?[0-9]+ (passed|failed|errors?|skipped).* in [0-9.]+s' "$log" | tail -n 1)
+	num() { grep -oE "[0-9]+ $1" <<<"$line" | grep -oE '^[0-9]+'; }
+	p=$(num passed)
+	f=$(num failed)
+	e=$(num 'errors?')
+	s=$(num skipped)
 	[ -n "$line" ] || f=1 # no summary: the run itself failed
 	passed=$((passed + ${p:-0}))
 	failed=$((failed + ${f:-0} + ${e:-0}))
