@@ -11,6 +11,8 @@
 #   XNVME_PY_TEST_URI=/dev/ng0n1   also run the device tests against that device
 #   XNVME_PY_TEST_ASYNC=a,b,...    its mechanisms (default: by device type, see conftest.py)
 #   XNVME_PY_NO_INSTALL=1          no venv/pip: test the package in python/ with $PYTHON
+#                                  (no compiled fast path then: its tests skip)
+#   XNVME_PY_NO_FASTQ=1            test the pure-ctypes fallback instead of xnvme._fastq
 #   PYTHON=python3                 the interpreter (needs pytest when XNVME_PY_NO_INSTALL)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +34,7 @@ else
 	# build from a copy so the source tree gets no build/ or egg-info
 	src=$(mktemp -d)
 	trap 'rm -rf "$src"' EXIT
-	cp -r "$here/pyproject.toml" "$here/README.md" "$here/xnvme" "$src/"
+	cp -r "$here/pyproject.toml" "$here/setup.py" "$here/MANIFEST.in" "$here/README.md" "$here/xnvme" "$src/"
 	if ! "$vpy" -m pip install -q --force-reinstall --no-deps "$src" >"$venv/pip-install.log" 2>&1 &&
 		! "$vpy" -m pip install -q --no-build-isolation --force-reinstall --no-deps "$src" \
 			>>"$venv/pip-install.log" 2>&1; then

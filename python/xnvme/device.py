@@ -6,6 +6,7 @@ import ctypes
 import errno as _errno
 import os
 import threading
+import time
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Union
@@ -41,6 +42,45 @@ _STATUS_OFF = _CPL_OFF + C.struct_xnvme_spec_cpl.status.offset
 _RESULT_OFF = _CPL_OFF + C.struct_xnvme_spec_cpl.result.offset
 _U16 = ctypes.c_uint16
 _U32 = ctypes.c_uint32
+_sizeof = ctypes.sizeof
+_addressof = ctypes.addressof
+
+
+def _load_fastq() -> Any:
+    """The compiled fast path (xnvme._fastq), or None: not built, or XNVME_PY_NO_FASTQ set."""
+    if os.environ.get("XNVME_PY_NO_FASTQ"):
+        return None
+    try:
+        from . import _fastq  # pylint: disable=import-outside-toplevel
+    except ImportError:
+        return None
+    return _fastq
+
+
+_FASTQ = _load_fastq()
+_sync_io: Any = None
+if _FASTQ is not None:
+    _FASTQ.init_sync(ctypes.cast(_nvm_read, ctypes.c_void_p).value,
+                     ctypes.cast(_nvm_write, ctypes.c_void_p).value, _CTX_SIZE, _STATUS_OFF,
+                     _RESULT_OFF)
+    _sync_io = _FASTQ.sync_io
+
+
+def _fn_addr(func: Any) -> int:
+    return ctypes.cast(func, ctypes.c_void_p).value
+
+
+def _fastq_args() -> tuple:
+    """Function addresses and context offsets handed to xnvme._fastq.FastQueue."""
+    return (_fn_addr(_nvm_read), _fn_addr(_nvm_write), _fn_addr(_get_cmd_ctx),
+            _fn_addr(_put_cmd_ctx), _fn_addr(_queue_poke),
+            _fn_addr(C._lib["xnvme_queue_set_cb"]),  # pylint: disable=protected-access
+            _STATUS_OFF, _RESULT_OFF)
+
+
+def fast_path() -> bool:
+    """True when new Queues use the compiled fast path (xnvme._fastq)."""
+    return _FASTQ is not None
 
 
 def _check(ret: int, what: str) -> int:
@@ -513,6 +553,14 @@ class Device:
             raise ValueError("buffer closed or too small")
         if self._closing:
             raise ValueError("operation on a closed xnvme.Device")
+        if _sync_io is not None:  # compiled: the context lives on the C stack
+            err = _sync_io(False, self._ctx_template, self.nsid, slba, nlb, _addressof(buf))
+            if err is not None:
+                ret, status, result = err
+                raise XnvmeError(-ret if ret < 0 else _errno.EIO,
+                                 "read slba=0x%x nlb=%d" % (slba, nlb), sct=(status >> 9) & 0x7,
+                                 sc=(status >> 1) & 0xFF, result=result)
+            return buf
         # the hot path, inlined: one context copy and one C call
         ctx = _CTX.from_buffer_copy(self._ctx_template)
         ret = _nvm_read(ctypes.addressof(ctx), self.nsid, slba, nlb - 1, ctypes.addressof(buf),
@@ -759,13 +807,26 @@ class Queue:
         self._views: Dict[int, tuple] = {}
         self._errors: List[BaseException] = []
         self._in_cb = False
-        # one C trampoline per queue, referenced for the queue's life (a collected ctypes
-        # callback would leave the C library calling freed memory)
-        self._cb = _CB_TYPE(self._trampoline)
-        _check(C.xnvme_queue_set_cb(qp, ctypes.cast(self._cb, C.xnvme_queue_cb), None),
-               "xnvme_queue_set_cb")
-        fd = C.xnvme_queue_get_completion_fd(qp)
-        self.completion_fd: Optional[int] = fd if fd >= 0 else None
+        self._fq: Any = None
+        self._cb: Any = None
+        if _FASTQ is not None:
+            # completions recorded by a C callback, reaped in batches (xnvme._fastq); the
+            # FastQueue is referenced for the queue's life (it is the callback's argument)
+            try:
+                self._fq = _FASTQ.FastQueue(self._qaddr, dev.nsid, *_fastq_args(), depth,
+                                            self._pending, Completion, self._errors)
+            except BaseException:
+                C.xnvme_queue_term(qp)
+                self._q = None
+                raise
+        else:
+            # one C trampoline per queue, referenced for the queue's life (a collected ctypes
+            # callback would leave the C library calling freed memory)
+            self._cb = _CB_TYPE(self._trampoline)
+            _check(C.xnvme_queue_set_cb(qp, ctypes.cast(self._cb, C.xnvme_queue_cb), None),
+                   "xnvme_queue_set_cb")
+        self._cfd: Any = False  # completion fd, asked for on first use (see completion_fd)
+        self._lba_nbytes = dev._lba_nbytes  # pylint: disable=protected-access
         dev._queues.add(self)  # pylint: disable=protected-access
 
     @property
@@ -778,6 +839,19 @@ class Queue:
         if self._q is None:
             raise ValueError("operation on a closed xnvme.Queue")
         return self._q
+
+    @property
+    def completion_fd(self) -> Optional[int]:
+        """The queue's completion fd (xnvme_queue_get_completion_fd), or None.
+
+        Asked for on first access only: io_uring registers an eventfd with the ring when the
+        fd is requested, and signalling it costs time on every completion."""
+        if self._cfd is False:
+            if self._q is None:
+                return None
+            fd = C.xnvme_queue_get_completion_fd(self._q)
+            self._cfd = fd if fd >= 0 else None
+        return self._cfd
 
     @property
     def outstanding(self) -> int:
@@ -810,6 +884,34 @@ class Queue:
             self._errors.append(exc)
         self._in_cb = False
 
+    @property
+    def fast(self) -> bool:
+        """True when this queue uses the compiled fast path (xnvme._fastq)."""
+        return self._fq is not None
+
+    def _dispatch(self, done: list) -> None:
+        """Run the callbacks of completions reaped by the fast path (after the C poke)."""
+        self._in_cb = True
+        try:
+            for entry, status, result in done:
+                if entry is None or entry[0] is None:
+                    continue
+                callback, buf, what, tag = entry
+                if status & 0xFFE:
+                    sc = (status >> 1) & 0xFF
+                    sct = (status >> 9) & 0x7
+                    cpl = Completion(False, sct, sc, result, buf,
+                                     XnvmeError(_errno.EIO, what, sct=sct, sc=sc,
+                                                result=result), tag)
+                else:
+                    cpl = Completion(True, 0, 0, result, buf, None, tag)
+                try:
+                    callback(cpl)
+                except BaseException as exc:  # pylint: disable=broad-except
+                    self._errors.append(exc)
+        finally:
+            self._in_cb = False
+
     def _raise_callback_errors(self) -> None:
         if self._errors:
             exc = self._errors[0]
@@ -825,6 +927,12 @@ class Queue:
             if self._in_cb:
                 raise XnvmeError(_errno.EBUSY, "submit on a full queue from a callback")
             self.poke()
+        if self._fq is not None:
+            err = self._fq.submit(func is _nvm_write, slba, nlb, ctypes.addressof(buf),
+                                  (callback, buf, what, tag))
+            if err is not None:
+                self._submit_failed(err, what)
+            return
         addr = _get_cmd_ctx(self._qaddr)
         if not addr:
             raise XnvmeError(ctypes.get_errno() or _errno.ENOMEM, "xnvme_queue_get_cmd_ctx")
@@ -837,14 +945,37 @@ class Queue:
             raise XnvmeError(-ret if ret < 0 else _errno.EIO, what,
                              sct=(status >> 9) & 0x7, sc=(status >> 1) & 0xFF)
 
+    @staticmethod
+    def _submit_failed(err: tuple, what: str) -> None:
+        stage, ret, status = err
+        if stage == 0:
+            raise XnvmeError(-ret, "xnvme_queue_get_cmd_ctx")
+        raise XnvmeError(-ret if ret < 0 else _errno.EIO, what,
+                         sct=(status >> 9) & 0x7, sc=(status >> 1) & 0xFF)
+
     def submit_read(self, slba: int, nlb: int = 1, callback: Optional[Callable] = None,
                     buf: Optional[Buffer] = None, tag: Any = None) -> Buffer:
         """Submit a read; the Buffer it fills is returned now and passed to the callback."""
+        fq = self._fq
+        if (fq is not None and buf is not None and 0 < nlb <= 0x10000 and not buf._closed
+                and len(self._pending) < self.depth):  # the common case, inline
+            if _sizeof(buf) < nlb * self._lba_nbytes:
+                raise ValueError("buffer closed or too small")
+            err = fq.submit(False, slba, nlb, _addressof(buf), (callback, buf, "read", tag))
+            if err is not None:
+                self._submit_failed(err, "read")
+            return buf
         nbytes = self.dev._nlb_bytes(nlb)  # pylint: disable=protected-access
         if buf is None:
             buf = self.dev.buffer(nbytes)
         elif buf._closed or ctypes.sizeof(buf) < nbytes:  # pylint: disable=protected-access
             raise ValueError("buffer closed or too small")
+        fq = self._fq
+        if fq is not None and len(self._pending) < self.depth:  # the common case, inline
+            err = fq.submit(False, slba, nlb, ctypes.addressof(buf), (callback, buf, "read", tag))
+            if err is not None:
+                self._submit_failed(err, "read")
+            return buf
         self._submit(_nvm_read, "read", slba, nlb, buf, callback, tag)
         return buf
 
@@ -860,7 +991,18 @@ class Queue:
         """Reap up to `max_completions` (0: all available); returns how many."""
         if self._q is None:
             raise ValueError("operation on a closed xnvme.Queue")
-        ret = _queue_poke(self._qaddr, max_completions)
+        if self._fq is not None:
+            # the C poke runs the callbacks of successful completions itself; the rest (error
+            # statuses) come back for _dispatch
+            self._in_cb = True
+            try:
+                ret, _reaped, rest = self._fq.poke_dispatch(max_completions)
+            finally:
+                self._in_cb = False
+            if rest:
+                self._dispatch(rest)
+        else:
+            ret = _queue_poke(self._qaddr, max_completions)
         if ret < 0:
             raise XnvmeError(-ret, "xnvme_queue_poke")
         if self._errors:
@@ -872,6 +1014,8 @@ class Queue:
 
         With `timeout` (seconds), give up after that long with XnvmeError ETIMEDOUT; the
         commands not completed stay outstanding (xnvme_queue_drain_timeout)."""
+        if self._fq is not None:
+            return self._drain_fast(timeout)
         if timeout is None:
             ret = C.xnvme_queue_drain(self.handle)
         else:
@@ -879,16 +1023,50 @@ class Queue:
         self._raise_callback_errors()
         return _check(ret, "xnvme_queue_drain")
 
+    def _drain_fast(self, timeout: Optional[float]) -> int:
+        # the library drains (GIL released, the C callback only records); the Python
+        # callbacks run afterwards and may submit more, so repeat until nothing is pending
+        handle = self.handle
+        deadline = None if timeout is None else time.monotonic() + timeout
+        total = 0
+        while True:
+            if deadline is None:
+                ret = C.xnvme_queue_drain(handle)
+            else:
+                left = max(0.0, deadline - time.monotonic())
+                ret = C.xnvme_queue_drain_timeout(handle, int(left * 1e6))
+            done = self._fq.collect()
+            if done:
+                total += len(done)
+                self._dispatch(done)
+            if ret < 0:
+                self._raise_callback_errors()
+                raise XnvmeError(-ret, "xnvme_queue_drain")
+            if not self._pending or self._q is None:
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                self._raise_callback_errors()
+                raise XnvmeError(_errno.ETIMEDOUT, "xnvme_queue_drain")
+        self._raise_callback_errors()
+        return total
+
     def close(self) -> None:
         """Drain and terminate the queue."""
         if self._q is None:
             return
         try:
             C.xnvme_queue_drain(self._q)
+            if self._fq is not None:
+                done = self._fq.collect()  # as with ctypes, callbacks run during close()
+                if done:
+                    self._dispatch(done)
         finally:
             C.xnvme_queue_term(self._q)
             self._q = None
             self._pending.clear()
+            if self._fq is not None:
+                self._fq.collect()
+                self._fq = None  # its queue is gone: submissions now take the checked path
 
     def __enter__(self) -> "Queue":
         return self

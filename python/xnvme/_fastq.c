@@ -1,0 +1,737 @@
+/*
+ * xnvme._fastq: the optional compiled fast path of xnvme.Queue.
+ *
+ * Per command, the pure-ctypes Queue pays one ctypes call per submission step and a C->Python
+ * callback trampoline per completion. This module moves both to C:
+ *
+ *   - a C completion callback (installed with xnvme_queue_set_cb) records (context, status,
+ *     result) in a per-queue array and puts the context back into the pool; it never touches
+ *     Python objects, so it may run with the GIL released (xnvme_queue_drain called through
+ *     ctypes);
+ *   - submit()/submit_many() take a context, register the Python entry of the command in the
+ *     Queue's pending dict (key: the context address, as in the ctypes path) and call
+ *     xnvme_nvm_read/xnvme_nvm_write, in one call for one or many commands;
+ *   - poke()/collect() reap in C and return [(entry, status, result), ...] with every entry
+ *     already removed from the pending dict: Python then runs the user callbacks after the C
+ *     poke returned, never from inside a library callback.
+ *
+ * It includes no libxnvme header and does not link libxnvme: the Python side passes the
+ * addresses of the few C functions it calls (from the ctypes handle of the loaded library) and
+ * the offsets of the completion status and result in struct xnvme_cmd_ctx (from the ctypes
+ * bindings, whose layout the test-suite checks against the C headers).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*nvm_io_fn)(void *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf,
+			 void *mbuf);
+typedef void *(*get_ctx_fn)(void *queue);
+typedef int (*put_ctx_fn)(void *queue, void *ctx);
+typedef int (*poke_fn)(void *queue, uint32_t max);
+typedef void (*queue_cb)(void *ctx, void *cb_arg);
+typedef int (*set_cb_fn)(void *queue, queue_cb cb, void *cb_arg);
+
+static PyObject *zero; /* the int 0 */
+
+struct rec {
+	void *ctx;
+	uint32_t result;
+	uint16_t status;
+};
+
+typedef struct {
+	PyObject_HEAD
+	void *queue;
+	uint32_t nsid;
+	nvm_io_fn io[2]; /* read, write */
+	get_ctx_fn get_ctx;
+	put_ctx_fn put_ctx;
+	poke_fn poke;
+	set_cb_fn set_cb;
+	Py_ssize_t status_off;
+	Py_ssize_t result_off;
+	struct rec *recs;
+	size_t nrecs;
+	size_t caprecs;
+	int lost; /* a completion could not be recorded (out of memory) */
+	PyObject *pending; /* dict: context address (int) -> entry */
+	PyObject *cpl_type; /* xnvme.Completion */
+	PyObject *errors; /* list: exceptions raised by callbacks */
+	Py_ssize_t slot_off[7]; /* Completion's __slots__ in argument order; [0] < 0: unknown */
+} FastQueue;
+
+static const char *const cpl_slots[7] = {"ok", "sct", "sc", "result", "buffer", "error", "tag"};
+
+/* Offsets of the __slots__ members of the Completion class, so that fq_dispatch can build one
+ * without running its Python __init__ (same attributes, same values). Any surprise (another
+ * kind of class): slot_off[0] = -1 and the class is called instead. */
+static void
+fq_find_slots(FastQueue *self)
+{
+	self->slot_off[0] = -1;
+	if (!PyType_Check(self->cpl_type) ||
+	    ((PyTypeObject *)self->cpl_type)->tp_alloc != PyType_GenericAlloc) {
+		return;
+	}
+	for (int i = 0; i < 7; ++i) {
+		PyObject *descr = PyObject_GetAttrString(self->cpl_type, cpl_slots[i]);
+		PyMemberDef *m;
+
+		if (!descr) {
+			PyErr_Clear();
+			self->slot_off[0] = -1;
+			return;
+		}
+		if (!Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+			Py_DECREF(descr);
+			self->slot_off[0] = -1;
+			return;
+		}
+		m = ((PyMemberDescrObject *)descr)->d_member;
+		if (m->type != T_OBJECT_EX || (m->flags & READONLY)) {
+			Py_DECREF(descr);
+			self->slot_off[0] = -1;
+			return;
+		}
+		self->slot_off[i] = m->offset;
+		Py_DECREF(descr);
+	}
+}
+
+static PyObject *
+fq_new_cpl(FastQueue *self, PyObject *const *cargs)
+{
+	PyTypeObject *tp = (PyTypeObject *)self->cpl_type;
+	PyObject *obj;
+
+	if (self->slot_off[0] < 0) {
+		return PyObject_Vectorcall(self->cpl_type, cargs, 7, NULL);
+	}
+	obj = tp->tp_alloc(tp, 0);
+	if (!obj) {
+		return NULL;
+	}
+	for (int i = 0; i < 7; ++i) {
+		Py_INCREF(cargs[i]);
+		*(PyObject **)((char *)obj + self->slot_off[i]) = cargs[i];
+	}
+	return obj;
+}
+
+static void
+fq_cb(void *ctx, void *cb_arg)
+{
+	FastQueue *fq = cb_arg;
+	struct rec *rec;
+
+	if (fq->nrecs == fq->caprecs) {
+		size_t cap = fq->caprecs ? fq->caprecs * 2 : 64;
+		struct rec *grown = realloc(fq->recs, cap * sizeof(*grown));
+
+		if (!grown) {
+			fq->lost = 1;
+			fq->put_ctx(fq->queue, ctx);
+			return;
+		}
+		fq->recs = grown;
+		fq->caprecs = cap;
+	}
+	rec = &fq->recs[fq->nrecs++];
+	rec->ctx = ctx;
+	memcpy(&rec->status, (char *)ctx + fq->status_off, sizeof(rec->status));
+	memcpy(&rec->result, (char *)ctx + fq->result_off, sizeof(rec->result));
+	fq->put_ctx(fq->queue, ctx);
+}
+
+static void *
+as_ptr(PyObject *obj)
+{
+	return PyLong_AsVoidPtr(obj);
+}
+
+static int
+fq_init(FastQueue *self, PyObject *args, PyObject *kwds)
+{
+	PyObject *oq, *ord, *owr, *oget, *oput, *opoke, *oset, *pending, *cpl_type, *errors;
+	unsigned long nsid;
+	Py_ssize_t status_off, result_off, depth;
+	void *fn[6];
+	int ret;
+
+	(void)kwds;
+	if (!PyArg_ParseTuple(args, "OkOOOOOOnnnO!OO!", &oq, &nsid, &ord, &owr, &oget, &oput,
+			      &opoke, &oset, &status_off, &result_off, &depth, &PyDict_Type,
+			      &pending, &cpl_type, &PyList_Type, &errors)) {
+		return -1;
+	}
+	if (self->queue) {
+		PyErr_SetString(PyExc_RuntimeError, "FastQueue already initialised");
+		return -1;
+	}
+	self->queue = as_ptr(oq);
+	fn[0] = as_ptr(ord);
+	fn[1] = as_ptr(owr);
+	fn[2] = as_ptr(oget);
+	fn[3] = as_ptr(oput);
+	fn[4] = as_ptr(opoke);
+	fn[5] = as_ptr(oset);
+	if (PyErr_Occurred()) {
+		return -1;
+	}
+	for (int i = 0; i < 6; ++i) {
+		if (!fn[i]) {
+			PyErr_SetString(PyExc_ValueError, "NULL function address");
+			return -1;
+		}
+	}
+	if (!self->queue || status_off < 0 || result_off < 0 || depth < 1) {
+		PyErr_SetString(PyExc_ValueError, "invalid queue, offset or depth");
+		return -1;
+	}
+	self->nsid = (uint32_t)nsid;
+	/* object pointer <-> function pointer: POSIX guarantees the round trip */
+	memcpy(&self->io[0], &fn[0], sizeof(void *));
+	memcpy(&self->io[1], &fn[1], sizeof(void *));
+	memcpy(&self->get_ctx, &fn[2], sizeof(void *));
+	memcpy(&self->put_ctx, &fn[3], sizeof(void *));
+	memcpy(&self->poke, &fn[4], sizeof(void *));
+	memcpy(&self->set_cb, &fn[5], sizeof(void *));
+	self->status_off = status_off;
+	self->result_off = result_off;
+	self->caprecs = (size_t)depth + 1;
+	self->recs = malloc(self->caprecs * sizeof(*self->recs));
+	if (!self->recs) {
+		self->caprecs = 0;
+		PyErr_NoMemory();
+		return -1;
+	}
+	Py_INCREF(pending);
+	self->pending = pending;
+	Py_INCREF(cpl_type);
+	self->cpl_type = cpl_type;
+	Py_INCREF(errors);
+	self->errors = errors;
+	fq_find_slots(self);
+	/* the queue holds a borrowed pointer: the Python Queue keeps this object alive until
+	 * after xnvme_queue_term() */
+	ret = self->set_cb(self->queue, fq_cb, self);
+	if (ret) {
+		errno = ret < 0 ? -ret : ret;
+		PyErr_SetFromErrno(PyExc_OSError);
+		return -1;
+	}
+	return 0;
+}
+
+/* GC support: a pending entry's callback may refer back to the Queue that owns this object */
+static int
+fq_traverse(FastQueue *self, visitproc visit, void *arg)
+{
+	Py_VISIT(self->pending);
+	Py_VISIT(self->cpl_type);
+	Py_VISIT(self->errors);
+	return 0;
+}
+
+static int
+fq_clear(FastQueue *self)
+{
+	Py_CLEAR(self->pending);
+	Py_CLEAR(self->cpl_type);
+	Py_CLEAR(self->errors);
+	return 0;
+}
+
+static int
+fq_usable(FastQueue *self)
+{
+	if (!self->pending || !self->cpl_type || !self->errors) {
+		PyErr_SetString(PyExc_ValueError, "FastQueue not initialised or cleared");
+		return 0;
+	}
+	return 1;
+}
+
+static void
+fq_dealloc(FastQueue *self)
+{
+	PyObject_GC_UnTrack(self);
+	fq_clear(self);
+	free(self->recs);
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Build [(entry, status, result), ...] from the records and pop the entries from pending. */
+static PyObject *
+fq_take(FastQueue *self)
+{
+	size_t n = self->nrecs;
+	PyObject *out;
+
+	if (!fq_usable(self)) {
+		return NULL;
+	}
+	out = PyList_New((Py_ssize_t)n);
+
+	if (!out) {
+		return NULL;
+	}
+	for (size_t i = 0; i < n; ++i) {
+		struct rec *rec = &self->recs[i];
+		PyObject *key = PyLong_FromVoidPtr(rec->ctx);
+		PyObject *entry, *tup;
+
+		if (!key) {
+			goto fail;
+		}
+		entry = PyDict_GetItemWithError(self->pending, key);
+		if (entry) {
+			Py_INCREF(entry);
+			if (PyDict_DelItem(self->pending, key)) {
+				Py_DECREF(entry);
+				Py_DECREF(key);
+				goto fail;
+			}
+		} else if (PyErr_Occurred()) {
+			Py_DECREF(key);
+			goto fail;
+		} else {
+			entry = Py_None;
+			Py_INCREF(entry);
+		}
+		Py_DECREF(key);
+		tup = Py_BuildValue("(NIk)", entry, (unsigned int)rec->status,
+				    (unsigned long)rec->result);
+		if (!tup) {
+			goto fail;
+		}
+		PyList_SET_ITEM(out, (Py_ssize_t)i, tup);
+	}
+	self->nrecs = 0;
+	return out;
+
+fail:
+	/* the records stay: a later collect() retries (entries already popped are lost) */
+	Py_DECREF(out);
+	return NULL;
+}
+
+static PyObject *
+fq_poke(FastQueue *self, PyObject *arg)
+{
+	unsigned long max = PyLong_AsUnsignedLong(arg);
+	PyObject *done;
+	int ret;
+
+	if (max == (unsigned long)-1 && PyErr_Occurred()) {
+		return NULL;
+	}
+	if (!fq_usable(self)) {
+		return NULL;
+	}
+	ret = self->poke(self->queue, (uint32_t)max);
+	if (self->lost) {
+		self->lost = 0;
+		ret = -ENOMEM;
+	}
+	done = fq_take(self);
+	if (!done) {
+		return NULL;
+	}
+	return Py_BuildValue("(iN)", ret, done);
+}
+
+/*
+ * Run the callbacks of successful completions: callback(Completion(True, 0, 0, result, buf,
+ * None, tag)) for entries (callback, buf, what, tag). An exception a callback raises is
+ * appended to the errors list. Returns the completions left to Python (error statuses and
+ * other entries), as [(entry, status, result), ...]. `done` is a private list, so callbacks
+ * may submit or poke.
+ */
+static PyObject *
+fq_dispatch(FastQueue *self, PyObject *done)
+{
+	Py_ssize_t n = PyList_GET_SIZE(done);
+	PyObject *rest = PyList_New(0);
+
+	if (!rest) {
+		return NULL;
+	}
+	for (Py_ssize_t i = 0; i < n; ++i) {
+		PyObject *rec = PyList_GET_ITEM(done, i);
+		PyObject *entry = PyTuple_GET_ITEM(rec, 0);
+		PyObject *status = PyTuple_GET_ITEM(rec, 1);
+		PyObject *cargs[7], *cpl, *res;
+
+		if (PyLong_AsLong(status) & 0xFFE || !PyTuple_CheckExact(entry) ||
+		    PyTuple_GET_SIZE(entry) != 4) {
+			if (PyList_Append(rest, rec)) {
+				Py_DECREF(rest);
+				return NULL;
+			}
+			continue;
+		}
+		if (PyTuple_GET_ITEM(entry, 0) == Py_None) {
+			continue;
+		}
+		cargs[0] = Py_True;
+		cargs[1] = cargs[2] = zero; /* sct, sc */
+		cargs[3] = PyTuple_GET_ITEM(rec, 2);
+		cargs[4] = PyTuple_GET_ITEM(entry, 1);
+		cargs[5] = Py_None;
+		cargs[6] = PyTuple_GET_ITEM(entry, 3);
+		cpl = fq_new_cpl(self, cargs);
+		res = cpl ? PyObject_CallOneArg(PyTuple_GET_ITEM(entry, 0), cpl) : NULL;
+		Py_XDECREF(cpl);
+		if (res) {
+			Py_DECREF(res);
+			continue;
+		}
+		{
+			PyObject *type, *value, *tb;
+
+			PyErr_Fetch(&type, &value, &tb);
+			PyErr_NormalizeException(&type, &value, &tb);
+			if (tb && value) {
+				PyException_SetTraceback(value, tb);
+			}
+			if (value && PyList_Append(self->errors, value)) {
+				PyErr_Clear();
+			}
+			Py_XDECREF(type);
+			Py_XDECREF(value);
+			Py_XDECREF(tb);
+		}
+	}
+	return rest;
+}
+
+/* poke_dispatch(max) -> (ret, reaped, rest): poke, then run the callbacks (fq_dispatch) */
+static PyObject *
+fq_poke_dispatch(FastQueue *self, PyObject *arg)
+{
+	PyObject *res, *done, *rest;
+	Py_ssize_t n;
+
+	res = fq_poke(self, arg);
+	if (!res) {
+		return NULL;
+	}
+	done = PyTuple_GET_ITEM(res, 1);
+	n = PyList_GET_SIZE(done);
+	rest = n ? fq_dispatch(self, done) : PyList_New(0);
+	if (!rest) {
+		Py_DECREF(res);
+		return NULL;
+	}
+	arg = Py_BuildValue("(OnN)", PyTuple_GET_ITEM(res, 0), n, rest);
+	Py_DECREF(res);
+	return arg;
+}
+
+static PyObject *
+fq_collect(FastQueue *self, PyObject *Py_UNUSED(ignored))
+{
+	return fq_take(self);
+}
+
+/* Submit one command; returns 0, or sets *stage (0: no context, 1: the submission failed,
+ * 2: a Python exception is set), *status and returns the error. */
+static int
+fq_submit_one(FastQueue *self, int write, unsigned long long slba, unsigned long nlb,
+	      void *buf, PyObject *entry, int *stage, unsigned int *status)
+{
+	PyObject *key;
+	void *ctx;
+	int ret;
+
+	ctx = self->get_ctx(self->queue);
+	if (!ctx) {
+		*stage = 0;
+		*status = 0;
+		return errno ? -errno : -ENOMEM;
+	}
+	key = PyLong_FromVoidPtr(ctx);
+	if (!key || PyDict_SetItem(self->pending, key, entry)) {
+		Py_XDECREF(key);
+		self->put_ctx(self->queue, ctx);
+		*stage = 2;
+		return -ENOMEM;
+	}
+	ret = self->io[write](ctx, self->nsid, slba, (uint16_t)(nlb - 1), buf, NULL);
+	if (ret) {
+		uint16_t st;
+
+		memcpy(&st, (char *)ctx + self->status_off, sizeof(st));
+		*stage = 1;
+		*status = st;
+		if (PyDict_DelItem(self->pending, key)) {
+			PyErr_Clear();
+		}
+		self->put_ctx(self->queue, ctx);
+	}
+	Py_DECREF(key);
+	return ret;
+}
+
+/* submit(write, slba, nlb, bufaddr, entry) -> None | (stage, ret, status) */
+static PyObject *
+fq_submit(FastQueue *self, PyObject *const *args, Py_ssize_t nargs)
+{
+	unsigned long long slba;
+	unsigned long nlb;
+	unsigned int status = 0;
+	int write, stage = 0, ret;
+	void *buf;
+
+	if (nargs != 5) {
+		PyErr_SetString(PyExc_TypeError, "submit(write, slba, nlb, bufaddr, entry)");
+		return NULL;
+	}
+	if (!fq_usable(self)) {
+		return NULL;
+	}
+	write = PyObject_IsTrue(args[0]);
+	slba = PyLong_AsUnsignedLongLong(args[1]);
+	nlb = PyLong_AsUnsignedLong(args[2]);
+	buf = PyLong_AsVoidPtr(args[3]);
+	if (write < 0 || PyErr_Occurred()) {
+		return NULL;
+	}
+	if (nlb < 1 || nlb > 0x10000) {
+		PyErr_SetString(PyExc_ValueError, "nlb must be 1..65536");
+		return NULL;
+	}
+	ret = fq_submit_one(self, write, slba, nlb, buf, args[4], &stage, &status);
+	if (!ret) {
+		Py_RETURN_NONE;
+	}
+	if (stage == 2) {
+		return NULL;
+	}
+	return Py_BuildValue("(iiI)", stage, ret, status);
+}
+
+/* submit_many(write, slbas, nlb, bufaddrs, entries) -> (n, stage, ret, status): submits
+ * until the sequences end, a context is missing or a submission fails; n were submitted */
+static PyObject *
+fq_submit_many(FastQueue *self, PyObject *args)
+{
+	PyObject *oslbas, *obufs, *oentries, *slbas = NULL, *bufs = NULL, *entries = NULL;
+	PyObject *res = NULL;
+	unsigned long nlb;
+	unsigned int status = 0;
+	int write, stage = 0, ret = 0;
+	Py_ssize_t n, i;
+
+	if (!PyArg_ParseTuple(args, "pOkOO", &write, &oslbas, &nlb, &obufs, &oentries)) {
+		return NULL;
+	}
+	if (nlb < 1 || nlb > 0x10000) {
+		PyErr_SetString(PyExc_ValueError, "nlb must be 1..65536");
+		return NULL;
+	}
+	if (!fq_usable(self)) {
+		return NULL;
+	}
+	slbas = PySequence_Fast(oslbas, "slbas must be a sequence");
+	bufs = PySequence_Fast(obufs, "bufaddrs must be a sequence");
+	entries = PySequence_Fast(oentries, "entries must be a sequence");
+	if (!slbas || !bufs || !entries) {
+		goto out;
+	}
+	n = PySequence_Fast_GET_SIZE(slbas);
+	if (PySequence_Fast_GET_SIZE(bufs) != n || PySequence_Fast_GET_SIZE(entries) != n) {
+		PyErr_SetString(PyExc_ValueError, "slbas, bufaddrs and entries differ in length");
+		goto out;
+	}
+	for (i = 0; i < n; ++i) {
+		unsigned long long slba =
+			PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(slbas, i));
+		void *buf = PyLong_AsVoidPtr(PySequence_Fast_GET_ITEM(bufs, i));
+
+		if (PyErr_Occurred()) {
+			goto out;
+		}
+		ret = fq_submit_one(self, write, slba, nlb, buf,
+				    PySequence_Fast_GET_ITEM(entries, i), &stage, &status);
+		if (ret) {
+			if (stage == 2) {
+				goto out;
+			}
+			break;
+		}
+	}
+	res = Py_BuildValue("(niiI)", i, stage, ret, status);
+out:
+	Py_XDECREF(slbas);
+	Py_XDECREF(bufs);
+	Py_XDECREF(entries);
+	return res;
+}
+
+/* synchronous commands: a context copied from a template onto the stack, the C call made
+ * with the GIL released (as ctypes does) */
+static nvm_io_fn g_sync_io[2];
+static Py_ssize_t g_ctx_size, g_status_off, g_result_off;
+
+#define SYNC_CTX_MAX 512
+
+/* init_sync(read, write, ctx_size, status_off, result_off) */
+static PyObject *
+mod_init_sync(PyObject *mod, PyObject *args)
+{
+	PyObject *ord, *owr;
+	void *fn[2];
+	Py_ssize_t size, soff, roff;
+
+	(void)mod;
+	if (!PyArg_ParseTuple(args, "OOnnn", &ord, &owr, &size, &soff, &roff)) {
+		return NULL;
+	}
+	fn[0] = PyLong_AsVoidPtr(ord);
+	fn[1] = PyLong_AsVoidPtr(owr);
+	if (PyErr_Occurred()) {
+		return NULL;
+	}
+	if (!fn[0] || !fn[1] || size < 1 || size > SYNC_CTX_MAX || soff < 0 ||
+	    soff + 2 > size || roff < 0 || roff + 4 > size) {
+		PyErr_SetString(PyExc_ValueError, "invalid function address, size or offset");
+		return NULL;
+	}
+	memcpy(&g_sync_io[0], &fn[0], sizeof(void *));
+	memcpy(&g_sync_io[1], &fn[1], sizeof(void *));
+	g_ctx_size = size;
+	g_status_off = soff;
+	g_result_off = roff;
+	Py_RETURN_NONE;
+}
+
+/* sync_io(write, template, nsid, slba, nlb, bufaddr) -> None | (ret, status, result) */
+static PyObject *
+mod_sync_io(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+	union {
+		unsigned char b[SYNC_CTX_MAX];
+		uint64_t align;
+	} ctx;
+	unsigned long long slba;
+	unsigned long nsid, nlb;
+	uint32_t result;
+	uint16_t status;
+	void *buf;
+	int write, ret;
+
+	(void)mod;
+	if (nargs != 6) {
+		PyErr_SetString(PyExc_TypeError, "sync_io(write, template, nsid, slba, nlb, bufaddr)");
+		return NULL;
+	}
+	if (!g_ctx_size) {
+		PyErr_SetString(PyExc_RuntimeError, "init_sync() was not called");
+		return NULL;
+	}
+	if (!PyBytes_CheckExact(args[1]) || PyBytes_GET_SIZE(args[1]) != g_ctx_size) {
+		PyErr_SetString(PyExc_TypeError, "template must be bytes of the context size");
+		return NULL;
+	}
+	write = PyObject_IsTrue(args[0]);
+	nsid = PyLong_AsUnsignedLong(args[2]);
+	slba = PyLong_AsUnsignedLongLong(args[3]);
+	nlb = PyLong_AsUnsignedLong(args[4]);
+	buf = PyLong_AsVoidPtr(args[5]);
+	if (write < 0 || PyErr_Occurred()) {
+		return NULL;
+	}
+	if (nlb < 1 || nlb > 0x10000) {
+		PyErr_SetString(PyExc_ValueError, "nlb must be 1..65536");
+		return NULL;
+	}
+	memcpy(ctx.b, PyBytes_AS_STRING(args[1]), (size_t)g_ctx_size);
+	Py_BEGIN_ALLOW_THREADS
+	ret = g_sync_io[write](ctx.b, (uint32_t)nsid, slba, (uint16_t)(nlb - 1), buf, NULL);
+	Py_END_ALLOW_THREADS
+	if (!ret) {
+		Py_RETURN_NONE;
+	}
+	memcpy(&status, ctx.b + g_status_off, sizeof(status));
+	memcpy(&result, ctx.b + g_result_off, sizeof(result));
+	return Py_BuildValue("(iIk)", ret, (unsigned int)status, (unsigned long)result);
+}
+
+static PyMethodDef mod_methods[] = {
+	{"init_sync", (PyCFunction)mod_init_sync, METH_VARARGS,
+	 "init_sync(read, write, ctx_size, status_off, result_off)"},
+	{"sync_io", (PyCFunction)(void (*)(void))mod_sync_io, METH_FASTCALL,
+	 "sync_io(write, template, nsid, slba, nlb, bufaddr) -> None | (ret, status, result)"},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyMethodDef fq_methods[] = {
+	{"submit", (PyCFunction)(void (*)(void))fq_submit, METH_FASTCALL,
+	 "submit(write, slba, nlb, bufaddr, entry) -> None | (stage, ret, status)"},
+	{"submit_many", (PyCFunction)fq_submit_many, METH_VARARGS,
+	 "submit_many(write, slbas, nlb, bufaddrs, entries) -> (n, stage, ret, status)"},
+	{"poke", (PyCFunction)fq_poke, METH_O,
+	 "poke(max) -> (ret, [(entry, status, result), ...])"},
+	{"poke_dispatch", (PyCFunction)fq_poke_dispatch, METH_O,
+	 "poke_dispatch(max) -> (ret, reaped, [(entry, status, result) left to Python])"},
+	{"collect", (PyCFunction)fq_collect, METH_NOARGS,
+	 "collect() -> [(entry, status, result), ...] recorded since the last poke/collect"},
+	{NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject FastQueueType = {
+	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "xnvme._fastq.FastQueue",
+	.tp_basicsize = sizeof(FastQueue),
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+	.tp_traverse = (traverseproc)fq_traverse,
+	.tp_clear = (inquiry)fq_clear,
+	.tp_free = PyObject_GC_Del,
+	.tp_doc = "FastQueue(queue, nsid, read, write, get_ctx, put_ctx, poke, set_cb, "
+		  "status_off, result_off, depth, pending)",
+	.tp_new = PyType_GenericNew,
+	.tp_init = (initproc)fq_init,
+	.tp_dealloc = (destructor)fq_dealloc,
+	.tp_methods = fq_methods,
+};
+
+static struct PyModuleDef fastq_module = {
+	PyModuleDef_HEAD_INIT,
+	.m_name = "xnvme._fastq",
+	.m_doc = "Compiled fast path of xnvme.Queue (optional)",
+	.m_size = -1,
+	.m_methods = mod_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fastq(void)
+{
+	PyObject *mod;
+
+	if (PyType_Ready(&FastQueueType) < 0) {
+		return NULL;
+	}
+	if (!zero) {
+		zero = PyLong_FromLong(0);
+		if (!zero) {
+			return NULL;
+		}
+	}
+	mod = PyModule_Create(&fastq_module);
+	if (!mod) {
+		return NULL;
+	}
+	Py_INCREF(&FastQueueType);
+	if (PyModule_AddObject(mod, "FastQueue", (PyObject *)&FastQueueType) < 0) {
+		Py_DECREF(&FastQueueType);
+		Py_DECREF(mod);
+		return NULL;
+	}
+	return mod;
+}
