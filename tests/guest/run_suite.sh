@@ -34,6 +34,8 @@ run() {
 # Admin/sync paths against nvme-cli's view, io_uring_cmd / io_uring / libaio specifics
 run linux_nvme "$build/tests/guest/test_linux_nvme"
 run uring_cmd "$build/tests/guest/test_uring_cmd"
+# Callbacks that submit and poke (nested pokes) through io_uring_cmd on the real driver
+run reentrant-chr "$build/tests/test_reentrant" --uri "$XNVME_QEMU_NVM_CHR" --mech io_uring_cmd
 
 # The functional matrix: block devices through every mechanism that takes a block device,
 # generic char devices through the passthrough ones
