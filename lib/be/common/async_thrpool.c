@@ -13,11 +13,13 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 #include "async_deferred.h"
 #include "async_stubs.h"
 
 #define THRPOOL_NTHREADS_DEFAULT 4
 #define THRPOOL_NTHREADS_MAX 1023
+#define THRPOOL_IDLE_NS 10000000L /* 10 ms: an idle worker re-checks the ring this often */
 #define THRPOOL_ENV_NTHREADS "XNVME_BE_CBI_ASYNC_THRPOOL_NTHREADS"
 
 struct thrpool_state {
@@ -74,7 +76,21 @@ thrpool_worker(void *arg)
 
 		pthread_mutex_lock(&state->sq_lock);
 		while (!state->stop && state->sq_head == state->sq_tail) {
-			pthread_cond_wait(&state->sq_cond, &state->sq_lock);
+			/*
+			 * Bounded wait: glibc < 2.38 can lose a pthread_cond_signal wakeup (a
+			 * stolen signal, glibc bug 25847), seen here as idle workers beside a
+			 * non-empty ring; re-checking every THRPOOL_IDLE_NS turns that into a
+			 * delay instead of a hang.
+			 */
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_nsec += THRPOOL_IDLE_NS;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec += 1;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&state->sq_cond, &state->sq_lock, &ts);
 		}
 		if (state->stop) {
 			pthread_mutex_unlock(&state->sq_lock);
@@ -153,7 +169,14 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 	state->queue = queue;
 	state->mask = size - 1;
 	pthread_mutex_init(&state->sq_lock, NULL);
-	pthread_cond_init(&state->sq_cond, NULL);
+	{
+		pthread_condattr_t attr; /* timed waits on the monotonic clock */
+
+		pthread_condattr_init(&attr);
+		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+		pthread_cond_init(&state->sq_cond, &attr);
+		pthread_condattr_destroy(&attr);
+	}
 	pthread_mutex_init(&state->cq_lock, NULL);
 
 	state->sq = calloc(size, sizeof(*state->sq));
