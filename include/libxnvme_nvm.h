@@ -14,7 +14,7 @@
 #ifndef LIBXNVME_NVM_H
 #define LIBXNVME_NVM_H
 
-/* The original made this header include the umbrella; clients rely on it (api.md 2.16) */
+/* The 0.7.5 header includes the umbrella header; clients rely on it */
 #include "libxnvme.h"
 
 #include <stdbool.h>
