@@ -150,9 +150,15 @@ def roff(text):
 
 
 def first_sentence(doc):
+    """The NAME line: the doc's first sentence (a period followed by a space ends it)"""
     para = " ".join(doc.split("\n\n")[0].split())
-    m = re.match(r"(.+?[.:;])(\s|$)", para)
-    return (m.group(1) if m else para).rstrip(".:;")
+    if para.startswith("@return "):
+        para = "Returns " + para[len("@return "):]
+    m = re.match(r"(.+?\.)(\s|$)", para)
+    line = (m.group(1) if m else para).rstrip(".")
+    if len(line) > 120:
+        line = line[:117].rsplit(" ", 1)[0] + "..."
+    return line
 
 
 def notes(d):
@@ -189,6 +195,18 @@ def gen_man(incdir, mapfile, outdir):
              "the status is in ctx->cpl. Functions returning a pointer return NULL and set "
              "errno. Counts named nlb are zero-based: nlb=7 transfers 8 blocks, and the "
              "buffers must hold (nlb + 1) * lba_nbytes bytes.",
+             "Thread safety is stated at each function or in the notes of its header.",
+             ".SH EXAMPLE", ".nf",
+             "struct xnvme_opts opts = xnvme_opts_default();",
+             "struct xnvme_dev *dev = xnvme_dev_open(\"1GB\", &opts);  /* a ramdisk */",
+             "const struct xnvme_geo *geo = xnvme_dev_get_geo(dev);",
+             "void *buf = xnvme_buf_alloc(dev, 8 * geo->lba_nbytes);",
+             "struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);",
+             "/* nlb = 7: eight blocks */",
+             "int err = xnvme_nvm_read(&ctx, xnvme_dev_get_nsid(dev), 0, 7, buf, NULL);",
+             "xnvme_buf_free(dev, buf);",
+             "xnvme_dev_close(dev);",
+             ".fi",
              ".SH FUNCTIONS"]
     for hdr, names in groups.items():
         index += [f".SS {hdr}", ".nf"] + [f"{n}(3)" for n in names] + [".fi"]

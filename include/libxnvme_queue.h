@@ -105,7 +105,7 @@ xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max);
 int
 xnvme_queue_drain(struct xnvme_queue *queue);
 
-/** Deprecated alias of xnvme_queue_drain() */
+/** Deprecated alias of xnvme_queue_drain(); same returns. Thread safety: as xnvme_queue_drain(). */
 int
 xnvme_queue_wait(struct xnvme_queue *queue);
 
