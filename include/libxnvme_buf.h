@@ -75,7 +75,10 @@ void
 xnvme_buf_virt_free(void *buf);
 
 /**
- * Fills with "anum"/"ascii", "rand-k", "rand-t", "zero" or the content of a file path.
+ * Fills `nbytes` of `buf` with `content`: "anum"/"ascii" (the letters A-Z repeated), "rand-k"
+ * (pseudo-random letters, the same sequence every call), "rand-t" (seeded from the time),
+ * "zero", or else the content of the file at the path `content` (xnvme_buf_from_file()).
+ * @return 0, -EINVAL for a NULL argument, or the errors of xnvme_buf_from_file().
  * Thread safety: safe from any thread on buffers no one else uses (no shared random state).
  */
 int
@@ -97,15 +100,17 @@ void
 xnvme_buf_diff_pr(const void *expected, const void *actual, size_t nbytes, int opts);
 
 /**
- * Writes the buffer to a file (created, truncated) through the file API.
+ * Writes the `nbytes` of the buffer to the file at `path` (created, truncated) through the file
+ * API. @return 0, -EINVAL for a NULL argument, or the negative errno of the open or write.
  * Thread safety: safe from any thread; concurrent calls on one path race like any writers.
  */
 int
 xnvme_buf_to_file(void *buf, size_t nbytes, const char *path);
 
 /**
- * Reads a file into the buffer (up to nbytes; a shorter file is not an error).
- * Thread safety: safe from any thread on a buffer it alone uses.
+ * Reads the file at `path` into the buffer (up to nbytes; a shorter file is not an error, the
+ * rest of the buffer is left as it was). @return 0, -EINVAL for a NULL argument, or the
+ * negative errno of the open or read. Thread safety: safe from any thread on a buffer it alone uses.
  */
 int
 xnvme_buf_from_file(void *buf, size_t nbytes, const char *path);

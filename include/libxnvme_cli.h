@@ -407,24 +407,126 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_cli_enumeration) == 8, "Incorrect size")
  * list) belongs to one thread at a time. xnvme_cli_run() is meant for a program's main thread:
  * it prints usage to stdout and runs the subcommand on the calling thread.
  */
-void xnvme_cli_args_pr(struct xnvme_cli_args *args, int opts);
-const struct xnvme_cli_opt_attr *xnvme_cli_get_opt_attr(enum xnvme_cli_opt opt);
-int xnvme_cli_enumeration_alloc(struct xnvme_cli_enumeration **list, uint32_t capacity);
-void xnvme_cli_enumeration_free(struct xnvme_cli_enumeration *list);
-int xnvme_cli_enumeration_append(struct xnvme_cli_enumeration *list, const struct xnvme_ident *entry);
-int xnvme_cli_enumeration_fpr(FILE *stream, struct xnvme_cli_enumeration *list, int opts);
-int xnvme_cli_enumeration_fpp(FILE *stream, struct xnvme_cli_enumeration *list, int opts);
-int xnvme_cli_enumeration_pp(struct xnvme_cli_enumeration *list, int opts);
-int xnvme_cli_enumeration_pr(struct xnvme_cli_enumeration *list, int opts);
-uint64_t xnvme_cli_timer_start(struct xnvme_cli *cli);
-uint64_t xnvme_cli_timer_stop(struct xnvme_cli *cli);
-void xnvme_cli_timer_bw_pr(struct xnvme_cli *cli, const char *prefix, size_t nbytes);
-/** Prints "# " + the formatted text + newline to stdout and flushes */
-void xnvme_cli_pinf(const char *format, ...);
-/** Prints "# ERR: '<msg>': {errno: <err>, msg: '<strerror(|err|)>'}" to stderr */
-void xnvme_cli_perr(const char *msg, int err);
-int xnvme_cli_run(struct xnvme_cli *cli, int argc, char **argv, int opts);
-int xnvme_cli_to_opts(const struct xnvme_cli *cli, struct xnvme_opts *opts);
+/**
+ * Prints every parsed argument, keyed by its option's long name, as YAML on stdout; NULL prints
+ * "xnvme_cli_args: ~". `opts` XNVME_PR_DEF or XNVME_PR_YAML; others print a "# ENOSYS" note.
+ * Thread safety: see above.
+ */
+void
+xnvme_cli_args_pr(struct xnvme_cli_args *args, int opts);
+
+/**
+ * Attributes (long name, value type, description) of option `opt`. @return a pointer to constant
+ * data, or NULL for a value that names no option. Thread safety: see above.
+ */
+const struct xnvme_cli_opt_attr *
+xnvme_cli_get_opt_attr(enum xnvme_cli_opt opt);
+
+/**
+ * Allocates an enumeration list with room for `capacity` identifiers into *list (NULL on failure);
+ * free it with xnvme_cli_enumeration_free(). @return 0, -EINVAL for a NULL list, or -ENOMEM.
+ * Thread safety: see above.
+ */
+int
+xnvme_cli_enumeration_alloc(struct xnvme_cli_enumeration **list, uint32_t capacity);
+
+/**
+ * Frees a list of xnvme_cli_enumeration_alloc(); NULL is a no-op. Thread safety: see above.
+ */
+void
+xnvme_cli_enumeration_free(struct xnvme_cli_enumeration *list);
+
+/**
+ * Copies `entry` to the end of the list; `capacity` counts the free entries left. @return 0,
+ * -EINVAL for NULL arguments, -ENOMEM when the list is full. Thread safety: see above.
+ */
+int
+xnvme_cli_enumeration_append(struct xnvme_cli_enumeration *list, const struct xnvme_ident *entry);
+
+/**
+ * Prints the list (capacity, nentries, each identifier as a block mapping) as YAML to `stream`;
+ * NULL prints "xnvme_cli_enumeration: ~". `opts` XNVME_PR_DEF or XNVME_PR_YAML; others print a "#
+ * ENOSYS" note. @return the number of characters written. Thread safety: see above.
+ */
+int
+xnvme_cli_enumeration_fpr(FILE *stream, struct xnvme_cli_enumeration *list, int opts);
+
+/**
+ * Prints the list in the compact form of "xnvme enum" (one flow mapping per identifier) to
+ * `stream`; an empty or NULL list prints "xnvme_cli_enumeration: ~". @return the number of
+ * characters written. Thread safety: see above.
+ */
+int
+xnvme_cli_enumeration_fpp(FILE *stream, struct xnvme_cli_enumeration *list, int opts);
+
+/**
+ * xnvme_cli_enumeration_fpp() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_cli_enumeration_pp(struct xnvme_cli_enumeration *list, int opts);
+
+/**
+ * xnvme_cli_enumeration_fpr() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_cli_enumeration_pr(struct xnvme_cli_enumeration *list, int opts);
+
+/**
+ * Starts the timer of `cli`. @return the start time in nanoseconds (CLOCK_MONOTONIC), 0 for a
+ * NULL cli. Thread safety: see above.
+ */
+uint64_t
+xnvme_cli_timer_start(struct xnvme_cli *cli);
+
+/**
+ * Stops the timer of `cli`. @return the stop time in nanoseconds, 0 for a NULL cli. Thread safety:
+ * see above.
+ */
+uint64_t
+xnvme_cli_timer_stop(struct xnvme_cli *cli);
+
+/**
+ * Prints the elapsed time of the timer of `cli` and the bandwidth of `nbytes` bytes over it
+ * (MiB/s), labelled with `prefix`, on stdout; a NULL cli is a no-op. Thread safety: see above.
+ */
+void
+xnvme_cli_timer_bw_pr(struct xnvme_cli *cli, const char *prefix, size_t nbytes);
+
+/**
+ * Prints "# ", the printf-style formatted text and a newline to stdout, and flushes. Thread
+ * safety: see above.
+ */
+void
+xnvme_cli_pinf(const char *format, ...);
+
+/**
+ * Prints "# ERR: '<msg>': {errno: <err>, msg: '<strerror(|err|)>'}" to stderr and flushes; `err`
+ * may be given negative or positive. Thread safety: see above.
+ */
+void
+xnvme_cli_perr(const char *msg, int err);
+
+/**
+ * Parses argv against the subcommands and options of `cli`, prints usage for --help (also the
+ * hidden --gen-man and --gen-bash-completion generators), opens the `uri` positional into
+ * cli->args.dev when `opts` has XNVME_CLI_INIT_DEV_OPEN (using the device options given on the
+ * command line), runs the subcommand's handler, prints its error with xnvme_cli_perr() and closes
+ * the device. @return 0 on success or after printing help, 1 when the handler failed, -1 for a
+ * usage error or a device that could not be opened (both printed on stderr), -EINVAL for a NULL
+ * cli. A program's main typically returns its result as exit status. Thread safety: see above.
+ */
+int
+xnvme_cli_run(struct xnvme_cli *cli, int argc, char **argv, int opts);
+
+/**
+ * Copies the device options given on the command line (--be, --mem, --sync, --async, --admin,
+ * --dev-nsid, ...) into `opts`, leaving the others untouched. @return 0, or -EINVAL for NULL
+ * arguments. Thread safety: see above.
+ */
+int
+xnvme_cli_to_opts(const struct xnvme_cli *cli, struct xnvme_opts *opts);
 
 #ifdef __cplusplus
 }

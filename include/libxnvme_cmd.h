@@ -108,7 +108,9 @@ int
 xnvme_cmd_pass_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes);
 
 /**
- * Passes the admin command in ctx->cmd; admin commands are synchronous only.
+ * Passes the admin command in ctx->cmd with data buffer `dbuf` of `dbuf_nbytes` bytes and
+ * metadata `mbuf` of `mbuf_nbytes` (NULL/0 for none); admin commands are synchronous only.
+ * @return 0, -EIO for an NVMe status (in ctx->cpl), or another negative errno.
  * Thread safety: safe concurrently on one handle, one context per thread, also while I/O runs
  * (commands that change the device, e.g. Format, affect the I/O of every thread).
  */

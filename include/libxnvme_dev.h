@@ -117,8 +117,10 @@ uint64_t
 xnvme_dev_get_ssw(const struct xnvme_dev *dev);
 
 /**
- * Opens a device. `opts` may be NULL (defaults) and is updated in place (access mode and
- * create_mode defaults). Does not issue any command.
+ * Opens a device: a path (file, block device, NVMe node) or "<N>GB", an in-memory ramdisk of
+ * N GiB that lives until the last handle of this process closes (never shared with other
+ * processes; docs/backends.md). `opts` may be NULL (defaults) and is updated in place (access
+ * mode and create_mode defaults). Does not issue any command.
  * Thread safety: safe to call from several threads at once, also on the same URI (each call
  * gives its own handle; ramdisk handles of one URI share the emulated device), as long as
  * they do not pass the same `opts` object, which is written.

@@ -30,14 +30,16 @@ int
 xnvme_file_close(struct xnvme_dev *fh);
 
 /**
- * Reads up to count bytes at offset; bytes read land in ctx->cpl.result (short at EOF).
+ * Reads up to `count` bytes at byte `offset` into `buf`; the number read lands in
+ * ctx->cpl.result (short at end of file, 0 beyond it). @return 0, or a negative errno.
  * Thread safety: safe concurrently on one handle, one context per thread.
  */
 int
 xnvme_file_pread(struct xnvme_cmd_ctx *ctx, void *buf, size_t count, off_t offset);
 
 /**
- * Writes count bytes at offset; bytes written land in ctx->cpl.result.
+ * Writes `count` bytes of `buf` at byte `offset` (a write past the end grows the file); the
+ * number written lands in ctx->cpl.result. @return 0, or a negative errno.
  * Thread safety: safe concurrently on one handle, one context per thread.
  */
 int

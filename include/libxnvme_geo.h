@@ -23,8 +23,18 @@ enum xnvme_geo_type {
 };
 
 /**
- * Geometry of a device handle; see api.md for derivation rules. Read it through the pointer of
- * xnvme_dev_get_geo(); xnvme_dev_derive_geo() updates changed fields in place, each atomically.
+ * Geometry of a device handle. Read it through the pointer of xnvme_dev_get_geo();
+ * xnvme_dev_derive_geo() updates changed fields in place, each atomically.
+ *
+ * Derived from the identify data of the active LBA format: nbytes = 2^lbads (data bytes per
+ * LBA), nbytes_oob = metadata bytes per LBA, lba_extended when the metadata is interleaved,
+ * lba_nbytes = nbytes (+ nbytes_oob when extended) = the bytes one LBA occupies in a data
+ * buffer, ssw = log2(nbytes). NVM namespaces: CONVENTIONAL, nsect = the namespace size in LBAs,
+ * one zone. Zoned namespaces: ZONED, nsect = zone size in LBAs, nzone = namespace size / zone
+ * size. Key-value namespaces: KV, no LBA fields. tbytes = nzone * nsect * nbytes.
+ * mdts_nbytes = 2^(12 + MDTS) bytes (1 MiB when MDTS is 0), capped for Linux passthrough at what
+ * the kernel maps in one request. Regular files: CONVENTIONAL, tbytes = the file size, LBAs of
+ * 512 bytes (ssw 9, lba_nbytes 512), mdts_nbytes 1 MiB. Controller handles: UNKNOWN, all zero.
  */
 struct xnvme_geo {
 	enum xnvme_geo_type type;

@@ -31,13 +31,54 @@ enum xnvme_store_opts {
 	XNVME_KVS_STORE_OPT_COMPRESS = 0x4,
 };
 
-/** Retrieve; `vbuf` receives the value although it is declared const */
-int xnvme_kvs_retrieve(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes, uint8_t opt);
-int xnvme_kvs_store(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes, uint8_t opt);
-int xnvme_kvs_delete(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len);
-int xnvme_kvs_exist(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len);
-/** List keys starting at `key`; `vbuf` receives the list although it is declared const */
-int xnvme_kvs_list(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes);
+/*
+ * Common to the commands below: `key` of `key_len` bytes (1-16; more, or a NULL key with a
+ * nonzero length, gives -EINVAL before anything is sent). They return 0 on success, -EIO when
+ * the command completed with an NVMe status (in ctx->cpl: e.g. the KV "key does not exist"
+ * status), another negative errno when it could not be issued; with a queue context 0 means
+ * queued.
+ */
+
+/**
+ * Retrieve the value of `key` into `vbuf` of `vbuf_nbytes` bytes; `vbuf` receives the value
+ * although it is declared const (0.7.5 signature). `opt`: enum xnvme_retrieve_opts. The
+ * value's full size is reported in ctx->cpl.cdw0. Returns as the common rules above.
+ * Thread safety: see the header comment.
+ */
+int
+xnvme_kvs_retrieve(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes, uint8_t opt);
+
+/**
+ * Store `vbuf_nbytes` bytes of `vbuf` as the value of `key`; `opt`: enum xnvme_store_opts
+ * (only add, only update, compress). Returns as the common rules above.
+ * Thread safety: see the header comment.
+ */
+int
+xnvme_kvs_store(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes, uint8_t opt);
+
+/**
+ * Delete `key` and its value. Returns as the common rules above.
+ * Thread safety: see the header comment.
+ */
+int
+xnvme_kvs_delete(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len);
+
+/**
+ * Exist: 0 when `key` exists, -EIO with the KV "key does not exist" status when not.
+ * Thread safety: see the header comment.
+ */
+int
+xnvme_kvs_exist(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len);
+
+/**
+ * List the keys starting at `key` into `vbuf` of `vbuf_nbytes` bytes (a 4-byte key count,
+ * then per key a 2-byte length and the key, each pair padded to 4 bytes; keys in byte order;
+ * ctx->cpl.cdw0 is the number listed); `vbuf` receives the list
+ * although it is declared const. Returns as the common rules above.
+ * Thread safety: see the header comment.
+ */
+int
+xnvme_kvs_list(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes);
 
 #ifdef __cplusplus
 }

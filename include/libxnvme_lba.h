@@ -39,12 +39,52 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_lba_range, attr) == 32, "Incorrect off
  * Thread safety: safe from any thread; the constructors read the handle's geometry (safe
  * concurrently with its other users), the printers only read `range`.
  */
-int xnvme_lba_range_fpr(FILE *stream, struct xnvme_lba_range *range, int opts);
-int xnvme_lba_range_pr(struct xnvme_lba_range *range, int opts);
-struct xnvme_lba_range xnvme_lba_range_from_offset_nbytes(struct xnvme_dev *dev, uint64_t offset, uint64_t nbytes);
-struct xnvme_lba_range xnvme_lba_range_from_slba_elba(struct xnvme_dev *dev, uint64_t slba, uint64_t elba);
-struct xnvme_lba_range xnvme_lba_range_from_slba_naddrs(struct xnvme_dev *dev, uint64_t slba, uint64_t naddrs);
-struct xnvme_lba_range xnvme_lba_range_from_zdescr(struct xnvme_dev *dev, struct xnvme_spec_znd_descr *zdescr);
+/**
+ * Prints a range (slba, elba, naddrs, nbytes, attr) as YAML to `stream`; NULL prints
+ * "xnvme_lba_range: ~". `opts` XNVME_PR_DEF or XNVME_PR_YAML; others print a "# ENOSYS" note.
+ * @return the number of characters written. Thread safety: see above.
+ */
+int
+xnvme_lba_range_fpr(FILE *stream, struct xnvme_lba_range *range, int opts);
+
+/**
+ * xnvme_lba_range_fpr() on stdout. @return the number of characters written. Thread safety: see
+ * above.
+ */
+int
+xnvme_lba_range_pr(struct xnvme_lba_range *range, int opts);
+
+/**
+ * The range covering `nbytes` bytes from byte `offset`; both must be multiples of the LBA size
+ * (geo->nbytes). @return the range, or the all-zero range (attr.is_valid false) for a NULL dev,
+ * unaligned input, 0 bytes or more than UINT32_MAX blocks. Thread safety: see above.
+ */
+struct xnvme_lba_range
+xnvme_lba_range_from_offset_nbytes(struct xnvme_dev *dev, uint64_t offset, uint64_t nbytes);
+
+/**
+ * The range from `slba` to `elba`, both INCLUSIVE (naddrs = elba - slba + 1). @return the range,
+ * or the all-zero range (attr.is_valid false) when slba > elba, for a NULL dev or more than
+ * UINT32_MAX blocks. Thread safety: see above.
+ */
+struct xnvme_lba_range
+xnvme_lba_range_from_slba_elba(struct xnvme_dev *dev, uint64_t slba, uint64_t elba);
+
+/**
+ * The range of `naddrs` blocks from `slba`; `naddrs` is a ONE-BASED count (unlike nlb). @return
+ * the range, or the all-zero range (attr.is_valid false) for a NULL dev, a device without LBA
+ * geometry, naddrs 0 or above UINT32_MAX, or an end beyond UINT64_MAX. Thread safety: see above.
+ */
+struct xnvme_lba_range
+xnvme_lba_range_from_slba_naddrs(struct xnvme_dev *dev, uint64_t slba, uint64_t naddrs);
+
+/**
+ * The writable part of a zone: `zdescr->zcap` blocks from `zdescr->zslba`. @return the range, or
+ * the all-zero range (attr.is_valid false) for NULL arguments or a zero capacity. Thread safety:
+ * see above.
+ */
+struct xnvme_lba_range
+xnvme_lba_range_from_zdescr(struct xnvme_dev *dev, struct xnvme_spec_znd_descr *zdescr);
 
 #ifdef __cplusplus
 }

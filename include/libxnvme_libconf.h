@@ -15,7 +15,10 @@ extern "C" {
 /** NULL-terminated list of "conf: <NAME>" and "3p: <name>;<version>" strings (read-only) */
 extern const char *xnvme_libconf[];
 
-/** Prints the list as YAML. Thread safety: safe from any thread (reads constant data). */
+/**
+ * Prints the list as YAML to `stream`. @return the number of characters written.
+ * Thread safety: safe from any thread (reads constant data).
+ */
 int
 xnvme_libconf_fpr(FILE *stream, enum xnvme_pr opts);
 

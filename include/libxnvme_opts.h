@@ -103,10 +103,12 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_opts, keep_alive_timeout_ms) == 132, "
  * Writes the defaults (rdwr, nsid, timeouts, create_mode) and leaves every other field as is.
  * Thread safety: safe from any thread (writes only `opts`).
  */
-void xnvme_opts_set_defaults(struct xnvme_opts *opts);
+void
+xnvme_opts_set_defaults(struct xnvme_opts *opts);
 
 /** Zero-filled options with the defaults applied. Thread safety: safe from any thread. */
-struct xnvme_opts xnvme_opts_default(void);
+struct xnvme_opts
+xnvme_opts_default(void);
 
 #ifdef __cplusplus
 }

@@ -83,27 +83,41 @@ XNVME_STATIC_ASSERT(XNVME_SIZEOF_MEMBER(struct xnvme_pif, g16) == 8, "Incorrect 
 XNVME_STATIC_ASSERT(XNVME_SIZEOF_MEMBER(struct xnvme_pif, g64) == 16, "Incorrect size")
 
 /** Size of a PI tuple: 8 for the 16-bit guard format, 16 otherwise. Thread safety: any thread. */
-size_t xnvme_pi_size(enum xnvme_spec_nvm_ns_pif pi_format);
+size_t
+xnvme_pi_size(enum xnvme_spec_nvm_ns_pif pi_format);
 
 /**
- * Validates the arguments and initialises `ctx`.
+ * Validates the arguments and initialises `ctx`. `block_size`: bytes per block in `data_buf`
+ * (data plus metadata when `md_interleave`, else the data alone: a multiple of 512 for the
+ * 16-bit guard, 4096 for the 64-bit guard); `md_size`: metadata bytes per block, at least
+ * xnvme_pi_size(pi_format); `pi_loc` true: the PI tuple is at the start of the metadata, false:
+ * at its end; `pi_type` 1-3 (0 disables); `pi_flags`: enum xnvme_pi_check_type bits to
+ * generate/check; `init_ref_tag`: reference tag of the first block (incremented per block for
+ * types 1 and 2); `app_tag` and `apptag_mask`: the application tag and the bits compared.
  * Thread safety: safe from any thread; `ctx` must not be in use meanwhile.
- * @return 0 on success, -EINVAL on invalid arguments
+ * @return 0 on success, -EINVAL on invalid arguments (NULL ctx, unknown format or type, too
+ * little metadata, a misaligned block size, a reference tag check with type 3)
  */
-int xnvme_pi_ctx_init(struct xnvme_pi_ctx *ctx, uint32_t block_size, uint32_t md_size, bool md_interleave, bool pi_loc, enum xnvme_pi_type pi_type, uint32_t pi_flags, uint32_t init_ref_tag, uint16_t apptag_mask, uint16_t app_tag, enum xnvme_spec_nvm_ns_pif pi_format);
+int
+xnvme_pi_ctx_init(struct xnvme_pi_ctx *ctx, uint32_t block_size, uint32_t md_size, bool md_interleave, bool pi_loc, enum xnvme_pi_type pi_type, uint32_t pi_flags, uint32_t init_ref_tag, uint16_t apptag_mask, uint16_t app_tag, enum xnvme_spec_nvm_ns_pif pi_format);
 
 /**
- * Writes the flagged PI fields of `num_blocks` blocks.
+ * Writes the flagged PI fields of `num_blocks` blocks: into `data_buf` when the metadata is
+ * interleaved, else into `md_buf` (md_size bytes per block).
  * Thread safety: safe from any thread; reads `ctx`, writes only the given buffers.
  */
-void xnvme_pi_generate(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks);
+void
+xnvme_pi_generate(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks);
 
 /**
  * Checks the flagged PI fields of `num_blocks` blocks.
  * Thread safety: safe from any thread; reads `ctx` and the buffers only.
- * @return 0 when all blocks pass, a negative value at the first mismatch
+ * @return 0 when all blocks pass (blocks whose application tag is XNVME_APPTAG_IGNORE, and
+ * for type 3 also an all-ones reference tag, are skipped), -EIO at the first mismatch of guard, application or reference tag, -EINVAL for
+ * NULL arguments
  */
-int xnvme_pi_verify(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks);
+int
+xnvme_pi_verify(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks);
 
 #ifdef __cplusplus
 }

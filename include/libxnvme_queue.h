@@ -64,8 +64,10 @@ enum xnvme_queue_opts {
 };
 
 /**
- * Creates a queue of 1..4096 outstanding commands. Several threads may create queues on the
- * same device at once.
+ * Creates a queue of 1..4096 outstanding commands (`capacity`, one-based; the pool holds
+ * capacity + 1 contexts) into *queue, using the handle's async mechanism. `opts`: 0 or bits of
+ * enum xnvme_queue_opts (honoured by io_uring and io_uring_cmd, ignored by the others). Several
+ * threads may create queues on the same device at once; a queue belongs to one thread.
  * @return 0, or -EINVAL (bad capacity, NULL device or `queue`), -ENOMEM, or the mechanism's
  *	   error
  */
@@ -105,7 +107,7 @@ xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max);
 int
 xnvme_queue_drain(struct xnvme_queue *queue);
 
-/** Deprecated alias of xnvme_queue_drain() */
+/** Deprecated alias of xnvme_queue_drain(); same returns. Thread safety: as xnvme_queue_drain(). */
 int
 xnvme_queue_wait(struct xnvme_queue *queue);
 

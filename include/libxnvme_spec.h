@@ -2163,55 +2163,339 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_alloc_resource) == 4, "Incorrect si
 /* ------------------------------------------------------------------------------------------ */
 
 /*
- * Printers of the structures above. Thread safety: safe from any thread; they only read their
- * argument (output of concurrent calls on one stream may interleave).
+ * Printers of the structures above: YAML to `stream` (the *_pr forms: stdout). `opts`
+ * XNVME_PR_DEF or XNVME_PR_YAML (the same YAML); other modes print a "# ENOSYS" note; a NULL
+ * object prints "<name>: ~". They return the number of characters written.
+ * Thread safety: safe from any thread; they only read their argument (output of concurrent
+ * calls on one stream may interleave).
  */
-int xnvme_spec_log_health_fpr(FILE *stream, const struct xnvme_spec_log_health_entry *log, int opts);
-int xnvme_spec_log_health_pr(const struct xnvme_spec_log_health_entry *log, int opts);
-int xnvme_spec_log_erri_fpr(FILE *stream, const struct xnvme_spec_log_erri_entry *log, int limit, int opts);
-int xnvme_spec_log_erri_pr(const struct xnvme_spec_log_erri_entry *log, int limit, int opts);
-int xnvme_spec_log_fdp_conf_pr(const struct xnvme_spec_log_fdp_conf *log, int opts);
-int xnvme_spec_log_fdp_stats_pr(const struct xnvme_spec_log_fdp_stats *log, int opts);
-int xnvme_spec_log_fdp_events_pr(const struct xnvme_spec_log_fdp_events *log, int limit, int opts);
-int xnvme_spec_log_ruhu_pr(const struct xnvme_spec_log_ruhu *log, int limit, int opts);
-int xnvme_spec_ruhs_pr(const struct xnvme_spec_ruhs *ruhs, int limit, int opts);
-int xnvme_spec_idfy_ns_fpr(FILE *stream, const struct xnvme_spec_idfy_ns *idfy, int opts);
-int xnvme_spec_idfy_ns_pr(const struct xnvme_spec_idfy_ns *idfy, int opts);
-int xnvme_spec_idfy_ctrlr_fpr(FILE *stream, const struct xnvme_spec_idfy_ctrlr *idfy, int opts);
-int xnvme_spec_idfy_ctrlr_pr(const struct xnvme_spec_idfy_ctrlr *idfy, int opts);
-int xnvme_spec_idfy_cs_fpr(FILE *stream, const struct xnvme_spec_idfy_cs *idfy, int opts);
-int xnvme_spec_idfy_cs_pr(const struct xnvme_spec_idfy_cs *idfy, int opts);
-int xnvme_spec_feat_fpr(FILE *stream, uint8_t fid, struct xnvme_spec_feat feat, int opts);
-int xnvme_spec_feat_pr(uint8_t fid, struct xnvme_spec_feat feat, int opts);
-int xnvme_spec_feat_fdp_events_pr(void *buf, struct xnvme_spec_feat feat, int opts);
-int xnvme_spec_cmd_fpr(FILE *stream, struct xnvme_spec_cmd *cmd, int opts);
-int xnvme_spec_cmd_pr(struct xnvme_spec_cmd *cmd, int opts);
-int xnvme_spec_drecv_idfy_pr(struct xnvme_spec_idfy_dir_rp *idfy, int opts);
-int xnvme_spec_drecv_srp_pr(struct xnvme_spec_streams_dir_rp *srp, int opts);
-int xnvme_spec_drecv_sgs_pr(struct xnvme_spec_streams_dir_gs *sgs, int opts);
-int xnvme_spec_drecv_sar_pr(struct xnvme_spec_alloc_resource sar, int opts);
-int xnvme_spec_nvm_scopy_fmt_zero_fpr(FILE *stream, const struct xnvme_spec_nvm_scopy_fmt_zero *entry, int opts);
-int xnvme_spec_nvm_scopy_fmt_zero_pr(const struct xnvme_spec_nvm_scopy_fmt_zero *entry, int opts);
-int xnvme_spec_nvm_scopy_source_range_fpr(FILE *stream, const struct xnvme_spec_nvm_scopy_source_range *srange, uint8_t nr, int opts);
-int xnvme_spec_nvm_scopy_source_range_pr(const struct xnvme_spec_nvm_scopy_source_range *srange, uint8_t nr, int opts);
-int xnvme_spec_nvm_idfy_ctrlr_fpr(FILE *stream, struct xnvme_spec_nvm_idfy_ctrlr *idfy, int opts);
-int xnvme_spec_nvm_idfy_ctrlr_pr(struct xnvme_spec_nvm_idfy_ctrlr *idfy, int opts);
-int xnvme_spec_nvm_idfy_ns_fpr(FILE *stream, struct xnvme_spec_nvm_idfy_ns *idfy, int opts);
-int xnvme_spec_nvm_idfy_ns_pr(struct xnvme_spec_nvm_idfy_ns *idfy, int opts);
-int xnvme_spec_znd_idfy_ctrlr_fpr(FILE *stream, struct xnvme_spec_znd_idfy_ctrlr *zctrlr, int opts);
-int xnvme_spec_znd_idfy_ctrlr_pr(struct xnvme_spec_znd_idfy_ctrlr *zctrlr, int opts);
-int xnvme_spec_znd_idfy_lbafe_fpr(FILE *stream, struct xnvme_spec_znd_idfy_lbafe *zonef, int opts);
-int xnvme_spec_znd_idfy_ns_fpr(FILE *stream, struct xnvme_spec_znd_idfy_ns *zns, int opts);
-int xnvme_spec_znd_idfy_ns_pr(struct xnvme_spec_znd_idfy_ns *zns, int opts);
-int xnvme_spec_znd_log_changes_fpr(FILE *stream, const struct xnvme_spec_znd_log_changes *changes, int opts);
-int xnvme_spec_znd_log_changes_pr(const struct xnvme_spec_znd_log_changes *changes, int opts);
-int xnvme_spec_znd_descr_fpr(FILE *stream, const struct xnvme_spec_znd_descr *descr, int opts);
-int xnvme_spec_znd_descr_pr(const struct xnvme_spec_znd_descr *descr, int opts);
-int xnvme_spec_znd_report_hdr_fpr(FILE *stream, const struct xnvme_spec_znd_report_hdr *hdr, int opts);
-int xnvme_spec_znd_report_hdr_pr(const struct xnvme_spec_znd_report_hdr *hdr, int opts);
-int xnvme_spec_znd_descr_fpr_yaml(FILE *stream, const struct xnvme_spec_znd_descr *descr, int indent, const char *sep);
-int xnvme_spec_kvs_idfy_ns_fpr(FILE *stream, const struct xnvme_spec_kvs_idfy_ns *idfy, int opts);
-int xnvme_spec_kvs_idfy_ns_pr(const struct xnvme_spec_kvs_idfy_ns *idfy, int opts);
+/**
+ * Prints a SMART / Health Information log page (log id 0x02) to `stream`. @return the number of
+ * characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_log_health_fpr(FILE *stream, const struct xnvme_spec_log_health_entry *log, int opts);
+
+/**
+ * xnvme_spec_log_health_fpr() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_spec_log_health_pr(const struct xnvme_spec_log_health_entry *log, int opts);
+
+/**
+ * Prints the first `limit` entries of an Error Information log page (log id 0x01; `limit` <= 0
+ * prints an empty list; the buffer must hold `limit` entries) to `stream`. @return the number of
+ * characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_log_erri_fpr(FILE *stream, const struct xnvme_spec_log_erri_entry *log, int limit, int opts);
+
+/**
+ * xnvme_spec_log_erri_fpr() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_spec_log_erri_pr(const struct xnvme_spec_log_erri_entry *log, int limit, int opts);
+
+/**
+ * Prints an FDP Configurations log page (log id 0x20) on stdout. @return the number of characters
+ * written. Thread safety: see above.
+ */
+int
+xnvme_spec_log_fdp_conf_pr(const struct xnvme_spec_log_fdp_conf *log, int opts);
+
+/**
+ * Prints an FDP Statistics log page (log id 0x22) on stdout. @return the number of characters
+ * written. Thread safety: see above.
+ */
+int
+xnvme_spec_log_fdp_stats_pr(const struct xnvme_spec_log_fdp_stats *log, int opts);
+
+/**
+ * Prints an FDP Events log page (log id 0x23) header and its first `limit` events (`limit` <= 0:
+ * none; the buffer must hold them) on stdout. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_log_fdp_events_pr(const struct xnvme_spec_log_fdp_events *log, int limit, int opts);
+
+/**
+ * Prints a Reclaim Unit Handle Usage log page (log id 0x21) header and its first `limit`
+ * descriptors (`limit` <= 0: none) on stdout. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_log_ruhu_pr(const struct xnvme_spec_log_ruhu *log, int limit, int opts);
+
+/**
+ * Prints a Reclaim Unit Handle Status (xnvme_nvm_mgmt_recv()) header and its first `limit`
+ * descriptors (`limit` <= 0: none) on stdout. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_ruhs_pr(const struct xnvme_spec_ruhs *ruhs, int limit, int opts);
+
+/**
+ * Prints Identify Namespace data to `stream`. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_idfy_ns_fpr(FILE *stream, const struct xnvme_spec_idfy_ns *idfy, int opts);
+
+/**
+ * xnvme_spec_idfy_ns_fpr() on stdout. @return the number of characters written. Thread safety: see
+ * above.
+ */
+int
+xnvme_spec_idfy_ns_pr(const struct xnvme_spec_idfy_ns *idfy, int opts);
+
+/**
+ * Prints Identify Controller data to `stream`. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_idfy_ctrlr_fpr(FILE *stream, const struct xnvme_spec_idfy_ctrlr *idfy, int opts);
+
+/**
+ * xnvme_spec_idfy_ctrlr_fpr() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_spec_idfy_ctrlr_pr(const struct xnvme_spec_idfy_ctrlr *idfy, int opts);
+
+/**
+ * Prints the I/O Command Set data structure (Identify CNS 0x1C) to `stream`. @return the number of
+ * characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_idfy_cs_fpr(FILE *stream, const struct xnvme_spec_idfy_cs *idfy, int opts);
+
+/**
+ * xnvme_spec_idfy_cs_fpr() on stdout. @return the number of characters written. Thread safety: see
+ * above.
+ */
+int
+xnvme_spec_idfy_cs_pr(const struct xnvme_spec_idfy_cs *idfy, int opts);
+
+/**
+ * Prints the value of feature `fid` (from ctx->cpl.cdw0 of Get Features) decoded per feature id to
+ * `stream`. @return the number of characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_feat_fpr(FILE *stream, uint8_t fid, struct xnvme_spec_feat feat, int opts);
+
+/**
+ * xnvme_spec_feat_fpr() on stdout. @return the number of characters written. Thread safety: see
+ * above.
+ */
+int
+xnvme_spec_feat_pr(uint8_t fid, struct xnvme_spec_feat feat, int opts);
+
+/**
+ * Prints the FDP event descriptors in `buf` returned by Get Features (FDP events); their number is
+ * the low byte of `feat` (ctx->cpl.cdw0) on stdout. @return the number of characters written.
+ * Thread safety: see above.
+ */
+int
+xnvme_spec_feat_fdp_events_pr(void *buf, struct xnvme_spec_feat feat, int opts);
+
+/**
+ * Prints a submission entry (the 16 command dwords) to `stream`. @return the number of characters
+ * written. Thread safety: see above.
+ */
+int
+xnvme_spec_cmd_fpr(FILE *stream, struct xnvme_spec_cmd *cmd, int opts);
+
+/**
+ * xnvme_spec_cmd_fpr() on stdout. @return the number of characters written. Thread safety: see
+ * above.
+ */
+int
+xnvme_spec_cmd_pr(struct xnvme_spec_cmd *cmd, int opts);
+
+/**
+ * Prints the Identify directive return parameters (Directive Receive) on stdout. @return the
+ * number of characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_drecv_idfy_pr(struct xnvme_spec_idfy_dir_rp *idfy, int opts);
+
+/**
+ * Prints the Streams directive return parameters on stdout. @return the number of characters
+ * written. Thread safety: see above.
+ */
+int
+xnvme_spec_drecv_srp_pr(struct xnvme_spec_streams_dir_rp *srp, int opts);
+
+/**
+ * Prints the Streams directive get status data on stdout. @return the number of characters
+ * written. Thread safety: see above.
+ */
+int
+xnvme_spec_drecv_sgs_pr(struct xnvme_spec_streams_dir_gs *sgs, int opts);
+
+/**
+ * Prints the Streams allocated resources (from ctx->cpl.cdw0 of Directive Receive) on stdout.
+ * @return the number of characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_drecv_sar_pr(struct xnvme_spec_alloc_resource sar, int opts);
+
+/**
+ * Prints one Simple Copy source range entry (format zero) to `stream`. @return the number of
+ * characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_nvm_scopy_fmt_zero_fpr(FILE *stream, const struct xnvme_spec_nvm_scopy_fmt_zero *entry, int opts);
+
+/**
+ * xnvme_spec_nvm_scopy_fmt_zero_fpr() on stdout. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_nvm_scopy_fmt_zero_pr(const struct xnvme_spec_nvm_scopy_fmt_zero *entry, int opts);
+
+/**
+ * Prints the `nr + 1` entries (nr ZERO-BASED, at most 128) of a Simple Copy source range list to
+ * `stream`. @return the number of characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_nvm_scopy_source_range_fpr(FILE *stream, const struct xnvme_spec_nvm_scopy_source_range *srange, uint8_t nr, int opts);
+
+/**
+ * xnvme_spec_nvm_scopy_source_range_fpr() on stdout. @return the number of characters written.
+ * Thread safety: see above.
+ */
+int
+xnvme_spec_nvm_scopy_source_range_pr(const struct xnvme_spec_nvm_scopy_source_range *srange, uint8_t nr, int opts);
+
+/**
+ * Prints NVM command set specific Identify Controller data to `stream`. @return the number of
+ * characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_nvm_idfy_ctrlr_fpr(FILE *stream, struct xnvme_spec_nvm_idfy_ctrlr *idfy, int opts);
+
+/**
+ * xnvme_spec_nvm_idfy_ctrlr_fpr() on stdout. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_nvm_idfy_ctrlr_pr(struct xnvme_spec_nvm_idfy_ctrlr *idfy, int opts);
+
+/**
+ * Prints NVM command set specific Identify Namespace data to `stream`. @return the number of
+ * characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_nvm_idfy_ns_fpr(FILE *stream, struct xnvme_spec_nvm_idfy_ns *idfy, int opts);
+
+/**
+ * xnvme_spec_nvm_idfy_ns_fpr() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_spec_nvm_idfy_ns_pr(struct xnvme_spec_nvm_idfy_ns *idfy, int opts);
+
+/**
+ * Prints Zoned Identify Controller data to `stream`. @return the number of characters written.
+ * Thread safety: see above.
+ */
+int
+xnvme_spec_znd_idfy_ctrlr_fpr(FILE *stream, struct xnvme_spec_znd_idfy_ctrlr *zctrlr, int opts);
+
+/**
+ * xnvme_spec_znd_idfy_ctrlr_fpr() on stdout. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_znd_idfy_ctrlr_pr(struct xnvme_spec_znd_idfy_ctrlr *zctrlr, int opts);
+
+/**
+ * Prints one zoned LBA format extension (zone size, descriptor extension size) to `stream`.
+ * @return the number of characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_znd_idfy_lbafe_fpr(FILE *stream, struct xnvme_spec_znd_idfy_lbafe *zonef, int opts);
+
+/**
+ * Prints Zoned Identify Namespace data to `stream`. @return the number of characters written.
+ * Thread safety: see above.
+ */
+int
+xnvme_spec_znd_idfy_ns_fpr(FILE *stream, struct xnvme_spec_znd_idfy_ns *zns, int opts);
+
+/**
+ * xnvme_spec_znd_idfy_ns_fpr() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_spec_znd_idfy_ns_pr(struct xnvme_spec_znd_idfy_ns *zns, int opts);
+
+/**
+ * Prints a Changed Zone List log page to `stream`. @return the number of characters written.
+ * Thread safety: see above.
+ */
+int
+xnvme_spec_znd_log_changes_fpr(FILE *stream, const struct xnvme_spec_znd_log_changes *changes, int opts);
+
+/**
+ * xnvme_spec_znd_log_changes_fpr() on stdout. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_znd_log_changes_pr(const struct xnvme_spec_znd_log_changes *changes, int opts);
+
+/**
+ * Prints one zone descriptor to `stream`. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_spec_znd_descr_fpr(FILE *stream, const struct xnvme_spec_znd_descr *descr, int opts);
+
+/**
+ * xnvme_spec_znd_descr_fpr() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_spec_znd_descr_pr(const struct xnvme_spec_znd_descr *descr, int opts);
+
+/**
+ * Prints a zone report header (number of zones) to `stream`. @return the number of characters
+ * written. Thread safety: see above.
+ */
+int
+xnvme_spec_znd_report_hdr_fpr(FILE *stream, const struct xnvme_spec_znd_report_hdr *hdr, int opts);
+
+/**
+ * xnvme_spec_znd_report_hdr_fpr() on stdout. @return the number of characters written. Thread
+ * safety: see above.
+ */
+int
+xnvme_spec_znd_report_hdr_pr(const struct xnvme_spec_znd_report_hdr *hdr, int opts);
+
+/**
+ * Prints the members of one zone descriptor to `stream` starting at column `indent`, separated by
+ * `sep` (NULL: "\n"; ", " gives the inside of a flow mapping), without a trailing separator; NULL
+ * prints "~". @return the number of characters written. Thread safety: see above.
+ */
+int
+xnvme_spec_znd_descr_fpr_yaml(FILE *stream, const struct xnvme_spec_znd_descr *descr, int indent, const char *sep);
+
+/**
+ * Prints Key-Value Identify Namespace data to `stream`. @return the number of characters written.
+ * Thread safety: see above.
+ */
+int
+xnvme_spec_kvs_idfy_ns_fpr(FILE *stream, const struct xnvme_spec_kvs_idfy_ns *idfy, int opts);
+
+/**
+ * xnvme_spec_kvs_idfy_ns_fpr() on stdout. @return the number of characters written. Thread safety:
+ * see above.
+ */
+int
+xnvme_spec_kvs_idfy_ns_pr(const struct xnvme_spec_kvs_idfy_ns *idfy, int opts);
 
 #ifdef __cplusplus
 }

@@ -12,15 +12,15 @@
 extern "C" {
 #endif
 
-/** 0. Thread safety: safe from any thread. */
+/** Major version of the API this library provides: 0. Thread safety: safe from any thread. */
 int
 xnvme_ver_major(void);
 
-/** 7. Thread safety: safe from any thread. */
+/** Minor version of the API this library provides: 7. Thread safety: safe from any thread. */
 int
 xnvme_ver_minor(void);
 
-/** 5. Thread safety: safe from any thread. */
+/** Patch version of the API this library provides: 5. Thread safety: safe from any thread. */
 int
 xnvme_ver_patch(void);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * File API (api.md §2.12): files are devices speaking the byte-addressed command set of CSI
+ * File API (libxnvme_file.h): files are devices speaking the byte-addressed command set of CSI
  * 0x1F. These are thin wrappers over the device and command functions.
  */
 #include <errno.h>

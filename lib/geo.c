@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Geometry derivation from identify data (api.md §2.3). xnvme_geo_derive_from() is a pure
+ * Geometry derivation from identify data (rules: include/libxnvme_geo.h). xnvme_geo_derive_from() is a pure
  * function of the identify data it is given (plus the handle's dtype and transfer cap, fixed at
  * open), so xnvme_dev_derive_geo() can derive away from the geometry readers are looking at.
  */

@@ -45,4 +45,20 @@ truncate -s 64M "$img"
 "$work/xnvme_demo" 1GB "$img" >"$work/demo.txt" 2>"$work/demo.err"
 cat "$work/demo.txt"
 grep -q "^1GB .* thrpool .* yes$" "$work/demo.txt"
+# The installed tools run without LD_LIBRARY_PATH (install rpath), and the API reference is
+# installed: libxnvme(3), one man(3) page per function, the HTML page
+if [ -x "$prefix/bin/xnvme" ]; then
+	libdir=$(cd "$prefix/lib" && pwd)
+	for tool in xnvme lblk zoned kvs xdd xnvme_file xnvmeperf; do
+		readelf -d "$prefix/bin/$tool" | grep -Fq "[$libdir]" ||
+			{ echo "$tool: no rpath to $libdir"; exit 1; }
+	done
+	env -u LD_LIBRARY_PATH "$prefix/bin/xnvme" info 1GB >"$work/info.txt"
+	grep -q "uri: '1GB'" "$work/info.txt" || { echo "installed xnvme info 1GB"; exit 1; }
+	env -u LD_LIBRARY_PATH "$prefix/bin/xnvmeperf" --help >/dev/null
+fi
+for page in libxnvme xnvme_dev_open xnvme_nvm_read xnvme_queue_poke; do
+	[ -f "$prefix/share/man/man3/$page.3" ] || { echo "man page $page(3) not installed"; exit 1; }
+done
+[ -f "$prefix/share/doc/xnvme/libxnvme-api.html" ] || { echo "API reference not installed"; exit 1; }
 echo "install: pkg-config clients build and run"

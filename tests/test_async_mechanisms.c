@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Every async mechanism of the build on a file and on the ramdisk "1GB": queue capacities,
+ * The async mechanisms emu, thrpool, nil and posix on a file and on the ramdisk "1GB" (which
+ * has no posix: its open must be refused); io_uring, io_uring_cmd and libaio have their own
+ * programs (test_io_uring.c, test_libaio.c, the guest suite). Queue capacities,
  * -EBUSY past capacity, callbacks exactly once, poke limits, context recycling, data
  * round trips (not for "nil"), vectored submissions, submission from callbacks, one queue per
  * thread on one handle, and term without drain (valgrind checks for leaks).

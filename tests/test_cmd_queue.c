@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Command contexts and queue semantics clients rely on (clients.md E): the capacity + 1 pool,
+ * Command contexts and queue semantics clients rely on: the capacity + 1 pool,
  * -EBUSY without side effects, pre-bound contexts, callbacks exactly once, set_cb on handed-out
  * contexts, idle poke, clean sync contexts, no stale statuses, the generic DSM path.
  */

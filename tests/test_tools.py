@@ -40,7 +40,7 @@ RAMDISK_NBYTES = 1 << 30
 LBA_NBYTES = 512
 FILE_NBYTES = 64 << 20
 
-# Exit statuses of tools.md section 1
+# Exit statuses of the tools
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_ARGS = 255

@@ -375,7 +375,7 @@ exit:
 	return err;
 }
 
-/* The backend options of every kvs subcommand (tools.md lists them one by one) */
+/* The backend options of every kvs subcommand (each listed in its --help) */
 #define OPTS_KVS_BE                                                                            \
 	{XNVME_CLI_OPT_ORCH_TITLE, XNVME_CLI_SKIP}, TOOL_LOPT(DEV_NSID), TOOL_LOPT(BE),           \
 		TOOL_LOPT(ADMIN), TOOL_LOPT(SYNC)

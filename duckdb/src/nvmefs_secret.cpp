@@ -10,6 +10,8 @@
 // prefixes on different devices.
 #include "nvmefs_secret.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <libxnvme.h>
 
 #include "duckdb/catalog/catalog_transaction.hpp"
@@ -57,6 +59,57 @@ static bool IsMechanismName(const string &name) {
 		}
 	}
 	return true;
+}
+
+// "<N>GB[?options]": a URI of the ramdisk backend (any other URI is a path)
+static bool IsRamdiskUri(const string &uri) {
+	auto base = uri.substr(0, uri.find('?'));
+	if (base.size() < 3 || base.compare(base.size() - 2, 2, "GB") != 0) {
+		return false;
+	}
+	for (size_t i = 0; i + 2 < base.size(); i++) {
+		if (!isdigit(static_cast<unsigned char>(base[i]))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+// A ramdisk costs nothing to open and has no state outside the process: open it once with the
+// secret's settings, so that what would fail at first use (a mechanism the ramdisk does not
+// have, such as ASYNC 'io_uring', or a bad ramdisk option) is refused here, with the reason.
+static void CheckRamdiskSettings(const KeyValueSecret &secret) {
+	auto get = [&](const char *key) {
+		Value v;
+		return secret.TryGetValue(Identifier(key), v) && !v.IsNull() ? v.ToString() : string();
+	};
+	auto uri = get(KEY_DEVICE), backend = get(KEY_BACKEND);
+	if (!IsRamdiskUri(uri) || (!backend.empty() && backend != "ramdisk")) {
+		return;
+	}
+	auto async = get(KEY_ASYNC), sync = get(KEY_SYNC), admin = get(KEY_ADMIN);
+	struct xnvme_opts opts = xnvme_opts_default();
+	opts.be = "ramdisk";
+	opts.async = async.empty() ? nullptr : async.c_str();
+	opts.sync = sync.empty() ? nullptr : sync.c_str();
+	opts.admin = admin.empty() ? nullptr : admin.c_str();
+	errno = 0;
+	auto dev = xnvme_dev_open(uri.c_str(), &opts);
+	if (!dev) {
+		int err = errno ? errno : ENODEV;
+		string given;
+		for (auto &kv : {std::make_pair("ASYNC", async), std::make_pair("SYNC", sync),
+		                 std::make_pair("ADMIN", admin)}) {
+			if (!kv.second.empty()) {
+				given += StringUtil::Format(" %s '%s'", kv.first, kv.second);
+			}
+		}
+		throw InvalidInputException("nvmefs secret: DEVICE '%s' is a ramdisk that cannot be opened%s%s: %s "
+		                            "(the library's reason is on stderr; the ramdisk has the mechanisms "
+		                            "ASYNC thrpool/emu/nil, SYNC and ADMIN ramdisk)",
+		                            uri, given.empty() ? "" : " with", given, strerror(err));
+	}
+	xnvme_dev_close(dev);
 }
 
 static unique_ptr<BaseSecret> CreateNvmeSecret(ClientContext &context, CreateSecretInput &input) {
@@ -117,6 +170,7 @@ static unique_ptr<BaseSecret> CreateNvmeSecret(ClientContext &context, CreateSec
 		throw InvalidInputException("nvmefs secret: DEVICE is required (a device URI: '1GB' for a ramdisk, a file "
 		                            "or block device path, or an NVMe namespace such as '/dev/ng0n1')");
 	}
+	CheckRamdiskSettings(*secret);
 	return std::move(secret);
 }
 

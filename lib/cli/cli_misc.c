@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
  * Helpers of libxnvme_cli.h around the parser: device enumeration lists, timers, the
- * pinf/perr message lines (api.md §2.20) and the argument dump. The enumeration printers
- * (tools.md §4.1) live with the other printers in lib/pp/cli_enum_pp.c.
+ * pinf/perr message lines and the argument dump. The enumeration printers live with the
+ * other printers in lib/pp/cli_enum_pp.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,7 +13,7 @@
 #include "cli_parse.h"
 #include "pp/pp.h"
 
-/* tools.md §2.5: enumeration lists are plain 512-byte aligned memory */
+/* enumeration lists are plain 512-byte aligned memory (freed with xnvme_buf_virt_free) */
 #define ENUMERATION_ALIGN 512
 
 int

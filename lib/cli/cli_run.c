@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
- * xnvme_cli_run() (tools.md §2.3) and xnvme_cli_to_opts() (tools.md §2.5).
+ * xnvme_cli_run() and xnvme_cli_to_opts() (libxnvme_cli.h).
  *
  * Exit statuses: 0 success or help, 1 the handler failed, -1 parsing or device open failed.
  * Each run starts from cleared args/given, so a process (or a fuzzer) may run many times.

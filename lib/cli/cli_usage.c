@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
- * Usage texts of a tool and of its subcommands (tools.md §1). Column widths are computed
+ * Usage texts of a tool and of its subcommands. Column widths are computed
  * from the tables and applied with printf field widths: no intermediate buffers.
  */
 #include <errno.h>

@@ -2,8 +2,7 @@
 /*
  * Async mechanism "emu": submissions are queued in FIFO order and executed by the device's
  * sync mechanism inside poke, on the calling thread. No parallelism, but any opcode the sync
- * mechanism supports works, and a client polling for one command makes progress (clients.md
- * E.31).
+ * mechanism supports works, and a client polling for one command makes progress.
  */
 #include <errno.h>
 #include <stdbool.h>

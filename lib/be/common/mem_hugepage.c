@@ -3,7 +3,7 @@
  * Memory mechanism "hugepage" (Linux): buffers are shared mappings of unlinked files on the
  * hugetlbfs directory named by XNVME_HUGETLB_PATH, so they are backed by huge pages. Sizes are
  * rounded up to the huge-page size; a process-wide list remembers each mapping's length for
- * munmap (buffers may be freed through any handle, clients.md F.37).
+ * munmap (buffers may be freed through any handle of the process).
  */
 #include <errno.h>
 #include <fcntl.h>

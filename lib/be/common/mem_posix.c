@@ -2,7 +2,7 @@
 /*
  * Memory mechanism "posix": page-aligned heap buffers for OS backends, which need no
  * physical addresses. Sizes are rounded up to whole pages because clients read a full LBA
- * into buffers they asked a few bytes of (clients.md F.35).
+ * into buffers they asked a few bytes of (libxnvme_buf.h).
  */
 #include <errno.h>
 #include <stdint.h>

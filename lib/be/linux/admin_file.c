@@ -2,7 +2,7 @@
 /*
  * Admin mechanism "file_as_ns": makes a regular file (or, when asked for explicitly, a block
  * device) look like a controller with one namespace by synthesising identify data
- * (backends.md §3.3). Sizes are re-read on every identify so a growing file is seen.
+ * (docs/linux.md). Sizes are re-read on every identify so a growing file is seen.
  */
 #include <errno.h>
 #include <limits.h>

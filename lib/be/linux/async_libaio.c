@@ -410,7 +410,7 @@ la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 	uint64_t off;
 	int rw;
 
-	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (api.md §2.7) */
+	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (libxnvme_cmd.h) */
 
 	if (mbuf || mbuf_nbytes) {
 		return -ENOTSUP;

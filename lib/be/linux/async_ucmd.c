@@ -247,7 +247,7 @@ static int
 uc_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
 	   void *mbuf, size_t mbuf_nbytes)
 {
-	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (api.md §2.7) */
+	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (libxnvme_cmd.h) */
 
 	if (!xnvme_be_linux_nvme_payload_nbytes(ctx, 1)) {
 		dvec_cnt = 0; /* no-data opcodes ignore any buffer */

@@ -2,12 +2,10 @@
 /*
  * The Linux backend: files, block devices and NVMe nodes through the kernel.
  *
- * List order matters: with no option given, the first entry of a kind is the generic choice
- * (backends.md §2). The full lists, as the mechanisms get built, are
- *   async: emu, io_uring, io_uring_cmd, libaio, posix, thrpool, nil
- *   sync:  nvme, psync, block
- *   admin: nvme, block, file_as_ns
- * dev_open then applies the per-device-type defaults (§3.3).
+ * The lists name every mechanism of the backend, also those whose library is absent from the
+ * build (they answer -ENOSYS when chosen). Their order is the order listings show and picks
+ * nothing: a mechanism the caller names is found by name, and for the kinds left automatic
+ * dev.c (pick_defaults) chooses by device type (docs/linux.md, docs/backends.md).
  */
 #include "be_linux.h"
 

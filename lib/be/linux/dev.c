@@ -2,7 +2,7 @@
 /*
  * Linux device mechanism: opens any path with open(2) and decides from fstat, sysfs and
  * NVME_IOCTL_ID what it is, then sets the identity and the per-type default mechanisms
- * (backends.md §3.3). Mechanisms the caller named are never replaced; whether they can serve
+ * (docs/linux.md, "Opening"). Mechanisms the caller named are never replaced; whether they can serve
  * the device is their check_support's call, made by the core after this open.
  */
 #include <dirent.h>
@@ -291,7 +291,7 @@ open_char(struct xnvme_dev *dev, struct xnvme_be_linux_state *state, dev_t rdev)
 	return 0;
 }
 
-/* Per-type defaults for the kinds the caller left automatic (backends.md §3.3) */
+/* Per-type defaults for the kinds the caller left automatic (table in docs/linux.md) */
 static int
 pick_defaults(struct xnvme_dev *dev, const struct xnvme_be_linux_state *state)
 {

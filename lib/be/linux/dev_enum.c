@@ -148,7 +148,7 @@ enum_visit(const char *uri, void *arg)
 	if (stat(uri, &st) && errno == ENOENT) {
 		return 0;
 	}
-	/* a device that cannot be opened is skipped, enumeration goes on (backends.md §9.9) */
+	/* a device that cannot be opened is skipped, enumeration goes on (libxnvme_dev.h) */
 	xnvme_be_enumerate_visit(uri, visit->opts, visit->cb_func, visit->cb_args);
 	return 0;
 }

@@ -3,7 +3,7 @@
  * NVMe passthrough ioctls shared by the "nvme" sync and admin mechanisms: builds the kernel's
  * command from ctx->cmd (be_linux_nvme.h), issues the 64-bit-result ioctl with a per-handle
  * fallback to the 32-bit one, and folds the outcome into cpl:
- *   ioctl < 0  -> sct 7 (vendor), sc = errno, return -errno (backends.md §7; never sct 0);
+ *   ioctl < 0  -> sct 7 (vendor), sc = errno, return -errno (docs/backends.md; never sct 0);
  *                 EINTR, the driver's cancellation of a command (its timeout expired, or a
  *                 controller reset or removal), becomes ETIMEDOUT (xnvme_be_linux_nvme_errno)
  *   ioctl > 0  -> the NVMe status the kernel returns (status field without the phase bit:

@@ -65,7 +65,7 @@ nvme_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, siz
 	size_t total = xnvme_be_linux_iov_total(dvec, dvec_cnt);
 	int err;
 
-	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (api.md §2.7) */
+	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (libxnvme_cmd.h) */
 
 	/* No data, a payload defined by the command (DSM ranges), or one segment: plain path */
 	if (dvec_cnt <= 1 || xnvme_be_linux_nvme_payload_nbytes(ctx, total) != total) {

@@ -149,7 +149,7 @@ psync_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 	struct psync_rw rw;
 	int err;
 
-	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (api.md §2.7) */
+	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (libxnvme_cmd.h) */
 	(void)mbuf;
 	(void)mbuf_nbytes;
 

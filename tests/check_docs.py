@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""The documentation is self-contained: no source, header, script or document of the tree
+points at files a user of the repository does not have (design notes outside the tree,
+absolute paths of a build machine), and every docs/*.md it names exists.
+
+  check_docs.py SRCROOT
+"""
+import os
+import pathlib
+import re
+import sys
+
+TEXT = {".c", ".h", ".py", ".sh", ".md", ".build", ".txt", ".rs", ".toml", ".map", ".cfg",
+        ".ini", ".yml", ".yaml", ".cpp", ".hpp", ".sql", ""}
+SKIP_DIRS = {".git", "_test", "__pycache__", "target", "node_modules", "third_party"}
+# design documents that exist only outside the tree, and absolute paths of a build machine
+FORBIDDEN = re.compile(r"(?<![\w/.-])(?:backends|clients|api|structs|tools)\.md\b"
+                       r"|shared/(?:notes|spec)\b|(?<![\w.])/work/")
+
+
+def text_files(root):
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = pathlib.Path(dirpath).relative_to(root)
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith("build")
+                       and not (rel.parts[:1] == ("duckdb",) and d in ("duckdb", "extension-ci-tools"))]
+        for name in filenames:
+            path = pathlib.Path(dirpath) / name
+            if path.suffix in TEXT and path.stat().st_size < 2_000_000:
+                yield path
+
+
+def main(root):
+    root = pathlib.Path(root).resolve()
+    errors = []
+    for path in text_files(root):
+        try:
+            text = path.read_text()
+        except (UnicodeDecodeError, OSError):
+            continue
+        rel = path.relative_to(root)
+        if str(rel) in (".git", "tests/check_docs.py"):
+            continue  # a worktree's .git file; this checker names the patterns
+        for n, line in enumerate(text.splitlines(), 1):
+            for m in FORBIDDEN.finditer(line):
+                # "docs/backends.md" is ours; a bare "backends.md" names nothing the reader has
+                if line[max(0, m.start() - 5):m.start()] == "docs/" and \
+                        (root / "docs" / m.group(0)).exists():
+                    continue
+                errors.append(f"{rel}:{n}: points outside the repository: {m.group(0)}")
+            for m in re.finditer(r"\bdocs/([\w.-]+\.md)\b", line):
+                if not (root / "docs" / m.group(1)).exists():
+                    errors.append(f"{rel}:{n}: names a missing document docs/{m.group(1)}")
+    for e in errors:
+        print(e)
+    if errors:
+        return 1
+    print("docs: self-contained")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))
