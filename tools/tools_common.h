@@ -16,7 +16,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <libxnvme.h>
+
+/** Exit statuses of every tool: success, the command failed, usage error */
+#define TOOL_EXIT_OK 0
+#define TOOL_EXIT_FAILED 1
+#define TOOL_EXIT_USAGE 2
 
 /** Default transfer size of xdd / xnvme_file, and their default queue depth */
 #define TOOL_IOSIZE_DEF (128 * 1024)
@@ -40,6 +46,10 @@
 int
 tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/** Number of error lines tool_err() printed so far in this process */
+unsigned int
+tool_err_count(void);
 
 /**
  * Name of the running subcommand, "?" when there is none. Shared by the helper files: tool_err()
@@ -74,6 +84,10 @@ tool_opt_name(enum xnvme_cli_opt opt);
  */
 const char *
 tool_opt_label(const struct xnvme_cli *cli, enum xnvme_cli_opt opt);
+
+/** Whether a range check failed in this process: the tool then exits TOOL_EXIT_USAGE */
+bool
+tool_usage_err_seen(void);
 
 /** Fails with a message naming the option when `val > max` */
 int
@@ -121,10 +135,35 @@ int
 tool_check_files(const struct xnvme_cli *cli);
 
 /**
- * As xnvme_cli_run(), with tool_check_files() run before the subcommand: TOOL_MAIN() calls it
+ * As xnvme_cli_run(), TOOL_MAIN() calls it: opens the device itself (reporting a failure with
+ * the reason from xnvme_last_error()), runs tool_check_files() before the subcommand, prints
+ * one error line per failure, handles --version and --gen-man (adding EXIT STATUS and
+ * EXAMPLES), and returns TOOL_EXIT_OK, TOOL_EXIT_FAILED or TOOL_EXIT_USAGE
  */
 int
 tool_cli_run(struct xnvme_cli *cli, int argc, char **argv, int init);
+
+/** Prints "<tool> <major>.<minor>.<patch>" for --version; returns the exit status */
+int
+tool_version_pr(const char *tool);
+
+/** One example invocation of a tool, for its man page */
+struct tool_example {
+	const char *cmd;
+	const char *descr;
+};
+
+/** The examples of `tool`, terminated by an entry with cmd NULL; NULL for an unknown tool */
+const struct tool_example *
+tool_examples(const char *tool);
+
+/** Man page section EXIT STATUS of the tools' convention (roff) */
+void
+tool_man_exit_status(FILE *stream);
+
+/** Man page section EXAMPLES of `tool` (roff); nothing when it has none */
+void
+tool_man_examples(FILE *stream, const char *tool);
 
 /**
  * Fails, naming the size argument `nopt` and the limit, when a regular file `path` (existing,
@@ -187,7 +226,7 @@ tool_file_size_max(const char *path);
 		.name = "info",                                                                 \
 		.descr_short = "Print the device handle: identity, backend, options, geometry", \
 		.descr_long = descr_long_, .command = tool_dev_info,                            \
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},                                  \
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},                                  \
 	}
 
 /** The Identify Namespace subcommand (tool_idfy_ns()) of `name` */
@@ -199,7 +238,7 @@ tool_file_size_max(const char *path);
 			      "to a file",                                                   \
 		.command = tool_idfy_ns,                                                     \
 		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT)),             \
-			 XNVME_CLI_ADMIN_OPTS},                                              \
+			 XNVME_CLI_ASYNC_OPTS},                                              \
 	}
 
 /**

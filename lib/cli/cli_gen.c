@@ -138,7 +138,7 @@ man_sub(FILE *stream, const char *tool, const struct xnvme_cli_sub *sub)
 		    info->attr.vtype == XNVME_CLI_OPT_VTYPE_SKIP) {
 			continue;
 		}
-		man_opt(stream, sub->opts[i].type, &info->attr);
+		man_opt(stream, xnvme_cli_sub_opt_type(sub, i), &info->attr);
 	}
 	if (!xnvme_cli_sub_has(sub, XNVME_CLI_OPT_HELP, XNVME_CLI_LFLG)) {
 		man_opt(stream, XNVME_CLI_LFLG, help);
@@ -183,8 +183,14 @@ xnvme_cli_gen_man(FILE *stream, const struct xnvme_cli *cli)
 	roff_para(stream, cli->descr_long ? cli->descr_long : cli->descr_short);
 	fputs(".PP\nOptions are long options only; they may appear before or after the positional "
 	      "arguments, as \\fB\\-\\-name value\\fR or \\fB\\-\\-name=value\\fR. "
-	      "\\fINUM\\fR values are decimal, \\fIHEX\\fR values hexadecimal with an optional "
-	      "0x prefix; values that do not fit the option are rejected.\n",
+	      "Numbers (\\fINUM\\fR and \\fIHEX\\fR) are decimal, or hexadecimal with a 0x "
+	      "prefix (\\-\\-slba 16 and \\-\\-slba 0x10 are the same); hex digits without "
+	      "the prefix are refused. Sizes in bytes (\\-\\-data\\-nbytes, "
+	      "\\-\\-meta\\-nbytes, \\-\\-lpo\\-nbytes, \\-\\-iosize, \\-\\-offset) "
+	      "also take a binary unit: k, m, g or t, optionally followed by i and B "
+	      "(4k = 4KiB = 4KB = 4096). \\-\\-nlb is zero-based (0 means one block); "
+	      "\\-\\-llb counts blocks from one. \\-\\-direct is a flag (\\-\\-direct=0 "
+	      "also parses). Values that do not fit the option are rejected.\n",
 	      stream);
 
 	fputs(".SH COMMANDS\n", stream);
@@ -253,7 +259,7 @@ bash_words(FILE *stream, const struct xnvme_cli_sub *sub, char want)
 
 	for (int i = 0; i < nopts; ++i) {
 		const struct xnvme_cli_opt_info *info = xnvme_cli_sub_opt_info(sub, i);
-		enum xnvme_cli_opt_type type = sub->opts[i].type;
+		enum xnvme_cli_opt_type type = xnvme_cli_sub_opt_type(sub, i);
 		bool path;
 
 		if (!info || type == XNVME_CLI_POSA || type == XNVME_CLI_SKIP ||

@@ -293,3 +293,20 @@ xnvme_cli_sub_has(const struct xnvme_cli_sub *sub, enum xnvme_cli_opt opt,
 	}
 	return 0;
 }
+
+int
+xnvme_cli_opt_is_flag(const struct xnvme_cli_sub *sub, int idx)
+{
+	if (idx < 0 || idx >= XNVME_CLI_SUB_OPTS_LEN) {
+		return 0;
+	}
+	return sub->opts[idx].type == XNVME_CLI_LFLG ||
+	       (sub->opts[idx].opt == XNVME_CLI_OPT_DIRECT &&
+		(sub->opts[idx].type == XNVME_CLI_LOPT || sub->opts[idx].type == XNVME_CLI_LREQ));
+}
+
+enum xnvme_cli_opt_type
+xnvme_cli_sub_opt_type(const struct xnvme_cli_sub *sub, int idx)
+{
+	return xnvme_cli_opt_is_flag(sub, idx) ? XNVME_CLI_LFLG : sub->opts[idx].type;
+}
