@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <libxnvme.h>
 #include "tools_common.h"
 
@@ -106,4 +107,51 @@ tool_nsid(const struct xnvme_cli *cli)
 		return cli->args.nsid;
 	}
 	return xnvme_dev_get_nsid(cli->args.dev);
+}
+
+int
+tool_parse_num(const char *s, bool size, uint64_t *val)
+{
+	unsigned int base = 10, shift = 0;
+	uint64_t v = 0;
+
+	if (!s || !s[0]) {
+		return -EINVAL;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!s[0]) {
+			return -EINVAL;
+		}
+	}
+	for (; *s; ++s) {
+		unsigned int d;
+
+		if (*s >= '0' && *s <= '9') {
+			d = (unsigned int)(*s - '0');
+		} else if (base == 16 && ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')) {
+			d = (unsigned int)((*s | 0x20) - 'a' + 10);
+		} else {
+			break;
+		}
+		if (v > (UINT64_MAX - d) / base) {
+			return -ERANGE;
+		}
+		v = v * base + d;
+	}
+	if (*s && size && base == 10 && strchr("kmgt", *s | 0x20)) {
+		shift = 10 * (unsigned int)(strchr("kmgt", *s | 0x20) - "kmgt" + 1);
+		s += 1;
+		s += *s == 'i';
+		s += *s == 'B' || *s == 'b';
+	}
+	if (*s) {
+		return -EINVAL;
+	}
+	if (shift && v > (UINT64_MAX >> shift)) {
+		return -ERANGE;
+	}
+	*val = v << shift;
+	return 0;
 }

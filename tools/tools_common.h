@@ -85,6 +85,14 @@ tool_opt_name(enum xnvme_cli_opt opt);
 const char *
 tool_opt_label(const struct xnvme_cli *cli, enum xnvme_cli_opt opt);
 
+/**
+ * The tools' number syntax, for tools parsing their own options (xnvmeperf): decimal, or
+ * hexadecimal with a 0x prefix; with `size`, a binary unit k, m, g or t, optionally followed by
+ * "i" and "B", may follow a decimal number (4k = 4KiB = 4096). Returns 0, -EINVAL or -ERANGE.
+ */
+int
+tool_parse_num(const char *s, bool size, uint64_t *val);
+
 /** Whether a range check failed in this process: the tool then exits TOOL_EXIT_USAGE */
 bool
 tool_usage_err_seen(void);
@@ -408,7 +416,14 @@ tool_list(struct xnvme_cli *cli);
 int
 tool_idfy_ns(struct xnvme_cli *cli);
 
-/** Prints the device handle (identification, backend, options, geometry) */
+/**
+ * Prints `xnvme_mechanisms:`: per kind (mem, admin, sync, async) every mechanism of the device's
+ * backend as in use, available or refused with the library's reason (tools_mech.c)
+ */
+int
+tool_mech_pr(struct xnvme_cli *cli);
+
+/** Prints the device handle (identification, backend, options, geometry) and tool_mech_pr() */
 int
 tool_dev_info(struct xnvme_cli *cli);
 

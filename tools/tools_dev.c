@@ -176,7 +176,7 @@ int
 tool_dev_info(struct xnvme_cli *cli)
 {
 	xnvme_dev_pr(cli->args.dev, XNVME_PR_DEF);
-	return 0;
+	return tool_mech_pr(cli);
 }
 
 void *

@@ -356,6 +356,20 @@ xnvme_cli_gen_bash(FILE *stream, const struct xnvme_cli *cli)
 	      "\t\treturn 0\n"
 	      "\t\t;;\n"
 	      "\tesac\n"
+	      "\tcase \"${prev}\" in\n",
+	      stream);
+	for (int opt = XNVME_CLI_OPT_BE; opt <= XNVME_CLI_OPT_ADMIN; ++opt) {
+		const char *vals = xnvme_cli_opt_values((enum xnvme_cli_opt)opt);
+		const struct xnvme_cli_opt_attr *attr = xnvme_cli_get_opt_attr(opt);
+
+		if (vals && attr) {
+			fprintf(stream,
+				"\t--%s)\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"${cur}\") )\n"
+				"\t\treturn 0\n\t\t;;\n",
+				attr->name, vals);
+		}
+	}
+	fputs("\tesac\n"
 	      "\tcase \" ${vals} \" in\n"
 	      "\t*\" ${prev} \"*)\n"
 	      "\t\treturn 0\n"

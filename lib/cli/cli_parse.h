@@ -69,6 +69,14 @@ xnvme_cli_opt_is_flag(const struct xnvme_cli_sub *sub, int idx);
 enum xnvme_cli_opt_type
 xnvme_cli_sub_opt_type(const struct xnvme_cli_sub *sub, int idx);
 
+/**
+ * The values option `opt` accepts, blank-separated, for completion: the backend and mechanism
+ * names of every backend built on Linux (tests compare them with the library's registry);
+ * NULL for options taking anything
+ */
+const char *
+xnvme_cli_opt_values(enum xnvme_cli_opt opt);
+
 /** Whether the sub declares `opt` with `type` */
 int
 xnvme_cli_sub_has(const struct xnvme_cli_sub *sub, enum xnvme_cli_opt opt,
