@@ -81,9 +81,11 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 
 	err = q->async->init(q, opts);
 	if (err) {
-		xnvme_last_error_set("%s: async mechanism '%s' could not set up a queue of capacity "
-				     "%u: %s", dev->be->name, q->async->name, capacity,
-				     strerror(-err));
+		if (!xnvme_last_error()[0]) { /* keep the mechanism's own reason when it gave one */
+			xnvme_last_error_set("%s: async mechanism '%s' could not set up a queue of "
+					     "capacity %u: %s", dev->be->name, q->async->name,
+					     capacity, strerror(-err));
+		}
 		queue_free(q);
 		return err;
 	}
