@@ -416,6 +416,10 @@ tool_list(struct xnvme_cli *cli);
 int
 tool_idfy_ns(struct xnvme_cli *cli);
 
+/** Prints `s` as a YAML single-quoted scalar (quotes doubled, control bytes as blanks) */
+void
+tool_yaml_squote_pr(const char *s);
+
 /**
  * Prints `xnvme_mechanisms:`: per kind (mem, admin, sync, async) every mechanism of the device's
  * backend as in use, available or refused with the library's reason (tools_mech.c)

@@ -39,20 +39,6 @@ kind_slot(struct xnvme_opts *opts, enum mech_kind kind)
 	}
 }
 
-/* YAML single-quoted scalar */
-static void
-quoted_pr(const char *s)
-{
-	putchar('\'');
-	for (; *s; ++s) {
-		if (*s == '\'') {
-			putchar('\'');
-		}
-		putchar((unsigned char)*s >= 0x20 ? *s : ' ');
-	}
-	putchar('\'');
-}
-
 /* One mechanism of `kind`: in use, available, refused (with the reason) or not in the backend */
 static void
 mech_probe(const struct xnvme_cli *cli, const struct xnvme_opts *used, enum mech_kind kind,
@@ -80,7 +66,7 @@ mech_probe(const struct xnvme_cli *cli, const struct xnvme_opts *used, enum mech
 		return;
 	}
 	printf("    - {name: '%s', status: 'refused', reason: ", name);
-	quoted_pr(xnvme_last_error());
+	tool_yaml_squote_pr(xnvme_last_error());
 	puts("}");
 }
 
