@@ -267,3 +267,10 @@ def test_xnvmeperf_options_documented(tmp_path):
     assert status == EXIT_OK, err
     status, _, err = run("xnvmeperf", "--direct", "1GB", "--count", 8, "--no-progress")
     assert status == EXIT_OK, err
+    # the same number syntax as the other tools
+    status, _, err = run("xnvmeperf", "1GB", "--iosize", "0x1000", "--qdepth", "0x4",
+                         "--size", "1m", "--count", 8, "--no-progress")
+    assert status == EXIT_OK, err
+    for opt, val in (("--count", "ff"), ("--iosize", "1e3"), ("--size", "1.5g")):
+        status, _, err = run("xnvmeperf", "1GB", opt, val, "--no-progress")
+        assert status == EXIT_USAGE and len(err_lines(err)) == 1, f"{opt} {val}: {err}"
