@@ -101,7 +101,8 @@ def test_exit_status(name, tmp_path):
 @pytest.mark.parametrize("name,sub", SUBS)
 def test_option_vocabulary(name, sub):
     opts, out, posa = sub_options(name, sub)
-    opens = "<uri>" in posa or name in ("xdd", "xnvme_file")
+    # enumeration opens every device it finds, with the same options
+    opens = "<uri>" in posa or name in ("xdd", "xnvme_file") or sub in ("enum", "list")
     if opens:
         missing = BACKEND_OPTS - set(opts)
         assert not missing, f"{name} {sub} lacks {sorted(missing)}"

@@ -553,7 +553,7 @@ exit:
 #define OPTS_WRITE TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_ASYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
-	TOOL_SUB_ENUM(TOOL_ENUM_DESCR, XNVME_CLI_CORE_OPTS),
+	TOOL_SUB_ENUM(TOOL_ENUM_DESCR, XNVME_CLI_ASYNC_OPTS),
 	TOOL_SUB_INFO("Opens the device and prints the handle (as 'xnvme info')"),
 	TOOL_SUB_IDFY_NS("idfy", "Identify Namespace"),
 	{

@@ -1005,12 +1005,12 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "distinct URI once (entries equal in uri, nsid, csi and dtype are "
 			      "merged); --uri selects a remote system for fabrics discovery",
 		.command = tool_list,
-		.opts = {TOOL_OPTS_ENUM(XNVME_CLI_CORE_OPTS)},
+		.opts = {TOOL_OPTS_ENUM(XNVME_CLI_ASYNC_OPTS)},
 	},
 	TOOL_SUB_ENUM("Enumerates the devices of every enabled backend and prints the identifier "
 		      "(uri, dtype, nsid, csi, subnqn) of each; --uri selects a remote system "
 		      "for fabrics discovery",
-		      XNVME_CLI_CORE_OPTS),
+		      XNVME_CLI_ASYNC_OPTS),
 	TOOL_SUB_INFO("Opens the device, derives its identify data and geometry and prints the "
 		      "handle"),
 	{

@@ -267,7 +267,7 @@ sub_report(struct xnvme_cli *cli)
 		XNVME_CLI_ASYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
-	TOOL_SUB_ENUM(TOOL_ENUM_DESCR "; zoned namespaces have csi 0x2", XNVME_CLI_CORE_OPTS),
+	TOOL_SUB_ENUM(TOOL_ENUM_DESCR "; zoned namespaces have csi 0x2", XNVME_CLI_ASYNC_OPTS),
 	TOOL_SUB_INFO("Opens the device and prints the handle (as 'xnvme info'); a zoned "
 		      "namespace has the geometry type XNVME_GEO_ZONED with nzone zones of "
 		      "nsect LBAs"),
