@@ -234,6 +234,12 @@ test_parse_values(void)
 	CHECK(a->data_output && !strcmp(a->data_output, "-"));
 	CHECK_EQ(a->direct, 1);
 	CHECK(a->data_nbytes == SIZE_MAX);
+	/* --direct declared as a flag parses its 0/1 value the same way */
+	CHECK_EQ(run(0, "copy-sync", "in", "--direct", "0", "out", NULL), 0);
+	CHECK_EQ(a->direct, 0);
+	CHECK(a->data_output && !strcmp(a->data_output, "out"));
+	CHECK_EQ(run(0, "copy-sync", "in", "out", "--direct=1", NULL), 0);
+	CHECK_EQ(a->direct, 1);
 	CHECK_EQ(g_cli.given[XNVME_CLI_OPT_DATA_INPUT], 1);
 	CHECK_EQ(g_cli.given[XNVME_CLI_OPT_DATA_OUTPUT], 1);
 

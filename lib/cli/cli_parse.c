@@ -444,7 +444,7 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 	}
 
 	/* --direct is a flag everywhere; "--direct 0|1" and "--direct=0|1" still parse */
-	if (xnvme_cli_opt_is_flag(sub, idx) && sub->opts[idx].type != XNVME_CLI_LFLG) {
+	if (info->attr.opt == XNVME_CLI_OPT_DIRECT && xnvme_cli_opt_is_flag(sub, idx)) {
 		const char *next = *i + 1 < argc ? argv[*i + 1] : NULL;
 		const char *dval = eq ? eq + 1 : "1";
 
