@@ -353,7 +353,9 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		verdict_offer(&best, -EINVAL, RANK_FAILED, "xnvme", why);
 	}
 	if (!best.err) {
-		verdict_offer(&best, -ENXIO, RANK_NOT_MINE, "xnvme", "no backend recognised the URI");
+		verdict_offer(&best, -ENXIO, RANK_NOT_MINE, "xnvme",
+			      "no backend recognised the URI (linux: a path to a file or an NVMe "
+			      "or block device; ramdisk: <N>GB)");
 	}
 	snprintf(dev->errmsg, sizeof(dev->errmsg), "%.500s", best.msg);
 	return best.err;
