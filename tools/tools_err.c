@@ -64,8 +64,9 @@ tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
 	int len;
 
 	g_nerr += 1;
-	len = snprintf(msg, sizeof(msg), "%s %s: ", (cli && cli->title) ? cli->title : "?",
-		       sub_name(cli));
+	/* a tool without subcommands (xnvmeperf) passes a cli with only the title */
+	len = snprintf(msg, sizeof(msg), "%s%s%s: ", (cli && cli->title) ? cli->title : "?",
+		       (cli && cli->sub) ? " " : "", (cli && cli->sub) ? sub_name(cli) : "");
 	if (len < 0 || (size_t)len >= sizeof(msg)) {
 		len = 0;
 	}

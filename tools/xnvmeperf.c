@@ -32,6 +32,9 @@
 #include "xnvmeperf_doc.h"
 
 #define PERF_MAX_DEVS 64
+
+/* Only the title: error lines as the other tools print them (tool_err()) */
+static const struct xnvme_cli g_perf_cli = {.title = "xnvmeperf"};
 #define PERF_MAX_THREADS 256
 #define PERF_QDEPTH_MAX 4096
 
@@ -491,9 +494,8 @@ thread_setup(struct perf_thread *t)
 	if (conf->qdepth) {
 		err = xnvme_queue_init(pd->dev, (uint16_t)conf->qdepth, 0, &t->queue);
 		if (err) {
-			fprintf(stderr, "# ERR: 'xnvmeperf: %s: no queue of depth %u: %s': {errno: %d, "
-				"msg: '%s'}\n", pd->uri, conf->qdepth, xnvme_last_error(), err,
-				strerror(-err));
+			tool_err(&g_perf_cli, err, "%s: no queue of depth %u: %s", pd->uri,
+				 conf->qdepth, xnvme_last_error());
 			return err;
 		}
 		xnvme_queue_set_cb(t->queue, on_cpl, NULL);
@@ -522,9 +524,8 @@ dev_setup(struct perf_dev *pd, const struct perf_conf *conf)
 	if (!pd->dev) {
 		int err = errno;
 
-		fprintf(stderr, "# ERR: 'xnvmeperf: cannot open %s: %s': {errno: %d, msg: '%s'}\n",
-			pd->uri, xnvme_last_error()[0] ? xnvme_last_error() : strerror(err), -err,
-			strerror(err));
+		tool_err(&g_perf_cli, -err, "cannot open %s: %s", pd->uri,
+			 xnvme_last_error()[0] ? xnvme_last_error() : strerror(err));
 		return -(err ? err : EIO);
 	}
 	geo = xnvme_dev_get_geo(pd->dev);
@@ -853,17 +854,13 @@ static const struct option g_lopts[] = {
 static int
 usage_err(const char *what, const char *arg)
 {
-	fprintf(stderr, "# ERR: 'xnvmeperf: %s%s': {errno: %d, msg: '%s'}\n", what, arg, -EINVAL,
-		strerror(EINVAL));
-	return -EINVAL;
+	return tool_err(&g_perf_cli, -EINVAL, "%s%s", what, arg);
 }
 
 static int
 bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "# ERR: 'xnvmeperf: --%s %s: %s': {errno: %d, msg: '%s'}\n", opt, val, why,
-		-EINVAL, strerror(EINVAL));
-	return -EINVAL;
+	return tool_err(&g_perf_cli, -EINVAL, "--%s %s: %s", opt, val, why);
 }
 
 static int
