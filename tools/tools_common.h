@@ -6,9 +6,11 @@
  * transfers. Logical-block I/O lives in tools_lblk.h.
  *
  * Implemented, section by section, in: tools_err.c (messages, NVMe status names), tools_cli.c
- * (options, range checks, tool_cli_run()), tools_file_check.c (files named by several
- * arguments, what a file can hold), tools_file.c (data files, generated data), tools_progress.c,
- * tools_dev.c (devices, log pages), tools_xfer.c and tools_xfer_rw.c (byte-addressed transfers).
+ * (options, range checks, number syntax), tools_main.c (tool_cli_run(): exit statuses, device
+ * open, --version, man page sections), tools_examples.c (man page EXAMPLES), tools_file_check.c
+ * (files named by several arguments, what a file can hold), tools_file.c (data files, generated
+ * data), tools_progress.c, tools_dev.c (devices, log pages), tools_mech.c (mechanisms of a
+ * device), tools_xfer.c and tools_xfer_rw.c (byte-addressed transfers).
  */
 #ifndef XNVME_TOOLS_COMMON_H
 #define XNVME_TOOLS_COMMON_H
