@@ -176,18 +176,21 @@ test_parse_values(void)
 	CHECK_EQ(g_cli.given[XNVME_CLI_OPT_HELP], 0);
 	CHECK(a->data_input == NULL);
 
-	/* options before the positional; HEX options are decimal without 0x; = form for strings */
+	/* options before the positional; HEX options are hexadecimal, 0x optional; = form */
 	CHECK_EQ(run(0, "write", "--slba", "10", "--nlb=0", "--data-input=/tmp/x y", "1GB", NULL),
 		 0);
-	CHECK_EQ(a->slba, 10);
+	CHECK_EQ(a->slba, 0x10);
 	CHECK_EQ(a->nlb, 0);
 	CHECK(a->data_input && !strcmp(a->data_input, "/tmp/x y"));
 	CHECK(a->uri && !strcmp(a->uri, "1GB"));
 	CHECK_EQ(run(0, "write", "1GB", "--slba", "0XfF", "--nlb", "00012", NULL), 0);
 	CHECK_EQ(a->slba, 0xff);
 	CHECK_EQ(a->nlb, 12);
-	/* one number syntax: NUM options take 0x too */
+	CHECK_EQ(run(0, "write", "1GB", "--slba", "ff", "--nlb", "0", NULL), 0);
+	CHECK_EQ(a->slba, 0xff);
+	/* NUM options take 0x-prefixed hexadecimal too */
 	CHECK_EQ(run(0, "write", "1GB", "--slba", "0", "--nlb", "0x10", NULL), 0);
+	CHECK_EQ(a->nlb, 0x10);
 	CHECK_EQ(a->nlb, 16);
 
 	/* sizes take binary units */
@@ -364,7 +367,8 @@ test_errors(void)
 	FAILS("--nlb", "-1", "write", "1GB", "--slba", "0", "--nlb", "-1");
 	FAILS("--nlb", "empty", "write", "1GB", "--slba", "0", "--nlb", "");
 	FAILS("--nlb", "empty", "write", "1GB", "--slba", "0", "--nlb=");
-	FAILS("0x prefix", "\"ff\"", "write", "1GB", "--slba", "ff", "--nlb", "0");
+	FAILS("--slba", "fg", "write", "1GB", "--slba", "fg", "--nlb", "0");
+	FAILS("0x prefix", "\"ff\"", "write", "1GB", "--slba", "0", "--nlb", "ff");
 	FAILS("0x prefix", NULL, "write", "1GB", "--slba", "0", "--nlb", "7f");
 	FAILS("--nlb", NULL, "write", "1GB", "--slba", "0", "--nlb", " 1");
 	FAILS("--nlb", NULL, "write", "1GB", "--slba", "0", "--nlb", "+1");

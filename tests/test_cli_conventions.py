@@ -4,8 +4,8 @@
 * --version on every tool;
 * one option vocabulary: every subcommand that opens a device or file takes the backend options
   (--be, --admin, --sync, --async, --mem, --direct, --dev-nsid), --direct is a flag everywhere;
-* one number syntax: decimal, or hexadecimal with 0x (hex digits without it are refused), binary
-  units on sizes only;
+* the xNVMe number syntax: HEX options hexadecimal with 0x optional, NUM options decimal or
+  0x-prefixed hexadecimal (bare hex digits refused there), binary units on sizes only;
 * open failures name the backend, what was wrong and what is accepted; `info` lists the
   mechanisms per kind; --help, man pages and completion list the valid mechanism names;
 * man pages have EXIT STATUS and EXAMPLES, and the ramdisk examples run.
@@ -124,10 +124,13 @@ def test_number_syntax(name, sub):
     for opt, vtype in opts.items():
         if vtype not in ("NUM", "HEX"):
             continue
-        # hex digits without the prefix are refused, never guessed
+        # bare hex digits: hexadecimal on HEX options, refused (never guessed) on NUM options
         status, _, err = run(name, sub, opt, "ff")
-        assert status == EXIT_USAGE and "0x prefix" in err, f"{name} {sub} {opt} ff: {err}"
-        # decimal and 0x-prefixed hex parse for every numeric option
+        if vtype == "HEX":
+            assert opt + ":" not in err.replace("option ", ""), f"{name} {sub} {opt} ff: {err}"
+        else:
+            assert status == EXIT_USAGE and "0x prefix" in err, f"{name} {sub} {opt} ff: {err}"
+        # plain digits and 0x-prefixed hex parse for every numeric option
         for val in ("1", "0x1"):
             _, _, err = run(name, sub, opt, val)
             assert opt + ":" not in err.replace("option ", ""), f"{name} {sub} {opt} {val}: {err}"
@@ -139,17 +142,23 @@ def test_number_syntax(name, sub):
             assert status == EXIT_USAGE and opt in err, f"{name} {sub} {opt} 1k: {err}"
 
 
-def test_decimal_and_hex_mean_the_same(tmp_path):
-    """--slba 16 and --slba 0x10 address the same block (no silent hex)"""
-    uri = "1GB"
-    status, out, err = run("lblk", "write-zeros", uri, "--slba", "16", "--nlb", "0")
-    assert status == EXIT_OK, err
-    for val in ("16", "0x10"):
-        status, _, err = run("lblk", "read", uri, "--slba", val, "--nlb", 0,
-                             "--data-output", tmp_path / f"b{val}")
+def test_hex_and_num_values(tmp_path):
+    """HEX --slba is hexadecimal with 0x optional (10 and 0x10 are block 16), NUM --nlb is
+    decimal or 0x-prefixed: checked on a file, where the data outlives each tool run"""
+    dev = tmp_path / "dev.img"
+    blocks = b"".join(bytes([i]) * 512 for i in range(64))  # 64 distinct 512-byte blocks
+    dev.write_bytes(blocks)
+    reads = {}
+    for slba, nlb in (("10", "1"), ("0x10", "0x1"), ("16", "1")):
+        out = tmp_path / f"r-{slba}-{nlb}"
+        status, _, err = run("lblk", "read", dev, "--slba", slba, "--nlb", nlb,
+                             "--data-output", out)
         assert status == EXIT_OK, err
-    assert (tmp_path / "b16").read_bytes() == (tmp_path / "b0x10").read_bytes()
-    status, _, err = run("xnvme_file", "write-read", uri, "64k")
+        reads[slba] = out.read_bytes()
+    assert reads["10"] == reads["0x10"] == bytes([0x10]) * 512 + bytes([0x11]) * 512
+    assert reads["16"] == bytes([0x16]) * 512 + bytes([0x17]) * 512
+    # a size positional takes a unit
+    status, _, err = run("xnvme_file", "write-read", "1GB", "64k")
     assert status == EXIT_OK, err
 
 

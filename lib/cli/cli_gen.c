@@ -183,9 +183,10 @@ xnvme_cli_gen_man(FILE *stream, const struct xnvme_cli *cli)
 	roff_para(stream, cli->descr_long ? cli->descr_long : cli->descr_short);
 	fputs(".PP\nOptions are long options only; they may appear before or after the positional "
 	      "arguments, as \\fB\\-\\-name value\\fR or \\fB\\-\\-name=value\\fR. "
-	      "Numbers (\\fINUM\\fR and \\fIHEX\\fR) are decimal, or hexadecimal with a 0x "
-	      "prefix (\\-\\-slba 16 and \\-\\-slba 0x10 are the same); hex digits without "
-	      "the prefix are refused. Sizes in bytes (\\-\\-data\\-nbytes, "
+	      "\\fIHEX\\fR values are hexadecimal, the 0x prefix optional "
+	      "(\\-\\-slba 10 and \\-\\-slba 0x10 are block 16); \\fINUM\\fR values are "
+	      "decimal, or hexadecimal with a 0x prefix; hex digits without the prefix are "
+	      "refused there. Sizes in bytes (\\-\\-data\\-nbytes, "
 	      "\\-\\-meta\\-nbytes, \\-\\-lpo\\-nbytes, \\-\\-iosize, \\-\\-offset) "
 	      "also take a binary unit: k, m, g or t, optionally followed by i and B "
 	      "(4k = 4KiB = 4KB = 4096). \\-\\-nlb is zero-based (0 means one block); "

@@ -163,15 +163,16 @@ digit_val(char c)
 }
 
 /*
- * One number syntax for every option: decimal, or hexadecimal with a 0x prefix (HEX options
- * too: "10" is ten everywhere; hex digits without the prefix are refused rather than guessed).
- * Sizes in bytes (`size`) also take a binary unit: k, m, g, t (x 1024^n), optionally followed
- * by "i" and/or "B" (4k = 4K = 4KiB = 4KB = 4096). No sign, no blanks.
+ * The 0.7.5 number syntax: HEX options are hexadecimal with the 0x prefix optional ("10" is
+ * 0x10); NUM options are decimal, and take 0x-prefixed hexadecimal too. Hex digits without the
+ * prefix on a NUM option are refused rather than guessed. Sizes in bytes (`size`) also take a
+ * binary unit: k, m, g, t (x 1024^n), optionally followed by "i" and/or "B"
+ * (4k = 4K = 4KiB = 4KB = 4096). No sign, no blanks.
  */
 static enum conv_err
-conv_u64(const char *s, bool size, uint64_t *val)
+conv_u64(const char *s, bool size, bool hex, uint64_t *val)
 {
-	uint64_t base = 10, v = 0;
+	uint64_t base = hex ? 16 : 10, v = 0;
 	bool overflow = false, hexdigit = false;
 	unsigned int shift = 0;
 
@@ -306,8 +307,9 @@ convert(const struct parse_state *st, const struct xnvme_cli_opt_info *info, con
 	hex = info->attr.vtype == XNVME_CLI_OPT_VTYPE_HEX;
 	what = opt_is_size(info->attr.opt)
 		       ? ": invalid size (decimal or 0x-prefixed hex bytes, optional k/m/g/t unit) "
-		       : ": invalid number (decimal, or hexadecimal with a 0x prefix) ";
-	switch (conv_u64(val, opt_is_size(info->attr.opt), &num)) {
+		       : hex ? ": invalid hexadecimal number (0x prefix optional) "
+			     : ": invalid number (decimal, or hexadecimal with a 0x prefix) ";
+	switch (conv_u64(val, opt_is_size(info->attr.opt), hex, &num)) {
 	case CONV_OK:
 		break;
 	case CONV_EMPTY:
