@@ -130,6 +130,20 @@ struct xnvme_dev *
 xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts);
 
 /**
+ * The reason the last failed xnvme_dev_open(), xnvme_file_open() or xnvme_queue_init() of the
+ * calling thread failed, as one line of text: the backend owning the URI (or "xnvme" when none
+ * claimed it), what was wrong and what is accepted, e.g.
+ * "ramdisk: '512MB' is not a ramdisk size; the ramdisk takes <N>GB ...".
+ * Each call of those functions clears it first, so after a success it is "".
+ * Additive to the xNVMe 0.7.5 API; the library itself prints nothing on these failures.
+ * Thread safety: the text is per thread; the pointer stays valid in the calling thread until
+ * its next call of one of those functions.
+ * @return a NUL-terminated string, never NULL; "" when the last call succeeded or none was made
+ */
+const char *
+xnvme_last_error(void);
+
+/**
  * Releases the handle; NULL is a no-op. Queues and buffers must be released first.
  * Thread safety: not concurrently with any other use of this handle: every other thread must
  * be done with it (and with the pointers its getters returned) before it is closed.

@@ -103,13 +103,21 @@ enum open_rank {
 struct open_verdict {
 	int err;
 	enum open_rank rank;
-	char msg[XNVME_ERRMSG_LEN + 64];
+	char msg[XNVME_ERRMSG_LEN];
 };
 
 static void
 verdict_offer(struct open_verdict *best, int err, enum open_rank rank, const char *be_name,
 	      const char *msg)
 {
+	/* no backend has the named mechanism: list what each one offers, as any may own the URI */
+	if (best->err && rank == RANK_NO_MECH && best->rank == RANK_NO_MECH) {
+		size_t used = strlen(best->msg);
+
+		snprintf(best->msg + used, sizeof(best->msg) - used, "; %.32s: %.200s", be_name,
+			 msg ? msg : "");
+		return;
+	}
 	if (best->err && rank <= best->rank) {
 		return;
 	}
@@ -125,6 +133,21 @@ struct mech_want {
 	const void *const *list;
 	const void **slot;
 };
+
+/* "a, b, c": the names of a NULL-terminated mechanism list, for messages listing valid values */
+static void
+mech_names(const void *const *list, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (; list && *list && used < len; ++list) {
+		int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+				 *(const char *const *)*list);
+
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
 
 /* Resolves the mechanisms the caller named; fills `missing` when this backend lacks one */
 static int
@@ -145,8 +168,11 @@ resolve_named(struct xnvme_dev *dev, const struct xnvme_opts *opts, char *missin
 		}
 		*want[i].slot = mech_find(want[i].list, want[i].name);
 		if (!*want[i].slot) {
-			snprintf(missing, missing_len, "has no %s mechanism named '%s'", want[i].kind,
-				 want[i].name);
+			char names[160];
+
+			mech_names(want[i].list, names, sizeof(names));
+			snprintf(missing, missing_len, "has no %s mechanism named '%.64s' (valid: %s)",
+				 want[i].kind, want[i].name, names);
 			return -ENOSYS;
 		}
 	}
@@ -312,13 +338,24 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 	}
 
 	if (!be_named_found) {
-		char why[128];
+		char why[256];
+		size_t used;
 
-		snprintf(why, sizeof(why), "unknown backend '%.64s'", opts->be);
+		used = (size_t)snprintf(why, sizeof(why), "unknown backend '%.64s' (valid:", opts->be);
+		for (int i = 0; i < xnvme_be_registry_len && used < sizeof(why); ++i) {
+			used += (size_t)snprintf(why + used, sizeof(why) - used, " %s%s",
+						 xnvme_be_registry[i]->name,
+						 xnvme_be_registry[i]->enabled ? "" : " (not built)");
+		}
+		if (used < sizeof(why)) {
+			snprintf(why + used, sizeof(why) - used, ")");
+		}
 		verdict_offer(&best, -EINVAL, RANK_FAILED, "xnvme", why);
 	}
 	if (!best.err) {
-		verdict_offer(&best, -ENXIO, RANK_NOT_MINE, "xnvme", "no backend recognised the URI");
+		verdict_offer(&best, -ENXIO, RANK_NOT_MINE, "xnvme",
+			      "no backend recognised the URI (linux: a path to a file or an NVMe "
+			      "or block device; ramdisk: <N>GB)");
 	}
 	snprintf(dev->errmsg, sizeof(dev->errmsg), "%.500s", best.msg);
 	return best.err;

@@ -12,6 +12,7 @@
  * A failed re-derivation leaves the last good identification and geometry in place.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,25 @@ typedef uint64_t __attribute__((may_alias)) pub_word;
 _Static_assert(_Alignof(struct xnvme_spec_idfy) >= sizeof(pub_word), "idfy alignment");
 _Static_assert(sizeof(struct xnvme_geo) % sizeof(pub_word) == 0, "geo size");
 
+/* Per thread, so that concurrent opens report their own reasons */
+static _Thread_local char g_last_error[XNVME_ERRMSG_LEN + 64];
+
+const char *
+xnvme_last_error(void)
+{
+	return g_last_error;
+}
+
+void
+xnvme_last_error_set(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(g_last_error, sizeof(g_last_error), fmt, ap);
+	va_end(ap);
+}
+
 struct xnvme_dev *
 xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts)
 {
@@ -47,13 +67,14 @@ xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts)
 	struct xnvme_dev *dev;
 	int err;
 
+	xnvme_last_error_set("%s", "");
 	if (!dev_uri) {
+		xnvme_last_error_set("xnvme: no URI given (dev_uri is NULL)");
 		errno = EINVAL;
 		return NULL;
 	}
 	if (strnlen(dev_uri, XNVME_IDENT_URI_LEN) >= XNVME_IDENT_URI_LEN) {
-		fprintf(stderr, "# xnvme_dev_open: URI longer than %d characters\n",
-			XNVME_IDENT_URI_LEN - 1);
+		xnvme_last_error_set("xnvme: URI longer than %d characters", XNVME_IDENT_URI_LEN - 1);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -70,6 +91,7 @@ xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts)
 
 	dev = calloc(1, sizeof(*dev));
 	if (!dev) {
+		xnvme_last_error_set("xnvme: out of memory for the device handle");
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -77,7 +99,7 @@ xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts)
 
 	err = xnvme_be_open(dev, dev_uri, opts);
 	if (err) {
-		fprintf(stderr, "# xnvme_dev_open('%s'): %s\n", dev_uri, dev->errmsg);
+		xnvme_last_error_set("%s", dev->errmsg);
 		pthread_mutex_destroy(&dev->lock);
 		free(dev);
 		errno = -err;

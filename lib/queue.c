@@ -36,7 +36,10 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 	uint32_t npool = (uint32_t)capacity + 1;
 	int err;
 
+	xnvme_last_error_set("%s", "");
 	if (!dev || !queue || !capacity || capacity > XNVME_QUEUE_CAPACITY_MAX) {
+		xnvme_last_error_set("xnvme: queue capacity %u out of range [1, %d], or no device",
+				     capacity, XNVME_QUEUE_CAPACITY_MAX);
 		return -EINVAL;
 	}
 	*queue = NULL;
@@ -78,6 +81,11 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 
 	err = q->async->init(q, opts);
 	if (err) {
+		if (!xnvme_last_error()[0]) { /* keep the mechanism's own reason when it gave one */
+			xnvme_last_error_set("%s: async mechanism '%s' could not set up a queue of "
+					     "capacity %u: %s", dev->be->name, q->async->name,
+					     capacity, strerror(-err));
+		}
 		queue_free(q);
 		return err;
 	}

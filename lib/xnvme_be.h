@@ -305,6 +305,10 @@ int
 xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin,
 		      const char *sync, const char *async);
 
+/** Sets the text xnvme_last_error() returns in this thread ("" clears it) */
+void
+xnvme_last_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /** Records a human-readable reason for a failure in dev->errmsg; returns err */
 int
 xnvme_dev_set_errmsg(struct xnvme_dev *dev, int err, const char *fmt, ...)

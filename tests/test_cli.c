@@ -176,16 +176,42 @@ test_parse_values(void)
 	CHECK_EQ(g_cli.given[XNVME_CLI_OPT_HELP], 0);
 	CHECK(a->data_input == NULL);
 
-	/* options before the positional; hex without 0x; upper case prefix; = form for strings */
-	CHECK_EQ(run(0, "write", "--slba", "ff", "--nlb=0", "--data-input=/tmp/x y", "1GB", NULL),
+	/* options before the positional; HEX options are hexadecimal, 0x optional; = form */
+	CHECK_EQ(run(0, "write", "--slba", "10", "--nlb=0", "--data-input=/tmp/x y", "1GB", NULL),
 		 0);
-	CHECK_EQ(a->slba, 0xff);
+	CHECK_EQ(a->slba, 0x10);
 	CHECK_EQ(a->nlb, 0);
 	CHECK(a->data_input && !strcmp(a->data_input, "/tmp/x y"));
 	CHECK(a->uri && !strcmp(a->uri, "1GB"));
 	CHECK_EQ(run(0, "write", "1GB", "--slba", "0XfF", "--nlb", "00012", NULL), 0);
 	CHECK_EQ(a->slba, 0xff);
 	CHECK_EQ(a->nlb, 12);
+	CHECK_EQ(run(0, "write", "1GB", "--slba", "ff", "--nlb", "0", NULL), 0);
+	CHECK_EQ(a->slba, 0xff);
+	/* NUM options take 0x-prefixed hexadecimal too */
+	CHECK_EQ(run(0, "write", "1GB", "--slba", "0", "--nlb", "0x10", NULL), 0);
+	CHECK_EQ(a->nlb, 0x10);
+	CHECK_EQ(a->nlb, 16);
+
+	/* sizes take binary units */
+	CHECK_EQ(run(0, "copy-sync", "a", "b", "--data-nbytes", "4k", NULL), 0);
+	CHECK_EQ(a->data_nbytes, 4096);
+	CHECK_EQ(run(0, "copy-sync", "a", "b", "--data-nbytes", "2MiB", NULL), 0);
+	CHECK_EQ(a->data_nbytes, 2 << 20);
+	CHECK_EQ(run(0, "copy-sync", "a", "b", "--data-nbytes", "1GB", NULL), 0);
+	CHECK_EQ(a->data_nbytes, 1 << 30);
+	CHECK_EQ(run(0, "copy-sync", "a", "b", "--data-nbytes", "0x1000", NULL), 0);
+	CHECK_EQ(a->data_nbytes, 4096);
+
+	/* --direct is a flag; a following 0 or 1 is its value, anything else a positional */
+	CHECK_EQ(run(0, "write", "1GB", "--slba", "0", "--nlb", "0", "--direct", NULL), 0);
+	CHECK_EQ(a->direct, 1);
+	CHECK_EQ(run(0, "write", "--direct", "0", "1GB", "--slba", "0", "--nlb", "0", NULL), 0);
+	CHECK_EQ(a->direct, 0);
+	CHECK(a->uri && !strcmp(a->uri, "1GB"));
+	CHECK_EQ(run(0, "write", "--direct", "1GB", "--slba", "0", "--nlb", "0", NULL), 0);
+	CHECK_EQ(a->direct, 1);
+	CHECK(a->uri && !strcmp(a->uri, "1GB"));
 
 	/* limits of the member types are accepted */
 	CHECK_EQ(run(0, "write", "1GB", "--slba", "0xffffffffffffffff", "--nlb", "4294967295",
@@ -211,6 +237,12 @@ test_parse_values(void)
 	CHECK(a->data_output && !strcmp(a->data_output, "-"));
 	CHECK_EQ(a->direct, 1);
 	CHECK(a->data_nbytes == SIZE_MAX);
+	/* --direct declared as a flag parses its 0/1 value the same way */
+	CHECK_EQ(run(0, "copy-sync", "in", "--direct", "0", "out", NULL), 0);
+	CHECK_EQ(a->direct, 0);
+	CHECK(a->data_output && !strcmp(a->data_output, "out"));
+	CHECK_EQ(run(0, "copy-sync", "in", "out", "--direct=1", NULL), 0);
+	CHECK_EQ(a->direct, 1);
 	CHECK_EQ(g_cli.given[XNVME_CLI_OPT_DATA_INPUT], 1);
 	CHECK_EQ(g_cli.given[XNVME_CLI_OPT_DATA_OUTPUT], 1);
 
@@ -319,7 +351,11 @@ test_errors(void)
 	FAILS("--slba", NULL, "write", "1GB", "--slba", "99999999999999999999999", "--nlb", "0");
 	FAILS("--prchk", NULL, "enum", "--prchk", "0x100");
 	FAILS("--shm_id", NULL, "enum", "--shm_id", "0x100000000");
-	FAILS("--direct", NULL, "write", "1GB", "--slba", "0", "--nlb", "0", "--direct", "2");
+	FAILS("--direct", NULL, "write", "1GB", "--slba", "0", "--nlb", "0", "--direct=2");
+	FAILS("\"2\"", NULL, "write", "1GB", "--slba", "0", "--nlb", "0", "--direct", "2");
+	FAILS("--data-nbytes", NULL, "copy-sync", "a", "b", "--data-nbytes", "17179869184g");
+	FAILS("--data-nbytes", NULL, "copy-sync", "a", "b", "--data-nbytes", "4x");
+	FAILS("--nlb", NULL, "write", "1GB", "--slba", "0", "--nlb", "4k"); /* not a size */
 	FAILS("--data-nbytes", NULL, "copy-sync", "a", "b", "--data-nbytes",
 	      "18446744073709551616");
 
@@ -331,7 +367,9 @@ test_errors(void)
 	FAILS("--nlb", "-1", "write", "1GB", "--slba", "0", "--nlb", "-1");
 	FAILS("--nlb", "empty", "write", "1GB", "--slba", "0", "--nlb", "");
 	FAILS("--nlb", "empty", "write", "1GB", "--slba", "0", "--nlb=");
-	FAILS("--nlb", "0x10", "write", "1GB", "--slba", "0", "--nlb", "0x10");
+	FAILS("--slba", "fg", "write", "1GB", "--slba", "fg", "--nlb", "0");
+	FAILS("0x prefix", "\"ff\"", "write", "1GB", "--slba", "0", "--nlb", "ff");
+	FAILS("0x prefix", NULL, "write", "1GB", "--slba", "0", "--nlb", "7f");
 	FAILS("--nlb", NULL, "write", "1GB", "--slba", "0", "--nlb", " 1");
 	FAILS("--nlb", NULL, "write", "1GB", "--slba", "0", "--nlb", "+1");
 	FAILS("--nlb", NULL, "write", "1GB", "--slba", "0", "--nlb", "1 ");

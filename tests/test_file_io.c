@@ -441,7 +441,8 @@ out:
 	xnvme_file_close(dev);
 }
 
-/* Runs an open with stderr captured; returns the handle, the message lands in `msg` */
+/* Runs an open with stderr captured; returns the handle; stderr and xnvme_last_error() land in
+ * `msg` */
 static struct xnvme_dev *
 open_capture(const char *uri, struct xnvme_opts *opts, char *msg, size_t len, int *err)
 {
@@ -463,6 +464,9 @@ open_capture(const char *uri, struct xnvme_opts *opts, char *msg, size_t len, in
 	n = pread(fd, msg, len - 1, 0);
 	msg[n > 0 ? n : 0] = '\0';
 	close(fd);
+	/* the reason comes from xnvme_last_error(); stderr stays for anything else printed */
+	n = n > 0 ? n : 0;
+	snprintf(msg + n, len - (size_t)n, "%s", xnvme_last_error());
 	return dev;
 }
 

@@ -99,7 +99,9 @@ read_lbas(struct xnvme_dev *dev, uint64_t slba, size_t nlbas, unsigned int seed,
 static void
 test_open(void)
 {
-	const char *bad[] = {"0GB", "1G", "GB", "1gb", "x1GB", "1GBx", "1 GB", "-1GB", "1.5GB"};
+	const char *bad[] = {"GB", "x1GB", "1GBx", "1 GB", "-1GB"};
+	/* sizes written another way: refused by the ramdisk, with the accepted form in the reason */
+	const char *sizes[] = {"0GB", "1G", "1gb", "1.5GB", "512MB", "2GiB", "1TB"};
 	const struct xnvme_ident *ident;
 	const struct xnvme_opts *opts;
 	const struct xnvme_geo *geo;
@@ -107,6 +109,13 @@ test_open(void)
 
 	/* URIs that are not "<N>GB" with N >= 1 are not the ramdisk's */
 	xnvme_test_open_fails(bad, sizeof(bad) / sizeof(bad[0]), ENXIO);
+	xnvme_test_open_fails(sizes, sizeof(sizes) / sizeof(sizes[0]), EINVAL);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
+		CHECK(!xnvme_dev_open(sizes[i], NULL));
+		CHECK(strstr(xnvme_last_error(), "ramdisk:") != NULL);
+		CHECK(strstr(xnvme_last_error(), "<N>GB") != NULL);
+		CHECK(strstr(xnvme_last_error(), sizes[i]) != NULL);
+	}
 
 	/* automatic backend selection finds the ramdisk too */
 	dev = xnvme_dev_open("1GB", NULL);

@@ -43,7 +43,7 @@ FILE_NBYTES = 64 << 20
 # Exit statuses of the tools
 EXIT_OK = 0
 EXIT_FAILED = 1
-EXIT_ARGS = 255
+EXIT_ARGS = 2
 
 # Subcommands the ramdisk or the file shim does not implement fail with status 1; they must
 # still report properly (YAML on stdout, a message on stderr).
@@ -570,7 +570,7 @@ def test_zoned_report_range():
     assert rep["nentries"] == 4
     assert [e["zslba"] for e in rep["entries"]] == [z * ZSZE for z in range(3, 7)]
     run_fail("zoned", "report", ZONED, "--slba", hex((NZONES - 2) * ZSZE), "--limit", 3,
-             needles=["--limit"])
+             status=EXIT_ARGS, needles=["--limit"])
     run_fail("zoned", "report", ZONED, "--slba", hex(NZONES * ZSZE), needles=["--slba"])
 
 
@@ -890,7 +890,9 @@ def test_fdp_on_plain_namespace(args, status):
     ids=["fid", "lsp", "limit", "data-nbytes", "pid"],
 )
 def test_fdp_bad_input(args, needles):
-    run_fail("xnvme", *args, needles=needles)
+    # a value out of the option's range is a usage error; fid is refused by the device
+    status = EXIT_FAILED if "--fid" in needles else EXIT_ARGS
+    run_fail("xnvme", *args, status=status, needles=needles)
 
 
 # Protection information: (URI, PI tuple bytes, extended LBA)
@@ -968,7 +970,10 @@ def test_write_read_pi_data_input(tmp_path):
          "dspec"],
 )
 def test_lblk_pi_dir_bad_input(args, needles):
-    run_fail("lblk", *args, needles=needles)
+    # values out of the option's range are usage errors, the others fail on the namespace
+    out_of_range = {"0x8", "0x10000", "0x10"}
+    status = EXIT_ARGS if out_of_range & {str(a) for a in args} else EXIT_FAILED
+    run_fail("lblk", *args, status=status, needles=needles)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1137,16 +1142,16 @@ def test_write_read_file(tmp_path):
         ("lblk", ["read", RAMDISK, "--slba", "0xZZ", "--nlb", 0], EXIT_ARGS, "--slba"),
         ("lblk", ["read", RAMDISK, "--slba", "xyz", "--nlb", 0], EXIT_ARGS, "--slba"),
         ("lblk", ["read", RAMDISK, "--slba", 0, "--nlb", "abc"], EXIT_ARGS, "--nlb"),
-        ("xnvme", ["format", RAMDISK, "--lbafl", "0x10"], EXIT_FAILED, "--lbafl"),
+        ("xnvme", ["format", RAMDISK, "--lbafl", "0x10"], EXIT_ARGS, "--lbafl"),
         ("xnvme", ["log", RAMDISK, "--lid", "0x2", "--data-nbytes", 6], EXIT_FAILED,
          "--data-nbytes"),
         ("xnvme_file", ["dump-async", "x.bin", "--data-nbytes", 10, "--qdepth", 0],
-         EXIT_FAILED, "--qdepth"),
-        ("xnvme", ["info", "/nonexistent/device"], EXIT_ARGS, "/nonexistent/device"),
+         EXIT_ARGS, "--qdepth"),
+        ("xnvme", ["info", "/nonexistent/device"], EXIT_FAILED, "/nonexistent/device"),
         ("zoned", ["bogus"], EXIT_ARGS, "bogus"),
         ("kvs", ["bogus"], EXIT_ARGS, "bogus"),
         ("zoned", ["mgmt", ZONED, "--slba", "0x0"], EXIT_ARGS, "--zsa"),
-        ("zoned", ["mgmt", ZONED, "--slba", "0x0", "--zsa", "0x100"], EXIT_FAILED, "--zsa"),
+        ("zoned", ["mgmt", ZONED, "--slba", "0x0", "--zsa", "0x100"], EXIT_ARGS, "--zsa"),
         ("zoned", ["mgmt-open", ZONED], EXIT_ARGS, "--slba"),
         ("zoned", ["append", ZONED, "--slba", "0x0"], EXIT_ARGS, "--nlb"),
         ("zoned", ["read", ZONED, "--slba", hex(NZONES * ZSZE), "--nlb", 0], EXIT_FAILED,
@@ -1157,7 +1162,7 @@ def test_write_read_file(tmp_path):
         ("xnvme", ["log-fdp-events", FDP, "--limit", 1, "--lsi", "0x0"], EXIT_ARGS, "--lsp"),
         ("lblk", ["write-read-pi", PI_URIS[0], "--slba", 0, "--nlb", 0, "--pract", "x"],
          EXIT_ARGS, "--pract"),
-        ("xnvme", ["info", "1GB?csi=bogus"], EXIT_ARGS, "csi"),
+        ("xnvme", ["info", "1GB?csi=bogus"], EXIT_FAILED, "csi"),
     ],
 )
 def test_bad_arguments(tmp_path, name, args, status, needle):
@@ -1479,7 +1484,9 @@ def test_sizes_beyond_the_target_refused(tmp_path, devfile, name, args, needles)
     args = [str(a).format(dev=devfile) for a in args]
     proc = run(name, *args, cwd=tmp_path, timeout=30)
     err = proc.stderr.decode()
-    assert proc.returncode == EXIT_FAILED, f"{name} {args}: exit {proc.returncode}\n{err}"
+    # the option limits (4294967295) are usage errors, what the target holds a failure
+    status = EXIT_ARGS if "4294967295" in needles else EXIT_FAILED
+    assert proc.returncode == status, f"{name} {args}: exit {proc.returncode}\n{err}"
     for needle in needles:
         assert needle in err, f"{name} {args}: {needle!r} not named in {err!r}"
     assert devfile.stat().st_size == before

@@ -375,10 +375,8 @@ exit:
 	return err;
 }
 
-/* The backend options of every kvs subcommand (each listed in its --help) */
-#define OPTS_KVS_BE                                                                            \
-	{XNVME_CLI_OPT_ORCH_TITLE, XNVME_CLI_SKIP}, TOOL_LOPT(DEV_NSID), TOOL_LOPT(BE),           \
-		TOOL_LOPT(ADMIN), TOOL_LOPT(SYNC)
+/* The backend options of every kvs subcommand: the full set, as on every other tool */
+#define OPTS_KVS_BE XNVME_CLI_ASYNC_OPTS
 
 /* uri, --key (required), --nsid, then the given extra options */
 #define OPTS_KEY(...) \

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
  * The command line of the tools: option names and labels as the user wrote them, range checks
- * of option values, --nsid, and tool_cli_run(), the entry of TOOL_MAIN() that checks the file
- * arguments before every subcommand.
+ * of option values and --nsid.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <libxnvme.h>
 #include "tools_common.h"
 
@@ -65,6 +65,14 @@ opt_is_hex(enum xnvme_cli_opt opt)
 	return attr && attr->vtype == XNVME_CLI_OPT_VTYPE_HEX;
 }
 
+static bool g_usage_err;
+
+bool
+tool_usage_err_seen(void)
+{
+	return g_usage_err;
+}
+
 int
 tool_check_range(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t val, uint64_t min,
 		 uint64_t max)
@@ -72,6 +80,7 @@ tool_check_range(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t v
 	if (val >= min && val <= max) {
 		return 0;
 	}
+	g_usage_err = true; /* a value out of range is a usage error: exit status 2 */
 	if (val < min && (max == UINT64_MAX || max == SIZE_MAX || max == UINT32_MAX)) {
 		return tool_err(cli, -EINVAL, "%s %" PRIu64 ": must be at least %" PRIu64,
 				tool_opt_label(cli, opt), val, min);
@@ -100,47 +109,49 @@ tool_nsid(const struct xnvme_cli *cli)
 	return xnvme_dev_get_nsid(cli->args.dev);
 }
 
-/* The subcommand handlers of the table run by tool_cli_run(), in table order */
-static struct xnvme_cli_sub *g_run_subs;
-static xnvme_cli_subfunc *g_run_cmds;
-
-static int
-run_checked(struct xnvme_cli *cli)
-{
-	xnvme_cli_subfunc cmd = g_run_cmds[cli->sub - g_run_subs];
-	int err;
-
-	err = tool_check_files(cli);
-	if (err) {
-		return err;
-	}
-	return cmd(cli);
-}
-
 int
-tool_cli_run(struct xnvme_cli *cli, int argc, char **argv, int init)
+tool_parse_num(const char *s, bool size, uint64_t *val)
 {
-	int ret;
+	unsigned int base = 10, shift = 0;
+	uint64_t v = 0;
 
-	g_run_cmds = calloc(cli->nsubs > 0 ? (size_t)cli->nsubs : 1, sizeof(*g_run_cmds));
-	if (!g_run_cmds) {
-		return xnvme_cli_run(cli, argc, argv, init);
+	if (!s || !s[0]) {
+		return -EINVAL;
 	}
-	g_run_subs = cli->subs;
-	for (int i = 0; i < cli->nsubs; ++i) {
-		g_run_cmds[i] = cli->subs[i].command;
-		if (cli->subs[i].command) {
-			cli->subs[i].command = run_checked;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+		if (!s[0]) {
+			return -EINVAL;
 		}
 	}
+	for (; *s; ++s) {
+		unsigned int d;
 
-	ret = xnvme_cli_run(cli, argc, argv, init);
-
-	for (int i = 0; i < cli->nsubs; ++i) {
-		cli->subs[i].command = g_run_cmds[i];
+		if (*s >= '0' && *s <= '9') {
+			d = (unsigned int)(*s - '0');
+		} else if (base == 16 && ((*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')) {
+			d = (unsigned int)((*s | 0x20) - 'a' + 10);
+		} else {
+			break;
+		}
+		if (v > (UINT64_MAX - d) / base) {
+			return -ERANGE;
+		}
+		v = v * base + d;
 	}
-	free(g_run_cmds);
-	g_run_cmds = NULL;
-	g_run_subs = NULL;
-	return ret;
+	if (*s && size && base == 10 && strchr("kmgt", *s | 0x20)) {
+		shift = 10 * (unsigned int)(strchr("kmgt", *s | 0x20) - "kmgt" + 1);
+		s += 1;
+		s += *s == 'i';
+		s += *s == 'B' || *s == 'b';
+	}
+	if (*s) {
+		return -EINVAL;
+	}
+	if (shift && v > (UINT64_MAX >> shift)) {
+		return -ERANGE;
+	}
+	*val = v << shift;
+	return 0;
 }

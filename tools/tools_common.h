@@ -6,9 +6,11 @@
  * transfers. Logical-block I/O lives in tools_lblk.h.
  *
  * Implemented, section by section, in: tools_err.c (messages, NVMe status names), tools_cli.c
- * (options, range checks, tool_cli_run()), tools_file_check.c (files named by several
- * arguments, what a file can hold), tools_file.c (data files, generated data), tools_progress.c,
- * tools_dev.c (devices, log pages), tools_xfer.c and tools_xfer_rw.c (byte-addressed transfers).
+ * (options, range checks, number syntax), tools_main.c (tool_cli_run(): exit statuses, device
+ * open, --version, man page sections), tools_examples.c (man page EXAMPLES), tools_file_check.c
+ * (files named by several arguments, what a file can hold), tools_file.c (data files, generated
+ * data), tools_progress.c, tools_dev.c (devices, log pages), tools_mech.c (mechanisms of a
+ * device), tools_xfer.c and tools_xfer_rw.c (byte-addressed transfers).
  */
 #ifndef XNVME_TOOLS_COMMON_H
 #define XNVME_TOOLS_COMMON_H
@@ -16,7 +18,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <libxnvme.h>
+
+/** Exit statuses of every tool: success, the command failed, usage error */
+#define TOOL_EXIT_OK 0
+#define TOOL_EXIT_FAILED 1
+#define TOOL_EXIT_USAGE 2
 
 /** Default transfer size of xdd / xnvme_file, and their default queue depth */
 #define TOOL_IOSIZE_DEF (128 * 1024)
@@ -40,6 +48,10 @@
 int
 tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/** Number of error lines tool_err() printed so far in this process */
+unsigned int
+tool_err_count(void);
 
 /**
  * Name of the running subcommand, "?" when there is none. Shared by the helper files: tool_err()
@@ -74,6 +86,18 @@ tool_opt_name(enum xnvme_cli_opt opt);
  */
 const char *
 tool_opt_label(const struct xnvme_cli *cli, enum xnvme_cli_opt opt);
+
+/**
+ * The tools' number syntax, for tools parsing their own options (xnvmeperf): decimal, or
+ * hexadecimal with a 0x prefix; with `size`, a binary unit k, m, g or t, optionally followed by
+ * "i" and "B", may follow a decimal number (4k = 4KiB = 4096). Returns 0, -EINVAL or -ERANGE.
+ */
+int
+tool_parse_num(const char *s, bool size, uint64_t *val);
+
+/** Whether a range check failed in this process: the tool then exits TOOL_EXIT_USAGE */
+bool
+tool_usage_err_seen(void);
 
 /** Fails with a message naming the option when `val > max` */
 int
@@ -121,10 +145,35 @@ int
 tool_check_files(const struct xnvme_cli *cli);
 
 /**
- * As xnvme_cli_run(), with tool_check_files() run before the subcommand: TOOL_MAIN() calls it
+ * As xnvme_cli_run(), TOOL_MAIN() calls it: opens the device itself (reporting a failure with
+ * the reason from xnvme_last_error()), runs tool_check_files() before the subcommand, prints
+ * one error line per failure, handles --version and --gen-man (adding EXIT STATUS and
+ * EXAMPLES), and returns TOOL_EXIT_OK, TOOL_EXIT_FAILED or TOOL_EXIT_USAGE
  */
 int
 tool_cli_run(struct xnvme_cli *cli, int argc, char **argv, int init);
+
+/** Prints "<tool> <major>.<minor>.<patch>" for --version; returns the exit status */
+int
+tool_version_pr(const char *tool);
+
+/** One example invocation of a tool, for its man page */
+struct tool_example {
+	const char *cmd;
+	const char *descr;
+};
+
+/** The examples of `tool`, terminated by an entry with cmd NULL; NULL for an unknown tool */
+const struct tool_example *
+tool_examples(const char *tool);
+
+/** Man page section EXIT STATUS of the tools' convention (roff) */
+void
+tool_man_exit_status(FILE *stream);
+
+/** Man page section EXAMPLES of `tool` (roff); nothing when it has none */
+void
+tool_man_examples(FILE *stream, const char *tool);
 
 /**
  * Fails, naming the size argument `nopt` and the limit, when a regular file `path` (existing,
@@ -187,7 +236,7 @@ tool_file_size_max(const char *path);
 		.name = "info",                                                                 \
 		.descr_short = "Print the device handle: identity, backend, options, geometry", \
 		.descr_long = descr_long_, .command = tool_dev_info,                            \
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ADMIN_OPTS},                                  \
+		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},                                  \
 	}
 
 /** The Identify Namespace subcommand (tool_idfy_ns()) of `name` */
@@ -199,7 +248,7 @@ tool_file_size_max(const char *path);
 			      "to a file",                                                   \
 		.command = tool_idfy_ns,                                                     \
 		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT)),             \
-			 XNVME_CLI_ADMIN_OPTS},                                              \
+			 XNVME_CLI_ASYNC_OPTS},                                              \
 	}
 
 /**
@@ -369,7 +418,18 @@ tool_list(struct xnvme_cli *cli);
 int
 tool_idfy_ns(struct xnvme_cli *cli);
 
-/** Prints the device handle (identification, backend, options, geometry) */
+/** Prints `s` as a YAML single-quoted scalar (quotes doubled, control bytes as blanks) */
+void
+tool_yaml_squote_pr(const char *s);
+
+/**
+ * Prints `xnvme_mechanisms:`: per kind (mem, admin, sync, async) every mechanism of the device's
+ * backend as in use, available or refused with the library's reason (tools_mech.c)
+ */
+int
+tool_mech_pr(struct xnvme_cli *cli);
+
+/** Prints the device handle (identification, backend, options, geometry) and tool_mech_pr() */
 int
 tool_dev_info(struct xnvme_cli *cli);
 

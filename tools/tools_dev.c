@@ -77,15 +77,15 @@ enum_cb(struct xnvme_dev *dev, void *cb_args)
 	return XNVME_ENUMERATE_DEV_CLOSE;
 }
 
-static void
-yaml_squote_pr(const char *s)
+void
+tool_yaml_squote_pr(const char *s)
 {
 	putchar('\'');
 	for (; *s; ++s) {
 		if (*s == '\'') {
 			putchar('\'');
 		}
-		putchar(*s);
+		putchar((unsigned char)*s >= 0x20 ? *s : ' '); /* a scalar stays on its line */
 	}
 	putchar('\'');
 }
@@ -119,7 +119,7 @@ enumerate(struct xnvme_cli *cli, bool uris_only)
 		printf("xnvme_cli_enumeration:\n");
 		for (uint32_t i = 0; i < st.list->nentries; ++i) {
 			printf("%s  - uri: ", i ? "\n" : "");
-			yaml_squote_pr(st.list->entries[i].uri);
+			tool_yaml_squote_pr(st.list->entries[i].uri);
 			putchar('\n');
 		}
 	} else {
@@ -176,7 +176,7 @@ int
 tool_dev_info(struct xnvme_cli *cli)
 {
 	xnvme_dev_pr(cli->args.dev, XNVME_PR_DEF);
-	return 0;
+	return tool_mech_pr(cli);
 }
 
 void *

@@ -6,9 +6,11 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <libxnvme.h>
 #include "tools_common.h"
 
@@ -29,18 +31,47 @@ neg_err(int err)
 	return err ? err : -EINVAL;
 }
 
-static int
+/* Error lines printed so far: tool_cli_run() prints a generic one only when none was */
+static unsigned int g_nerr;
+
+unsigned int
+tool_err_count(void)
+{
+	return g_nerr;
+}
+
+/* Doubles single quotes in place (cut at the end of `size`): the message is a YAML scalar */
+static void
+yaml_quote(char *msg, size_t size)
+{
+	char tmp[TOOL_MSG_LEN];
+	size_t o = 0;
+
+	for (size_t i = 0; msg[i] && o + 2 < sizeof(tmp) && o + 2 < size; ++i) {
+		if (msg[i] == '\'') {
+			tmp[o++] = '\'';
+		}
+		tmp[o++] = msg[i];
+	}
+	tmp[o] = '\0';
+	memcpy(msg, tmp, o + 1);
+}
+
+static int __attribute__((format(printf, 3, 0)))
 tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
 {
 	char msg[TOOL_MSG_LEN];
 	int len;
 
-	len = snprintf(msg, sizeof(msg), "%s %s: ", (cli && cli->title) ? cli->title : "?",
-		       sub_name(cli));
+	g_nerr += 1;
+	/* a tool without subcommands (xnvmeperf) passes a cli with only the title */
+	len = snprintf(msg, sizeof(msg), "%s%s%s: ", (cli && cli->title) ? cli->title : "?",
+		       (cli && cli->sub) ? " " : "", (cli && cli->sub) ? sub_name(cli) : "");
 	if (len < 0 || (size_t)len >= sizeof(msg)) {
 		len = 0;
 	}
 	vsnprintf(msg + len, sizeof(msg) - len, fmt, ap);
+	yaml_quote(msg, sizeof(msg));
 
 	err = neg_err(err);
 	fflush(stdout);
@@ -252,6 +283,22 @@ tool_cmd_err(const struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, int err, co
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 
+	/* The library folds an OS error into sct 7 (vendor specific) with the errno as sc */
+	if (ctx && ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR && ctx->cpl.status.sc) {
+		int oserr = ctx->cpl.status.sc;
+		bool direct = cli && cli->given[XNVME_CLI_OPT_DIRECT] && cli->args.direct;
+
+		if (oserr == EINVAL && direct) {
+			return tool_err(cli, -oserr,
+					"%s: alignment error: with --direct, offsets, sizes "
+					"(--data-nbytes, --iosize, --offset) and buffers must be "
+					"multiples of the logical block size of the file system or "
+					"device (512 or 4096 bytes)",
+					msg);
+		}
+		return tool_err(cli, -oserr, "%s: the operating system refused it: %s", msg,
+				strerror(oserr));
+	}
 	/* Name the status the device answered with, if it answered at all */
 	if (ctx && xnvme_cmd_ctx_cpl_status(ctx)) {
 		return tool_err(cli, err, "%s: %s (sct 0x%x, sc 0x%x)", msg,

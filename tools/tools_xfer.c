@@ -155,8 +155,9 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 		x->dev = xnvme_file_open(path, &opts);
 	}
 	if (!x->dev) {
-		return tool_err(cli, -errno, "%s %s: cannot open%s", tool_opt_label(cli, opt), path,
-				(mode & TOOL_XFER_OUT) ? " for writing" : "");
+		return tool_err(cli, -errno, "%s %s: cannot open%s: %s", tool_opt_label(cli, opt),
+				path, (mode & TOOL_XFER_OUT) ? " for writing" : "",
+				xnvme_last_error());
 	}
 	{
 		const struct xnvme_ident *ident = xnvme_dev_get_ident(x->dev);
@@ -176,8 +177,8 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 		if (err) {
 			x->queue = NULL;
 			tool_xfer_close(x);
-			return tool_err(cli, err, "%s %s: cannot create a queue of depth %u",
-					tool_opt_label(cli, opt), path, qdepth);
+			return tool_err(cli, err, "%s %s: cannot create a queue of depth %u: %s",
+					tool_opt_label(cli, opt), path, qdepth, xnvme_last_error());
 		}
 	}
 	return 0;

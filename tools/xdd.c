@@ -83,7 +83,7 @@ sub_copy(struct xnvme_cli *cli)
 
 #define OPTS_COPY                                                                           \
 	TOOL_OPTS_LONG, TOOL_LREQ(DATA_INPUT), TOOL_LREQ(DATA_OUTPUT), TOOL_LREQ(DATA_NBYTES), \
-		TOOL_LOPT(IOSIZE), TOOL_LFLG(DIRECT), TOOL_LOPT(OFFSET)
+		TOOL_LOPT(IOSIZE), TOOL_LOPT(OFFSET)
 
 static struct xnvme_cli_sub g_subs[] = {
 	{
@@ -98,7 +98,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "and fit in the output (a device's capacity, a file's file system); "
 			      "an output created by a failed run is removed",
 		.command = sub_copy,
-		.opts = {OPTS_COPY},
+		.opts = {OPTS_COPY, XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "async",
@@ -106,7 +106,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "As 'sync', with up to --qdepth (default 16) commands of --iosize "
 			      "bytes in flight on a queue of each end",
 		.command = sub_copy,
-		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH)},
+		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH), XNVME_CLI_ASYNC_OPTS},
 	},
 };
 

@@ -249,14 +249,14 @@ sub_copy(struct xnvme_cli *cli)
 
 #define OPTS_DUMP                                                                            \
 	TOOL_OPTS_POSA, TOOL_POSA(DATA_OUTPUT), TOOL_OPTS_LONG, TOOL_LREQ(DATA_NBYTES),         \
-		TOOL_LOPT(IOSIZE), TOOL_LFLG(DIRECT)
+		TOOL_LOPT(IOSIZE)
 
 #define OPTS_LOAD \
-	TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_OPTS_LONG, TOOL_LOPT(IOSIZE), TOOL_LFLG(DIRECT)
+	TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_OPTS_LONG, TOOL_LOPT(IOSIZE)
 
 #define OPTS_COPY                                                                            \
 	TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_POSA(DATA_OUTPUT), TOOL_OPTS_LONG,          \
-		TOOL_LOPT(IOSIZE), TOOL_LFLG(DIRECT)
+		TOOL_LOPT(IOSIZE)
 
 static struct xnvme_cli_sub g_subs[] = {
 	{
@@ -266,7 +266,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "file, created when missing, or a device), reads them back and "
 			      "compares; fails when any byte differs",
 		.command = sub_write_read,
-		.opts = {TOOL_OPTS_URI, TOOL_POSA(DATA_NBYTES)},
+		.opts = {TOOL_OPTS_URI, TOOL_POSA(DATA_NBYTES), XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "dump-sync",
@@ -277,7 +277,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "the capacity of a device) cannot hold is refused before anything "
 			      "is written; an output created by a failed run is removed",
 		.command = sub_dump,
-		.opts = {OPTS_DUMP},
+		.opts = {OPTS_DUMP, XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "dump-sync-iovec",
@@ -285,14 +285,14 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "As dump-sync, each command scattering its --iosize bytes over "
 			      "--vec-cnt (default 4) vector elements",
 		.command = sub_dump,
-		.opts = {OPTS_DUMP, TOOL_LOPT(SYNC), TOOL_LOPT(BE), TOOL_LOPT(VEC_CNT)},
+		.opts = {OPTS_DUMP, TOOL_LOPT(VEC_CNT), XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "dump-async",
 		.descr_short = "Write generated data to a file through a queue",
 		.descr_long = "As dump-sync, with up to --qdepth (default 16) commands in flight",
 		.command = sub_dump,
-		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH)},
+		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH), XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "dump-async-iovec",
@@ -300,8 +300,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "As dump-async, each command scattering its --iosize bytes over "
 			      "--vec-cnt (default 4) vector elements",
 		.command = sub_dump,
-		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH), TOOL_LOPT(ASYNC), TOOL_LOPT(BE),
-			 TOOL_LOPT(VEC_CNT)},
+		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH), TOOL_LOPT(VEC_CNT), XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "load-sync",
@@ -310,14 +309,14 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "FIFO), --iosize bytes (default 131072) per command, and reports the "
 			      "throughput",
 		.command = sub_load,
-		.opts = {OPTS_LOAD},
+		.opts = {OPTS_LOAD, XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "load-async",
 		.descr_short = "Read a whole file through a queue",
 		.descr_long = "As load-sync, with up to --qdepth (default 16) commands in flight",
 		.command = sub_load,
-		.opts = {OPTS_LOAD, TOOL_LOPT(QDEPTH)},
+		.opts = {OPTS_LOAD, TOOL_LOPT(QDEPTH), XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "copy-sync",
@@ -328,7 +327,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "device and inode, through any link); an output created by a failed "
 			      "run is removed",
 		.command = sub_copy,
-		.opts = {OPTS_COPY},
+		.opts = {OPTS_COPY, XNVME_CLI_ASYNC_OPTS},
 	},
 	{
 		.name = "copy-async",
@@ -336,7 +335,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "As copy-sync, with up to --qdepth (default 16) commands in flight "
 			      "on each file",
 		.command = sub_copy,
-		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH)},
+		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH), XNVME_CLI_ASYNC_OPTS},
 	},
 };
 

@@ -28,8 +28,13 @@
 #include <time.h>
 #include <unistd.h>
 #include <libxnvme.h>
+#include "tools_common.h"
+#include "xnvmeperf_doc.h"
 
 #define PERF_MAX_DEVS 64
+
+/* Only the title: error lines as the other tools print them (tool_err()) */
+static const struct xnvme_cli g_perf_cli = {.title = "xnvmeperf"};
 #define PERF_MAX_THREADS 256
 #define PERF_QDEPTH_MAX 4096
 
@@ -489,8 +494,8 @@ thread_setup(struct perf_thread *t)
 	if (conf->qdepth) {
 		err = xnvme_queue_init(pd->dev, (uint16_t)conf->qdepth, 0, &t->queue);
 		if (err) {
-			fprintf(stderr, "xnvmeperf: %s: xnvme_queue_init(qdepth %u): %s\n", pd->uri,
-				conf->qdepth, strerror(-err));
+			tool_err(&g_perf_cli, err, "%s: no queue of depth %u: %s", pd->uri,
+				 conf->qdepth, xnvme_last_error());
 			return err;
 		}
 		xnvme_queue_set_cb(t->queue, on_cpl, NULL);
@@ -519,7 +524,8 @@ dev_setup(struct perf_dev *pd, const struct perf_conf *conf)
 	if (!pd->dev) {
 		int err = errno;
 
-		fprintf(stderr, "xnvmeperf: xnvme_dev_open(%s): %s\n", pd->uri, strerror(err));
+		tool_err(&g_perf_cli, -err, "cannot open %s: %s", pd->uri,
+			 xnvme_last_error()[0] ? xnvme_last_error() : strerror(err));
 		return -(err ? err : EIO);
 	}
 	geo = xnvme_dev_get_geo(pd->dev);
@@ -791,56 +797,24 @@ usage(FILE *f)
 		"  --json                same as --output json\n"
 		"  --progress / --no-progress\n"
 		"                        progress line on stderr (default: when it is a terminal)\n"
-		"  -h, --help\n");
+		"  --version             print the version and exit\n"
+		"  -h, --help\n"
+		"\n"
+		"Numbers are decimal or 0x-prefixed hex; sizes take k/m/g/t units (4k = 4096).\n"
+		"Exit status: 0 success, 1 the run failed, 2 usage error.\n");
 }
 
+/* The tools' number syntax (tool_parse_num()): decimal or 0x hex, binary units on sizes */
 static int
 parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0) {
-		return -EINVAL;
-	}
-	switch (*end) {
-	case 'k':
-	case 'K':
-		v *= 1024;
-		end++;
-		break;
-	case 'm':
-	case 'M':
-		v *= 1024 * 1024;
-		end++;
-		break;
-	case 'g':
-	case 'G':
-		v *= 1024.0 * 1024 * 1024;
-		end++;
-		break;
-	default:
-		break;
-	}
-	if (*end == 'i' || *end == 'I') {
-		end++;
-	}
-	if (*end == 'b' || *end == 'B') {
-		end++;
-	}
-	if (*end) {
-		return -EINVAL;
-	}
-	*out = (uint64_t)v;
-	return 0;
+	return tool_parse_num(s, true, out);
 }
 
 enum {
 	O_RW = 256, O_RWMIX, O_IOSIZE, O_QDEPTH, O_THREADS, O_RUNTIME, O_COUNT, O_SIZE, O_SEED,
 	O_BE, O_MEM, O_SYNC, O_ASYNC, O_ADMIN, O_NSID, O_DIRECT, O_POLL_IO, O_POLL_SQ, O_REGF,
-	O_REGB, O_RDONLY, O_OUTPUT, O_JSON, O_PROGRESS, O_NO_PROGRESS,
+	O_REGB, O_RDONLY, O_OUTPUT, O_JSON, O_PROGRESS, O_NO_PROGRESS, O_VERSION,
 };
 
 static const struct option g_lopts[] = {
@@ -861,7 +835,7 @@ static const struct option g_lopts[] = {
 	{"async", required_argument, NULL, O_ASYNC},
 	{"admin", required_argument, NULL, O_ADMIN},
 	{"dev-nsid", required_argument, NULL, O_NSID},
-	{"direct", no_argument, NULL, O_DIRECT},
+	{"direct", optional_argument, NULL, O_DIRECT},
 	{"poll-io", no_argument, NULL, O_POLL_IO},
 	{"poll-sq", no_argument, NULL, O_POLL_SQ},
 	{"register-files", no_argument, NULL, O_REGF},
@@ -871,15 +845,22 @@ static const struct option g_lopts[] = {
 	{"json", no_argument, NULL, O_JSON},
 	{"progress", no_argument, NULL, O_PROGRESS},
 	{"no-progress", no_argument, NULL, O_NO_PROGRESS},
+	{"version", no_argument, NULL, O_VERSION},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
+/* A usage error without an option value: "# ERR: 'xnvmeperf: <what><arg>': ..." */
+static int
+usage_err(const char *what, const char *arg)
+{
+	return tool_err(&g_perf_cli, -EINVAL, "%s%s", what, arg);
+}
+
 static int
 bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "xnvmeperf: --%s %s: %s\n", opt, val, why);
-	return -EINVAL;
+	return tool_err(&g_perf_cli, -EINVAL, "--%s %s: %s", opt, val, why);
 }
 
 static int
@@ -900,6 +881,7 @@ parse_args(int argc, char **argv, struct perf_conf *c)
 	c->progress = -1;
 	c->seed = 1;
 
+	opterr = 0; /* one error line of our own instead of getopt's */
 	while ((opt = getopt_long(argc, argv, "h", g_lopts, NULL)) != -1) {
 		switch (opt) {
 		case O_RW:
@@ -994,8 +976,20 @@ parse_args(int argc, char **argv, struct perf_conf *c)
 			c->opts.nsid = (uint32_t)v;
 			break;
 		case O_DIRECT:
+			/* a flag, as on every tool; a following 0 or 1 is still its value */
 			c->opts.direct = 1;
+			if (optarg) {
+				if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
+					return bad("direct", optarg, "expected 0 or 1 (or no value)");
+				}
+				c->opts.direct = optarg[0] == '1';
+			} else if (optind < argc && (!strcmp(argv[optind], "0") || !strcmp(argv[optind], "1"))) {
+				c->opts.direct = argv[optind][0] == '1';
+				optind++;
+			}
 			break;
+		case O_VERSION:
+			exit(tool_version_pr("xnvmeperf"));
 		case O_POLL_IO:
 			c->opts.poll_io = 1;
 			break;
@@ -1033,8 +1027,8 @@ parse_args(int argc, char **argv, struct perf_conf *c)
 			usage(stdout);
 			exit(0);
 		default:
-			usage(stderr);
-			return -EINVAL;
+			return usage_err("unknown option or missing value (see xnvmeperf --help): ",
+					 optind > 0 && optind <= argc ? argv[optind - 1] : "?");
 		}
 	}
 	for (int i = optind; i < argc; ++i) {
@@ -1046,7 +1040,7 @@ parse_args(int argc, char **argv, struct perf_conf *c)
 	}
 	if (!c->ndevs) {
 		usage(stderr);
-		return -EINVAL;
+		return usage_err("no device URI given", "");
 	}
 	if (c->rw != RW_READ && c->opts.rdonly) {
 		fprintf(stderr, "xnvmeperf: --rw %s writes; drop --rdonly\n", c->rw_name);
@@ -1075,9 +1069,15 @@ main(int argc, char **argv)
 	int nstarted = 0, err, rc = 1;
 	bool progress;
 
+	if (argc == 2 && !strcmp(argv[1], "--gen-man")) {
+		return perf_gen_man(stdout);
+	}
+	if (argc == 2 && !strcmp(argv[1], "--gen-bash-completion")) {
+		return perf_gen_bash(stdout);
+	}
 	err = parse_args(argc, argv, &conf);
 	if (err) {
-		return 2;
+		return TOOL_EXIT_USAGE;
 	}
 	progress = conf.progress < 0 ? isatty(STDERR_FILENO) : conf.progress;
 

@@ -149,8 +149,9 @@ Device::Device(const DeviceConfig &config_p) : config(config_p), id(g_next_devic
 	dev = xnvme_dev_open(config.uri.c_str(), &opts);
 	if (!dev) {
 		int err = errno;
+		const char *why = xnvme_last_error(); // the library's reason: backend, what, accepted
 		throw Error("nvmefs: cannot open device '" + config.uri + "' (" + config.Describe() +
-		            "): " + strerror(err));
+		            "): " + strerror(err) + (why[0] ? std::string(": ") + why : std::string()));
 	}
 	const struct xnvme_geo *geo = xnvme_dev_get_geo(dev);
 	if (!geo || !geo->lba_nbytes || !geo->tbytes) {

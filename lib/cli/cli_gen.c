@@ -138,7 +138,7 @@ man_sub(FILE *stream, const char *tool, const struct xnvme_cli_sub *sub)
 		    info->attr.vtype == XNVME_CLI_OPT_VTYPE_SKIP) {
 			continue;
 		}
-		man_opt(stream, sub->opts[i].type, &info->attr);
+		man_opt(stream, xnvme_cli_sub_opt_type(sub, i), &info->attr);
 	}
 	if (!xnvme_cli_sub_has(sub, XNVME_CLI_OPT_HELP, XNVME_CLI_LFLG)) {
 		man_opt(stream, XNVME_CLI_LFLG, help);
@@ -183,8 +183,15 @@ xnvme_cli_gen_man(FILE *stream, const struct xnvme_cli *cli)
 	roff_para(stream, cli->descr_long ? cli->descr_long : cli->descr_short);
 	fputs(".PP\nOptions are long options only; they may appear before or after the positional "
 	      "arguments, as \\fB\\-\\-name value\\fR or \\fB\\-\\-name=value\\fR. "
-	      "\\fINUM\\fR values are decimal, \\fIHEX\\fR values hexadecimal with an optional "
-	      "0x prefix; values that do not fit the option are rejected.\n",
+	      "\\fIHEX\\fR values are hexadecimal, the 0x prefix optional "
+	      "(\\-\\-slba 10 and \\-\\-slba 0x10 are block 16); \\fINUM\\fR values are "
+	      "decimal, or hexadecimal with a 0x prefix; hex digits without the prefix are "
+	      "refused there. Sizes in bytes (\\-\\-data\\-nbytes, "
+	      "\\-\\-meta\\-nbytes, \\-\\-lpo\\-nbytes, \\-\\-iosize, \\-\\-offset) "
+	      "also take a binary unit: k, m, g or t, optionally followed by i and B "
+	      "(4k = 4KiB = 4KB = 4096). \\-\\-nlb is zero-based (0 means one block); "
+	      "\\-\\-llb counts blocks from one. \\-\\-direct is a flag (\\-\\-direct=0 "
+	      "also parses). Values that do not fit the option are rejected.\n",
 	      stream);
 
 	fputs(".SH COMMANDS\n", stream);
@@ -253,7 +260,7 @@ bash_words(FILE *stream, const struct xnvme_cli_sub *sub, char want)
 
 	for (int i = 0; i < nopts; ++i) {
 		const struct xnvme_cli_opt_info *info = xnvme_cli_sub_opt_info(sub, i);
-		enum xnvme_cli_opt_type type = sub->opts[i].type;
+		enum xnvme_cli_opt_type type = xnvme_cli_sub_opt_type(sub, i);
 		bool path;
 
 		if (!info || type == XNVME_CLI_POSA || type == XNVME_CLI_SKIP ||
@@ -350,6 +357,20 @@ xnvme_cli_gen_bash(FILE *stream, const struct xnvme_cli *cli)
 	      "\t\treturn 0\n"
 	      "\t\t;;\n"
 	      "\tesac\n"
+	      "\tcase \"${prev}\" in\n",
+	      stream);
+	for (int opt = XNVME_CLI_OPT_BE; opt <= XNVME_CLI_OPT_ADMIN; ++opt) {
+		const char *vals = xnvme_cli_opt_values((enum xnvme_cli_opt)opt);
+		const struct xnvme_cli_opt_attr *attr = xnvme_cli_get_opt_attr(opt);
+
+		if (vals && attr) {
+			fprintf(stream,
+				"\t--%s)\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"${cur}\") )\n"
+				"\t\treturn 0\n\t\t;;\n",
+				attr->name, vals);
+		}
+	}
+	fputs("\tesac\n"
 	      "\tcase \" ${vals} \" in\n"
 	      "\t*\" ${prev} \"*)\n"
 	      "\t\treturn 0\n"

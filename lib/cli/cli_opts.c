@@ -70,7 +70,7 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(SLBA, HEX, "slba", slba, U64, "Start logical block address"),
 	OPT(ELBA, HEX, "elba", elba, U64, "End logical block address"),
 	OPT(LBA, HEX, "lba", lba, U64, "Logical block address"),
-	OPT(NLB, NUM, "nlb", nlb, U32, "Number of logical blocks, zero-based"),
+	OPT(NLB, NUM, "nlb", nlb, U32, "Number of logical blocks minus one (zero-based: 0 is one block)"),
 	OPT(URI, URI, "uri", uri, STR, "Device URI, e.g. '/dev/nvme0n1', '0000:01:00.1' or '1GB'"),
 	OPT(SYS_URI, URI, "uri", sys_uri, STR, "System URI, e.g. a fabrics target to discover"),
 	OPT(UUID, HEX, "uuid", uuid, U32, "UUID index"),
@@ -104,7 +104,7 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(LIMIT, NUM, "limit", limit, U32, "Maximum number of entries"),
 	OPT(IOSIZE, NUM, "iosize", iosize, U32, "Size of each I/O in bytes"),
 	OPT(QDEPTH, NUM, "qdepth", qdepth, U32, "Queue depth"),
-	OPT(DIRECT, NUM, "direct", direct, BOOL, "Bypass the OS page cache (O_DIRECT)"),
+	OPT(DIRECT, NUM, "direct", direct, BOOL, "Flag: bypass the OS page cache (O_DIRECT); offsets and sizes must then be block-aligned"),
 	OPT(STATUS, NUM, "status", status, U32, "Status"),
 	OPT(SAVE, NUM, "save", save, BOOL, "Make the feature value persist across resets"),
 	OPT(RESET, NUM, "reset", reset, U32, "Reset"),
@@ -115,11 +115,11 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(OPCODE, HEX, "opcode", opcode, U64, "Command opcode"),
 	OPT(FLAGS, HEX, "flags", flags, U64, "Flags"),
 	OPT(ALL, HEX, "all", all, BOOL, "Apply to all zones"),
-	OPT(BE, STR, "be", be, STR, "Backend, e.g. 'linux', 'spdk' or 'ramdisk'"),
-	OPT(MEM, STR, "mem", mem, STR, "Memory allocator mechanism"),
-	OPT(SYNC, STR, "sync", sync, STR, "Synchronous command mechanism"),
-	OPT(ASYNC, STR, "async", async, STR, "Asynchronous (queue) mechanism"),
-	OPT(ADMIN, STR, "admin", admin, STR, "Admin command mechanism"),
+	OPT(BE, STR, "be", be, STR, "Backend: linux or ramdisk (default: the first that recognises the URI)"),
+	OPT(MEM, STR, "mem", mem, STR, "Memory allocator: posix, hugepage (default: posix)"),
+	OPT(SYNC, STR, "sync", sync, STR, "Synchronous I/O mechanism: nvme, psync, block (linux); ramdisk (default: automatic; see info)"),
+	OPT(ASYNC, STR, "async", async, STR, "Queue mechanism: io_uring, io_uring_cmd, libaio, posix, thrpool, emu, nil (linux); thrpool, emu, nil (ramdisk) (default: automatic; see info)"),
+	OPT(ADMIN, STR, "admin", admin, STR, "Admin mechanism: nvme, block, file_as_ns (linux); ramdisk (default: automatic; see info)"),
 	OPTM(SHM_ID, HEX, "shm_id", shm_id, U64, UINT32_MAX, "SPDK shared memory group id"),
 	OPT(MAIN_CORE, HEX, "main_core", main_core, U32, "SPDK main core"),
 	OPT(CORE_MASK, STR, "core_mask", core_mask, STR, "SPDK core mask"),
@@ -154,7 +154,7 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(AD, NUM, "ad", ad, BOOL, "Attribute: deallocate"),
 	OPT(IDW, NUM, "idw", idw, BOOL, "Attribute: integral dataset for write"),
 	OPT(IDR, NUM, "idr", idr, BOOL, "Attribute: integral dataset for read"),
-	OPT(LLB, NUM, "llb", llb, U32, "Length in logical blocks, one-based"),
+	OPT(LLB, NUM, "llb", llb, U32, "Number of logical blocks (one-based: 1 is one block, unlike --nlb)"),
 	OPT(LSI, HEX, "lsi", lsi, U32, "Log specific identifier"),
 	OPT(PID, HEX, "pid", pid, U32, "Placement identifier"),
 	OPT(KV_KEY, STR, "key", kv_key, STR, "KV key"),
@@ -292,4 +292,40 @@ xnvme_cli_sub_has(const struct xnvme_cli_sub *sub, enum xnvme_cli_opt opt,
 		}
 	}
 	return 0;
+}
+
+int
+xnvme_cli_opt_is_flag(const struct xnvme_cli_sub *sub, int idx)
+{
+	if (idx < 0 || idx >= XNVME_CLI_SUB_OPTS_LEN) {
+		return 0;
+	}
+	return sub->opts[idx].type == XNVME_CLI_LFLG ||
+	       (sub->opts[idx].opt == XNVME_CLI_OPT_DIRECT &&
+		(sub->opts[idx].type == XNVME_CLI_LOPT || sub->opts[idx].type == XNVME_CLI_LREQ));
+}
+
+enum xnvme_cli_opt_type
+xnvme_cli_sub_opt_type(const struct xnvme_cli_sub *sub, int idx)
+{
+	return xnvme_cli_opt_is_flag(sub, idx) ? XNVME_CLI_LFLG : sub->opts[idx].type;
+}
+
+const char *
+xnvme_cli_opt_values(enum xnvme_cli_opt opt)
+{
+	switch (opt) {
+	case XNVME_CLI_OPT_BE:
+		return "linux ramdisk";
+	case XNVME_CLI_OPT_MEM:
+		return "posix hugepage";
+	case XNVME_CLI_OPT_ADMIN:
+		return "nvme block file_as_ns ramdisk";
+	case XNVME_CLI_OPT_SYNC:
+		return "nvme psync block ramdisk";
+	case XNVME_CLI_OPT_ASYNC:
+		return "io_uring io_uring_cmd libaio posix thrpool emu nil";
+	default:
+		return NULL;
+	}
 }

@@ -28,6 +28,7 @@ enum conv_err {
 	CONV_NEGATIVE,
 	CONV_GARBAGE,
 	CONV_RANGE,
+	CONV_HEX_NO_PREFIX, ///< hex digits without 0x: refused rather than guessed
 };
 
 const char *
@@ -161,13 +162,19 @@ digit_val(char c)
 	return -1;
 }
 
-/* Strict unsigned conversion: no sign, no blanks, no suffix; `0x` only for hex */
+/*
+ * The 0.7.5 number syntax: HEX options are hexadecimal with the 0x prefix optional ("10" is
+ * 0x10); NUM options are decimal, and take 0x-prefixed hexadecimal too. Hex digits without the
+ * prefix on a NUM option are refused rather than guessed. Sizes in bytes (`size`) also take a
+ * binary unit: k, m, g, t (x 1024^n), optionally followed by "i" and/or "B"
+ * (4k = 4K = 4KiB = 4KB = 4096). No sign, no blanks.
+ */
 static enum conv_err
-conv_u64(const char *s, bool hex, uint64_t *val)
+conv_u64(const char *s, bool size, bool hex, uint64_t *val)
 {
-	const uint64_t base = hex ? 16 : 10;
-	uint64_t v = 0;
-	bool overflow = false;
+	uint64_t base = hex ? 16 : 10, v = 0;
+	bool overflow = false, hexdigit = false;
+	unsigned int shift = 0;
 
 	if (!s[0]) {
 		return CONV_EMPTY;
@@ -175,8 +182,9 @@ conv_u64(const char *s, bool hex, uint64_t *val)
 	if (s[0] == '-') {
 		return CONV_NEGATIVE;
 	}
-	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		s += 2;
+		base = 16;
 		if (!s[0]) {
 			return CONV_GARBAGE;
 		}
@@ -185,7 +193,10 @@ conv_u64(const char *s, bool hex, uint64_t *val)
 		int d = digit_val(*s);
 
 		if (d < 0 || (uint64_t)d >= base) {
-			return CONV_GARBAGE;
+			if (d >= 10) {
+				hexdigit = true;
+			}
+			break;
 		}
 		/* keep scanning after an overflow so that garbage still reads as garbage */
 		if (v > (UINT64_MAX - (uint64_t)d) / base) {
@@ -193,11 +204,42 @@ conv_u64(const char *s, bool hex, uint64_t *val)
 		}
 		v = v * base + (uint64_t)d;
 	}
-	if (overflow) {
+	if (*s && size && base == 10) {
+		const char *units = "kmgt";
+		const char *u = strchr(units, *s | 0x20);
+
+		if (u) {
+			shift = 10 * (unsigned int)(u - units + 1);
+			s += 1;
+			s += *s == 'i';
+			s += *s == 'B' || *s == 'b';
+			hexdigit = false;
+		}
+	}
+	if (*s) {
+		return hexdigit && base == 10 ? CONV_HEX_NO_PREFIX : CONV_GARBAGE;
+	}
+	if (overflow || (shift && v > (UINT64_MAX >> shift))) {
 		return CONV_RANGE;
 	}
-	*val = v;
+	*val = v << shift;
 	return CONV_OK;
+}
+
+/* Options holding a size in bytes: these take unit suffixes */
+static bool
+opt_is_size(enum xnvme_cli_opt opt)
+{
+	switch (opt) {
+	case XNVME_CLI_OPT_DATA_NBYTES:
+	case XNVME_CLI_OPT_META_NBYTES:
+	case XNVME_CLI_OPT_LPO_NBYTES:
+	case XNVME_CLI_OPT_IOSIZE:
+	case XNVME_CLI_OPT_OFFSET:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static void
@@ -263,16 +305,23 @@ convert(const struct parse_state *st, const struct xnvme_cli_opt_info *info, con
 	}
 
 	hex = info->attr.vtype == XNVME_CLI_OPT_VTYPE_HEX;
-	what = hex ? ": invalid hexadecimal value " : ": invalid decimal value ";
-	switch (conv_u64(val, hex, &num)) {
+	what = opt_is_size(info->attr.opt)
+		       ? ": invalid size (decimal or 0x-prefixed hex bytes, optional k/m/g/t unit) "
+		       : hex ? ": invalid hexadecimal number (0x prefix optional) "
+			     : ": invalid number (decimal, or hexadecimal with a 0x prefix) ";
+	switch (conv_u64(val, opt_is_size(info->attr.opt), hex, &num)) {
 	case CONV_OK:
 		break;
 	case CONV_EMPTY:
 		goto empty;
+	case CONV_HEX_NO_PREFIX:
+		what = ": hexadecimal values need the 0x prefix (numbers are decimal otherwise) ";
+		goto invalid;
 	case CONV_NEGATIVE:
 		what = ": negative value ";
-		/* fall through */
+		goto invalid;
 	case CONV_GARBAGE:
+invalid:
 		if (st->errs) {
 			err_head(st, EINVAL);
 			err_subject(st, info, posa);
@@ -394,6 +443,23 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 			err_tail(st);
 		}
 		return XNVME_CLI_PARSE_ERROR;
+	}
+
+	/* --direct is a flag everywhere; "--direct 0|1" and "--direct=0|1" still parse */
+	if (info->attr.opt == XNVME_CLI_OPT_DIRECT && xnvme_cli_opt_is_flag(sub, idx)) {
+		const char *next = *i + 1 < argc ? argv[*i + 1] : NULL;
+		const char *dval = eq ? eq + 1 : "1";
+
+		if (!eq && next && (!strcmp(next, "0") || !strcmp(next, "1"))) {
+			*i += 1;
+			dval = next;
+		}
+		err = convert(st, info, dval, false);
+		if (err) {
+			return err;
+		}
+		st->cli->given[info->attr.opt] = 1;
+		return 0;
 	}
 
 	if (sub->opts[idx].type == XNVME_CLI_LFLG) {

@@ -58,6 +58,25 @@ xnvme_cli_sub_nopts(const struct xnvme_cli_sub *sub);
 const struct xnvme_cli_opt_info *
 xnvme_cli_sub_opt_info(const struct xnvme_cli_sub *sub, int idx);
 
+/**
+ * Whether sub->opts[idx] is shown and parsed as a flag: declared XNVME_CLI_LFLG, or --direct,
+ * which is a flag whatever its declaration (a following 0 or 1 is still taken as its value)
+ */
+int
+xnvme_cli_opt_is_flag(const struct xnvme_cli_sub *sub, int idx);
+
+/** The type sub->opts[idx] is shown and parsed as: XNVME_CLI_LFLG for flags (above) */
+enum xnvme_cli_opt_type
+xnvme_cli_sub_opt_type(const struct xnvme_cli_sub *sub, int idx);
+
+/**
+ * The values option `opt` accepts, blank-separated, for completion: the backend and mechanism
+ * names of every backend built on Linux (tests compare them with the library's registry);
+ * NULL for options taking anything
+ */
+const char *
+xnvme_cli_opt_values(enum xnvme_cli_opt opt);
+
 /** Whether the sub declares `opt` with `type` */
 int
 xnvme_cli_sub_has(const struct xnvme_cli_sub *sub, enum xnvme_cli_opt opt,

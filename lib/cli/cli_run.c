@@ -104,7 +104,8 @@ xnvme_cli_to_opts(const struct xnvme_cli *cli, struct xnvme_opts *opts)
 	return 0;
 }
 
-/* "# ERR: '<tool> <sub>': {errno: <n>, msg: 'xnvme_dev_open(<uri>): <strerror>'}" */
+/* "# ERR: '<tool> <sub>': {errno: <n>, msg: 'xnvme_dev_open(<uri>): <reason>'}", the reason
+ * from xnvme_last_error() */
 static void
 dev_open_err(const struct xnvme_cli *cli, int err)
 {
@@ -115,7 +116,8 @@ dev_open_err(const struct xnvme_cli *cli, int err)
 	fprintf(stderr, "': {errno: %d, msg: 'xnvme_dev_open(", -err);
 	xnvme_cli_fput_sanitized(stderr, cli->args.uri, SIZE_MAX, SIZE_MAX);
 	fputs("): ", stderr);
-	xnvme_cli_fput_sanitized(stderr, strerror(err), SIZE_MAX, SIZE_MAX);
+	xnvme_cli_fput_sanitized(stderr, xnvme_last_error()[0] ? xnvme_last_error() : strerror(err),
+				 SIZE_MAX, SIZE_MAX);
 	fputs("'}\n", stderr);
 	fflush(stderr);
 }

@@ -139,7 +139,7 @@ xnvme_cli_usage_sub(FILE *stream, const struct xnvme_cli *cli, const struct xnvm
 		if (!info || info->attr.vtype == XNVME_CLI_OPT_VTYPE_SKIP) {
 			continue;
 		}
-		len = opt_left(NULL, sub->opts[i].type, &info->attr);
+		len = opt_left(NULL, xnvme_cli_sub_opt_type(sub, i), &info->attr);
 		width = len > width ? len : width;
 	}
 
@@ -159,7 +159,7 @@ xnvme_cli_usage_sub(FILE *stream, const struct xnvme_cli *cli, const struct xnvm
 		if (!nlines++) {
 			fputc('\n', stream); /* no title before the first option */
 		}
-		opt_line(stream, sub->opts[i].type, &info->attr, width);
+		opt_line(stream, xnvme_cli_sub_opt_type(sub, i), &info->attr, width);
 	}
 	/* the implicit --help every subcommand accepts */
 	if (!xnvme_cli_sub_has(sub, XNVME_CLI_OPT_HELP, XNVME_CLI_LFLG)) {

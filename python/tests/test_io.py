@@ -182,6 +182,11 @@ def test_error_open(tmp_path):
     with pytest.raises(xnvme.XnvmeError) as info:
         xnvme.open("1GB", async_="no-such-mechanism")
     assert info.value.errno > 0
+    # the library's reason (xnvme_last_error) travels with the exception: valid names listed
+    assert "no-such-mechanism" in str(info.value) and "thrpool" in str(info.value)
+    with pytest.raises(xnvme.XnvmeError) as info:
+        xnvme.open("512MB")
+    assert "<N>GB" in str(info.value)
 
 
 def test_status_names():

@@ -3922,6 +3922,7 @@ xnvme_dev_get_opts = _bind(_lib, 'xnvme_dev_get_opts', ctypes.POINTER(struct_xnv
 xnvme_dev_get_be_state = _bind(_lib, 'xnvme_dev_get_be_state', ctypes.c_void_p, [ctypes.POINTER(struct_xnvme_dev)])
 xnvme_dev_get_ssw = _bind(_lib, 'xnvme_dev_get_ssw', ctypes.c_uint64, [ctypes.POINTER(struct_xnvme_dev)])
 xnvme_dev_open = _bind(_lib, 'xnvme_dev_open', ctypes.POINTER(struct_xnvme_dev), [ctypes.c_char_p, ctypes.POINTER(struct_xnvme_opts)])
+xnvme_last_error = _bind(_lib, 'xnvme_last_error', ctypes.c_char_p, [])
 xnvme_dev_close = _bind(_lib, 'xnvme_dev_close', None, [ctypes.POINTER(struct_xnvme_dev)])
 xnvme_be_attr_list_bundled = _bind(_lib, 'xnvme_be_attr_list_bundled', ctypes.c_int, [ctypes.POINTER(ctypes.POINTER(struct_xnvme_be_attr_list))])
 xnvme_buf_alloc = _bind(_lib, 'xnvme_buf_alloc', ctypes.c_void_p, [ctypes.POINTER(struct_xnvme_dev), ctypes.c_size_t])
@@ -4264,6 +4265,7 @@ FUNCTIONS = (
     'xnvme_dev_get_be_state',
     'xnvme_dev_get_ssw',
     'xnvme_dev_open',
+    'xnvme_last_error',
     'xnvme_dev_close',
     'xnvme_be_attr_list_bundled',
     'xnvme_buf_alloc',

@@ -389,7 +389,9 @@ class Device:
         handle = C.xnvme_dev_open(path, ctypes.byref(self._opts))
         if not handle:
             err = ctypes.get_errno() or _errno.EINVAL
-            raise XnvmeError(err, "xnvme_dev_open(%r)" % self.uri)
+            why = C.xnvme_last_error()  # the library's reason: backend, what, what is accepted
+            raise XnvmeError(err, "xnvme_dev_open(%r)%s" % (
+                self.uri, ": " + why.decode(errors="replace") if why else ""))
         self._handle: Any = handle
         self._closing = False
         try:

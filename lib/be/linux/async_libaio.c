@@ -250,7 +250,7 @@ la_init(struct xnvme_queue *queue, int opts)
 	state->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (state->efd < 0) {
 		err = -errno;
-		fprintf(stderr, "# xnvme_queue_init(libaio): eventfd: %s\n", strerror(-err));
+		xnvme_last_error_set("linux: async mechanism 'libaio': eventfd: %s", strerror(-err));
 		la_term(queue);
 		return err;
 	}
@@ -264,9 +264,9 @@ la_init(struct xnvme_queue *queue, int opts)
 	}
 	if (err) {
 		state->aio = 0;
-		fprintf(stderr, "# xnvme_queue_init(libaio): io_setup(%u): %s%s\n",
-			queue->capacity, strerror(-err),
-			err == -EAGAIN ? " (fs.aio-max-nr reached?)" : "");
+		xnvme_last_error_set("linux: async mechanism 'libaio': io_setup(%u): %s%s",
+				     queue->capacity, strerror(-err),
+				     err == -EAGAIN ? " (fs.aio-max-nr reached?)" : "");
 		la_term(queue);
 		return err;
 	}
@@ -487,7 +487,7 @@ la_init(struct xnvme_queue *queue, int opts)
 {
 	(void)queue;
 	(void)opts;
-	fprintf(stderr, "# xnvme_queue_init(libaio): built without libaio\n");
+	xnvme_last_error_set("linux: async mechanism 'libaio': built without libaio");
 	return -ENOSYS;
 }
 

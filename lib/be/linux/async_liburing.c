@@ -216,7 +216,7 @@ lu_init(struct xnvme_queue *queue, int opts)
 {
 	(void)queue;
 	(void)opts;
-	fprintf(stderr, "# xnvme_queue_init(io_uring): built without liburing\n");
+	xnvme_last_error_set("linux: async mechanism 'io_uring': built without liburing");
 	return -ENOSYS;
 }
 

@@ -146,7 +146,7 @@ uc_init(struct xnvme_queue *queue, int opts)
 
 	why = uc_kernel_reason(&err);
 	if (why) {
-		fprintf(stderr, "# xnvme_queue_init(io_uring_cmd): %s\n", why);
+		xnvme_last_error_set("linux: async mechanism 'io_uring_cmd': %s", why);
 		return err;
 	}
 	err = xnvme_be_linux_uring_queue_init(queue, opts, "io_uring_cmd",
@@ -281,7 +281,7 @@ uc_init(struct xnvme_queue *queue, int opts)
 {
 	(void)queue;
 	(void)opts;
-	fprintf(stderr, "# xnvme_queue_init(io_uring_cmd): built without liburing\n");
+	xnvme_last_error_set("linux: async mechanism 'io_uring_cmd': built without liburing");
 	return -ENOSYS;
 }
 

@@ -157,8 +157,8 @@ uring_required_str(unsigned int flags)
 static int
 uring_fail(const char *mech, int err, const char *what, const char *detail)
 {
-	fprintf(stderr, "# xnvme_queue_init(%s): %s: %s%s\n", mech, what, strerror(-err),
-		detail ? detail : "");
+	xnvme_last_error_set("linux: async mechanism '%s': %s: %s%s", mech, what, strerror(-err),
+			     detail ? detail : "");
 	return err;
 }
 

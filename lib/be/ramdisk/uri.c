@@ -117,6 +117,38 @@ parse_u64(const char *str, size_t len, bool suffix_ok, uint64_t *out)
 	return true;
 }
 
+/*
+ * Whether uri[0..len) reads as a size a user meant for a ramdisk ("512MB", "1G", "2GiB",
+ * "1.5TB", "0GB") though it is not "<N>GB" with N >= 1: digits, an optional fraction, then a
+ * unit letter with optional "i" and "B"
+ */
+static bool
+size_like(const char *uri, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && uri[i] >= '0' && uri[i] <= '9') {
+		++i;
+	}
+	if (!i) {
+		return false;
+	}
+	if (i < len && uri[i] == '.') {
+		for (++i; i < len && uri[i] >= '0' && uri[i] <= '9'; ++i) {
+		}
+	}
+	if (i < len && strchr("kKmMgGtTpP", uri[i])) {
+		++i;
+		if (i < len && uri[i] == 'i') {
+			++i;
+		}
+	}
+	if (i < len && (uri[i] == 'B' || uri[i] == 'b')) {
+		++i;
+	}
+	return i == len && !(len > 0 && uri[len - 1] >= '0' && uri[len - 1] <= '9');
+}
+
 /* "<N>GB" with N >= 1; -ENXIO for anything else so other backends get a chance */
 static int
 parse_size(const char *uri, size_t len, uint64_t *ngib)
@@ -422,6 +454,14 @@ xnvme_ramdisk_uri_parse(struct xnvme_dev *dev, const char *uri, struct ramdisk_c
 	cfg->nkeys = NKEYS_DEFAULT;
 
 	err = parse_size(uri, query ? (size_t)(query - uri) : strlen(uri), &cfg->ngib);
+	if (err == -ENXIO && size_like(uri, query ? (size_t)(query - uri) : strlen(uri))) {
+		return xnvme_dev_set_errmsg(dev, -EINVAL,
+					    "'%.64s' is not a ramdisk size: the ramdisk takes <N>GB, "
+					    "N a whole number >= 1 of GiB (e.g. 1GB, 8GB; no MB, "
+					    "TB, GiB or G forms), optionally followed by "
+					    "?key=value,... options",
+					    uri);
+	}
 	if (err == -EINVAL) {
 		return xnvme_dev_set_errmsg(dev, err, "'%.64s': size too large for this system",
 					    uri);

@@ -26992,6 +26992,9 @@ unsafe extern "C" {
     ) -> *mut xnvme_dev;
 }
 unsafe extern "C" {
+    pub fn xnvme_last_error() -> *const ::core::ffi::c_char;
+}
+unsafe extern "C" {
     pub fn xnvme_dev_close(dev: *mut xnvme_dev);
 }
 #[repr(C)]
