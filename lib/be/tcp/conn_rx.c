@@ -56,12 +56,14 @@ on_resp(struct xnvme_tcp_conn *conn)
 		xnvme_tcp_conn_fail(conn, -EPROTO);
 		return;
 	}
-	ctx->cpl = conn->pdu.cqe;
 	/* "success" without all the data moved, or with an R2T still being served */
-	if (!ctx->cpl.status.sc && !ctx->cpl.status.sct && st->dir != XNVME_TCP_DIR_NONE &&
+	if (!conn->pdu.cqe.status.sc && !conn->pdu.cqe.status.sct &&
+	    st->dir != XNVME_TCP_DIR_NONE &&
 	    ((!st->incapsule && st->done != st->nbytes) || st->r2t_busy)) {
-		xnvme_cpl_set_errno(ctx, EIO);
+		xnvme_tcp_conn_fail(conn, -EPROTO);
+		return;
 	}
+	ctx->cpl = conn->pdu.cqe;
 	xnvme_tcp_slot_complete(conn, cid);
 }
 
