@@ -414,7 +414,9 @@ admin_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid)
 	case 0x02: /* Get Log Page: zeroes */
 		memset(buf, 0, sizeof(buf));
 		break;
-	case 0x09: /* Set Features */
+	case 0x09: /* Set Features: Number of Queues grants 64 I/O queues */
+		return send_rsp(c, cid, sqe[40] == 0x07 ? (63U | 63U << 16) : 0, 0, 0, 0,
+				TT_FAULT_NONE);
 	case 0x0A: /* Get Features */
 	case 0x18: /* Keep Alive */
 		return send_rsp(c, cid, 0, 0, 0, 0, TT_FAULT_NONE);

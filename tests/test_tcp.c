@@ -208,6 +208,50 @@ run(const char *uri, const char *subnqn, bool own_target)
 	xnvme_dev_close(dev);
 }
 
+/* URIs and options the backend refuses or leaves to others, and a discovery controller */
+static void
+uris(uint16_t port)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+	char uri[128];
+
+	/* nothing listens on port 1: refused quickly, no hang */
+	dev = xnvme_dev_open("127.0.0.1:1", &opts);
+	CHECK(dev == NULL);
+	CHECK(errno != 0);
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u?crc=1", port);
+	CHECK(xnvme_dev_open(uri, &opts) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u", port);
+	opts.adrfam = "IPX";
+	CHECK(xnvme_dev_open(uri, &opts) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	/* IPv4 literal with IPv6 asked for: no address to connect to */
+	opts.adrfam = "IPv6";
+	CHECK(xnvme_dev_open(uri, &opts) == NULL);
+	opts.adrfam = "IPv4";
+	opts.be = "tcp";
+	/* not TCP target forms: no backend of that name claims them */
+	CHECK(xnvme_dev_open("127.0.0.1:99999", &opts) == NULL);
+	CHECK(xnvme_dev_open("/tmp/x:1", &opts) == NULL);
+	CHECK(xnvme_dev_open("[::1:4420", &opts) == NULL);
+	CHECK(xnvme_dev_open("1GB", &opts) == NULL);
+
+	/* the discovery NQN (no subnqn): admin works, I/O has no queue */
+	dev = xnvme_dev_open(uri, &opts);
+	CHECK(dev != NULL);
+	if (dev) {
+		struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+		struct xnvme_queue *q = NULL;
+		uint8_t buf[512];
+
+		CHECK_EQ(xnvme_nvm_read(&ctx, 1, 0, 0, buf, NULL), -ENOTSUP);
+		CHECK_EQ(xnvme_queue_init(dev, 4, 0, &q), -ENOTSUP);
+		xnvme_dev_close(dev);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -243,6 +287,9 @@ main(int argc, char **argv)
 
 			snprintf(u, sizeof(u), "127.0.0.1:%u%s", port, variants[v].query);
 			run(u, subnqn, true);
+			if (v == 0) {
+				uris(port);
+			}
 			CHECK(tt_nio(tt) > 0);
 			tt_stop(tt);
 		}

@@ -35,18 +35,6 @@ const struct xnvme_be_admin xnvme_be_tcp_admin = {
 };
 
 static int
-tcp_sync_check(struct xnvme_dev *dev)
-{
-	struct xnvme_tcp_dev *st = dev->state;
-
-	if (!st->sync.slots) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
-					    "a discovery controller has no I/O queues (set subnqn)");
-	}
-	return 0;
-}
-
-static int
 tcp_sync_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
 	     void *mbuf, size_t mbuf_nbytes)
 {
@@ -55,6 +43,9 @@ tcp_sync_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, siz
 
 	if (dvec_cnt > XNVME_TCP_IOV_MAX) {
 		return -EINVAL;
+	}
+	if (!st->sync.slots) {
+		return -ENOTSUP; /* a discovery controller has no I/O queues */
 	}
 	pthread_mutex_lock(&st->sync_lock);
 	err = xnvme_tcp_conn_run(&st->sync, ctx, NULL, dvec_nbytes, dvec, (uint32_t)dvec_cnt, mbuf,
@@ -70,6 +61,9 @@ tcp_sync_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbu
 	struct xnvme_tcp_dev *st = ctx->dev->state;
 	int err;
 
+	if (!st->sync.slots) {
+		return -ENOTSUP;
+	}
 	pthread_mutex_lock(&st->sync_lock);
 	err = xnvme_tcp_conn_run(&st->sync, ctx, dbuf, dbuf_nbytes, NULL, 0, mbuf, mbuf_nbytes);
 	pthread_mutex_unlock(&st->sync_lock);
@@ -78,7 +72,7 @@ tcp_sync_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbu
 
 const struct xnvme_be_sync xnvme_be_tcp_sync = {
 	.name = "tcp",
-	.check_support = tcp_sync_check,
+	.check_support = NULL,
 	.cmd_io = tcp_sync_io,
 	.cmd_iov = tcp_sync_iov,
 };

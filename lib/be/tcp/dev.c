@@ -119,6 +119,28 @@ admin_identify_ioccsz(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t 
 	return 0;
 }
 
+/* Set Features Number of Queues: how many I/O queue IDs the controller grants */
+static uint16_t
+admin_nqueues(struct xnvme_tcp_dev *st)
+{
+	struct xnvme_cmd_ctx ctx = {0};
+	uint32_t want = 1022; /* zero-based */
+	uint32_t nsqa, ncqa;
+
+	ctx.opts = XNVME_CMD_SYNC;
+	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_SFEAT;
+	ctx.cmd.common.ndt = XNVME_SPEC_FEAT_NQUEUES;
+	ctx.cmd.common.ndm = (want << 16) | want;
+	if (xnvme_tcp_conn_run(&st->admin, &ctx, NULL, 0, NULL, 0, NULL, 0)) {
+		return 64; /* not answered: assume a modest number */
+	}
+	nsqa = ctx.cpl.cdw0 & 0xFFFF;
+	ncqa = ctx.cpl.cdw0 >> 16;
+	nsqa = nsqa < ncqa ? nsqa : ncqa;
+	/* IDs 1..nsqa+1; the table holds 1023 */
+	return (uint16_t)(nsqa + 2 < 1024 ? nsqa + 2 : 1024);
+}
+
 static int
 conn_up(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn, uint32_t ncmds, uint16_t qid,
 	uint16_t sqsize, uint64_t timeout_us)
@@ -220,7 +242,8 @@ tcp_dev_open(struct xnvme_dev *dev)
 		tcp_dev_close(dev);
 		return err;
 	}
-	st->nqids = 1024;
+	st->nqids = st->sync.slots ? admin_nqueues(st) : 0;
+	st->qid_next = QID_FIRST_ASYNC;
 	dev->ident.dtype = 2;
 	dev->ident.nsid = dev->opts.nsid ? dev->opts.nsid : 1;
 	dev->ident.csi = XNVME_SPEC_CSI_NVM;
@@ -233,21 +256,20 @@ tcp_dev_open(struct xnvme_dev *dev)
 	return 0;
 }
 
-int
-xnvme_tcp_dev_ioconn_open(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn, uint32_t ncmds)
+/*
+ * Takes a free queue ID, round robin: a target tears a closed queue down asynchronously and
+ * refuses to create the same ID again until it has (nvmet: "qid has already been created").
+ */
+static uint16_t
+qid_take(struct xnvme_tcp_dev *st)
 {
-	struct xnvme_tcp_dev *st = dev->state;
 	uint16_t qid = 0;
-	int err;
 
-	if (!st->sync.slots) {
-		return -ENOTSUP; /* a discovery controller has no I/O queues */
-	}
-	if (ncmds > st->mqes) {
-		return -EINVAL;
-	}
 	pthread_mutex_lock(&st->qid_lock);
-	for (uint16_t q = QID_FIRST_ASYNC; q < st->nqids && q < sizeof(st->qid_used); ++q) {
+	for (uint16_t n = QID_FIRST_ASYNC; n < st->nqids; ++n) {
+		uint16_t q = st->qid_next;
+
+		st->qid_next = (uint16_t)(q + 1 < st->nqids ? q + 1 : QID_FIRST_ASYNC);
 		if (!st->qid_used[q]) {
 			st->qid_used[q] = 1;
 			qid = q;
@@ -255,14 +277,48 @@ xnvme_tcp_dev_ioconn_open(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn, ui
 		}
 	}
 	pthread_mutex_unlock(&st->qid_lock);
-	if (!qid) {
-		return -EBUSY;
-	}
-	err = conn_up(dev, conn, ncmds, qid, (uint16_t)ncmds, st->tgt.io_timeout_us);
-	if (err) {
-		pthread_mutex_lock(&st->qid_lock);
+	return qid;
+}
+
+static void
+qid_put(struct xnvme_tcp_dev *st, uint16_t qid)
+{
+	pthread_mutex_lock(&st->qid_lock);
+	if (qid < sizeof(st->qid_used)) {
 		st->qid_used[qid] = 0;
-		pthread_mutex_unlock(&st->qid_lock);
+	}
+	pthread_mutex_unlock(&st->qid_lock);
+}
+
+#define QID_TRIES 4
+
+int
+xnvme_tcp_dev_ioconn_open(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn, uint32_t ncmds)
+{
+	struct xnvme_tcp_dev *st = dev->state;
+	int err = -EBUSY;
+
+	if (!st->sync.slots) {
+		return -ENOTSUP; /* a discovery controller has no I/O queues */
+	}
+	if (ncmds > st->mqes) {
+		return -EINVAL;
+	}
+	/* a queue ID still being torn down by the target fails Connect: try the next one */
+	for (int tries = 0; tries < QID_TRIES; ++tries) {
+		uint16_t qid = qid_take(st);
+
+		if (!qid) {
+			return -EBUSY;
+		}
+		err = conn_up(dev, conn, ncmds, qid, (uint16_t)ncmds, st->tgt.io_timeout_us);
+		if (!err) {
+			return 0;
+		}
+		qid_put(st, qid);
+		if (err != -EIO) {
+			break;
+		}
 	}
 	return err;
 }
@@ -274,11 +330,7 @@ xnvme_tcp_dev_ioconn_close(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn)
 	uint16_t qid = conn->qid;
 
 	xnvme_tcp_conn_close(conn);
-	pthread_mutex_lock(&st->qid_lock);
-	if (qid < sizeof(st->qid_used)) {
-		st->qid_used[qid] = 0;
-	}
-	pthread_mutex_unlock(&st->qid_lock);
+	qid_put(st, qid);
 }
 
 static int

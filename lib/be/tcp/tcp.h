@@ -276,7 +276,8 @@ struct xnvme_tcp_dev {
 	uint32_t vs;
 	uint32_t icd_max; ///< in-capsule data bytes of I/O queues (IOCCSZ)
 	uint16_t mqes; ///< largest I/O queue, zero-based
-	uint16_t nqids;
+	uint16_t nqids;    ///< queue IDs granted: 1..nqids-1 (Set Features Number of Queues)
+	uint16_t qid_next; ///< where the search for a free queue ID starts (round robin)
 	uint8_t qid_used[1024];
 };
 
