@@ -38,6 +38,7 @@ struct tt {
 	int fault_after;
 	uint64_t nio;
 	uint32_t cc;
+	uint16_t port;
 };
 
 /* A received command capsule: SQE and in-capsule data */
@@ -411,8 +412,22 @@ admin_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid)
 		}
 		idfy(c, sqe, buf);
 		break;
-	case 0x02: /* Get Log Page: zeroes */
+	case 0x02: /* Get Log Page: the discovery log lists this target, other logs are zeroes */
 		memset(buf, 0, sizeof(buf));
+		if (sqe[40] == 0x70) {
+			uint64_t numrec = 2;
+
+			memcpy(buf + 8, &numrec, 8);
+			/* a TCP NVM subsystem entry, then a referral the host must skip */
+			buf[1024] = 3;
+			buf[1024 + 1] = 1;
+			buf[1024 + 2] = 2;
+			snprintf((char *)buf + 1024 + 32, 32, "%u", c->tt->port);
+			snprintf((char *)buf + 1024 + 256, 256, "nqn.2024-01.io.xnvme:test");
+			snprintf((char *)buf + 1024 + 512, 256, "127.0.0.1");
+			buf[2048] = 3;
+			buf[2048 + 2] = 1;
+		}
 		break;
 	case 0x09: /* Set Features: Number of Queues grants 64 I/O queues */
 		return send_rsp(c, cid, sqe[40] == 0x07 ? (63U | 63U << 16) : 0, 0, 0, 0,
@@ -611,6 +626,7 @@ tt_start(const struct tt_cfg *cfg, uint16_t *port)
 		exit(1);
 	}
 	*port = ntohs(sa.sin_port);
+	tt->port = *port;
 	return tt;
 }
 

@@ -9,6 +9,7 @@
 #define XNVME_TESTS_TCP_TARGET_H
 
 #include <stdint.h>
+#include <libxnvme.h>
 
 enum tt_fault {
 	TT_FAULT_NONE = 0,
@@ -48,5 +49,24 @@ tt_nio(struct tt *tt);
 /** Stops the target: closes the listener and every connection, joins the threads */
 void
 tt_stop(struct tt *tt);
+
+/** Completions the test programs count: good and failed; each context goes back to its queue */
+struct tt_counts {
+	int ok;
+	int bad;
+};
+
+static inline void
+tt_count_cb(struct xnvme_cmd_ctx *ctx, void *arg)
+{
+	struct tt_counts *c = arg;
+
+	if (xnvme_cmd_ctx_cpl_status(ctx)) {
+		c->bad++;
+	} else {
+		c->ok++;
+	}
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
 
 #endif

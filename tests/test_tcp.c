@@ -80,34 +80,16 @@ sync_rw(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
 	xnvme_buf_free(dev, rbuf);
 }
 
-struct acount {
-	int ok;
-	int bad;
-};
-
-static void
-acb(struct xnvme_cmd_ctx *ctx, void *arg)
-{
-	struct acount *c = arg;
-
-	if (xnvme_cmd_ctx_cpl_status(ctx)) {
-		c->bad++;
-	} else {
-		c->ok++;
-	}
-	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
-}
-
 /* Submits `n` commands of `nbytes` each (opcode write or read), waiting on the fd when full */
 static void
 async_pass(struct xnvme_queue *q, struct xnvme_dev *dev, uint8_t opc, uint8_t *buf, int n,
 	   uint32_t nbytes, uint32_t lba_nbytes, uint32_t nsid)
 {
-	struct acount cnt = {0};
+	struct tt_counts cnt = {0};
 	int fd = xnvme_queue_get_completion_fd(q);
 
 	CHECK(fd >= 0);
-	xnvme_queue_set_cb(q, acb, &cnt);
+	xnvme_queue_set_cb(q, tt_count_cb, &cnt);
 	for (int i = 0; i < n; ++i) {
 		struct xnvme_cmd_ctx *ctx;
 		int err;
@@ -208,6 +190,20 @@ run(const char *uri, const char *subnqn, bool own_target)
 	xnvme_dev_close(dev);
 }
 
+static const char *g_subnqn = SUBNQN;
+
+static int
+enum_cb(struct xnvme_dev *dev, void *arg)
+{
+	int *count = arg;
+
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->be, "tcp"));
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->subnqn, g_subnqn));
+	CHECK(xnvme_dev_get_geo(dev)->tbytes > 0);
+	(*count)++;
+	return XNVME_ENUMERATE_DEV_CLOSE;
+}
+
 /* URIs and options the backend refuses or leaves to others, and a discovery controller */
 static void
 uris(uint16_t port)
@@ -250,6 +246,15 @@ uris(uint16_t port)
 		CHECK_EQ(xnvme_queue_init(dev, 4, 0, &q), -ENOTSUP);
 		xnvme_dev_close(dev);
 	}
+
+	/* enumerate through the discovery log: the one NVM subsystem, not the referral */
+	{
+		struct xnvme_opts eopts = xnvme_opts_default();
+		int count = 0;
+
+		CHECK_EQ(xnvme_enumerate(uri, &eopts, enum_cb, &count), 0);
+		CHECK_EQ(count, 1);
+	}
 }
 
 int
@@ -265,7 +270,14 @@ main(int argc, char **argv)
 		}
 	}
 	if (uri) {
+		struct xnvme_opts eopts = xnvme_opts_default();
+		int count = 0;
 		char dg[300];
+
+		/* the discovery log of the target lists the subsystem */
+		g_subnqn = subnqn;
+		CHECK_EQ(xnvme_enumerate(uri, &eopts, enum_cb, &count), 0);
+		CHECK(count >= 1);
 
 		run(uri, subnqn, false);
 		snprintf(dg, sizeof(dg), "%s?hdgst=1&ddgst=1", uri);

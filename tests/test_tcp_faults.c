@@ -97,30 +97,12 @@ sync_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 	xnvme_dev_close(dev);
 }
 
-struct counts {
-	int ok;
-	int bad;
-};
-
-static void
-cb(struct xnvme_cmd_ctx *ctx, void *arg)
-{
-	struct counts *c = arg;
-
-	if (xnvme_cmd_ctx_cpl_status(ctx)) {
-		c->bad++;
-	} else {
-		c->ok++;
-	}
-	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
-}
-
 static void
 async_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 {
 	struct xnvme_dev *dev = open_dev(port, g_cases[i].query);
 	struct xnvme_queue *q = NULL;
-	struct counts c = {0};
+	struct tt_counts c = {0};
 	const int n = 8;
 	double t0;
 
@@ -133,7 +115,7 @@ async_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 		xnvme_dev_close(dev);
 		return;
 	}
-	xnvme_queue_set_cb(q, cb, &c);
+	xnvme_queue_set_cb(q, tt_count_cb, &c);
 	tt_set_fault(tt, g_cases[i].fault, 3);
 	for (int k = 0; k < n; ++k) {
 		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);

@@ -333,19 +333,8 @@ xnvme_tcp_dev_ioconn_close(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn)
 	qid_put(st, qid);
 }
 
-static int
-tcp_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
-	      void *cb_args)
-{
-	(void)sys_uri;
-	(void)opts;
-	(void)cb_func;
-	(void)cb_args;
-	return -ENOSYS;
-}
-
 const struct xnvme_be_dev xnvme_be_tcp_dev = {
-	.enumerate = tcp_enumerate,
+	.enumerate = xnvme_tcp_enumerate,
 	.dev_open = tcp_dev_open,
 	.dev_close = tcp_dev_close,
 };

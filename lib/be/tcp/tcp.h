@@ -291,6 +291,11 @@ xnvme_tcp_dev_ioconn_close(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn);
 int
 xnvme_tcp_uri_parse(const char *uri, struct xnvme_tcp_target *tgt);
 
+/** Lists the NVM subsystems a discovery controller at sys_uri offers (discover.c) */
+int
+xnvme_tcp_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
+		    void *cb_args);
+
 extern const struct xnvme_be_dev xnvme_be_tcp_dev;
 extern const struct xnvme_be_admin xnvme_be_tcp_admin;
 extern const struct xnvme_be_sync xnvme_be_tcp_sync;
