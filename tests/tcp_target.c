@@ -39,6 +39,8 @@ struct tt {
 	uint64_t nio;
 	uint32_t cc;
 	uint16_t port;
+	uint64_t nka;
+	uint32_t kato;
 };
 
 /* A received command capsule: SQE and in-capsule data */
@@ -432,8 +434,12 @@ admin_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid)
 	case 0x09: /* Set Features: Number of Queues grants 64 I/O queues */
 		return send_rsp(c, cid, sqe[40] == 0x07 ? (63U | 63U << 16) : 0, 0, 0, 0,
 				TT_FAULT_NONE);
-	case 0x0A: /* Get Features */
 	case 0x18: /* Keep Alive */
+		pthread_mutex_lock(&c->tt->lock);
+		c->tt->nka++;
+		pthread_mutex_unlock(&c->tt->lock);
+		return send_rsp(c, cid, 0, 0, 0, 0, TT_FAULT_NONE);
+	case 0x0A: /* Get Features */
 		return send_rsp(c, cid, 0, 0, 0, 0, TT_FAULT_NONE);
 	default:
 		return send_rsp(c, cid, 0, 0, 0, 0x01, TT_FAULT_NONE);
@@ -504,6 +510,11 @@ exec_capsule(struct tt_conn *c, struct tt_capsule *cap)
 
 		if (cc->fctype == XNVME_FABRICS_CONNECT) {
 			c->qid = cc->qid;
+			pthread_mutex_lock(&c->tt->lock);
+			if (!cc->qid && cc->kato > c->tt->kato) {
+				c->tt->kato = cc->kato;
+			}
+			pthread_mutex_unlock(&c->tt->lock);
 			ret = send_rsp(c, cid, 1, 0, 0, (cap->icd_len == 1024) ? 0 : 0x02,
 				       TT_FAULT_NONE);
 		} else {
@@ -646,6 +657,18 @@ tt_nio(struct tt *tt)
 
 	pthread_mutex_lock(&tt->lock);
 	n = tt->nio;
+	pthread_mutex_unlock(&tt->lock);
+	return n;
+}
+
+uint64_t
+tt_nkeepalive(struct tt *tt, uint32_t *kato_ms)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&tt->lock);
+	n = tt->nka;
+	*kato_ms = tt->kato;
 	pthread_mutex_unlock(&tt->lock);
 	return n;
 }

@@ -46,6 +46,10 @@ tt_set_fault(struct tt *tt, enum tt_fault fault, int after);
 uint64_t
 tt_nio(struct tt *tt);
 
+/** Keep Alive commands received, and the largest KATO (ms) an admin Connect asked for */
+uint64_t
+tt_nkeepalive(struct tt *tt, uint32_t *kato_ms);
+
 /** Stops the target: closes the listener and every connection, joins the threads */
 void
 tt_stop(struct tt *tt);

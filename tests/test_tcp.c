@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tcp_target.h"
 #include "xnvme_test.h"
@@ -204,6 +205,26 @@ enum_cb(struct xnvme_dev *dev, void *arg)
 	return XNVME_ENUMERATE_DEV_CLOSE;
 }
 
+/* Keep Alive: KATO goes into the admin Connect, a command every KATO / 2 */
+static void
+keep_alive(struct tt *tt, const char *uri)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = 650000000L};
+	struct xnvme_dev *dev;
+	uint32_t kato = 0;
+	uint64_t before = tt_nkeepalive(tt, &kato);
+
+	opts.subnqn = SUBNQN;
+	opts.keep_alive_timeout_ms = 200;
+	dev = xnvme_test_open(uri, &opts);
+	CHECK(dev != NULL);
+	nanosleep(&ts, NULL);
+	CHECK(tt_nkeepalive(tt, &kato) - before >= 3);
+	CHECK_EQ(kato, 200);
+	xnvme_dev_close(dev);
+}
+
 /* URIs and options the backend refuses or leaves to others, and a discovery controller */
 static void
 uris(uint16_t port)
@@ -301,6 +322,7 @@ main(int argc, char **argv)
 			run(u, subnqn, true);
 			if (v == 0) {
 				uris(port);
+				keep_alive(tt, u);
 			}
 			CHECK(tt_nio(tt) > 0);
 			tt_stop(tt);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -90,7 +91,7 @@ target_from_opts(struct xnvme_dev *dev, struct xnvme_tcp_target *tgt)
 	snprintf(tgt->subnqn, sizeof(tgt->subnqn), "%s",
 		 opts->subnqn ? opts->subnqn : XNVME_FABRICS_DISC_NQN);
 	host_ident(tgt, opts->hostnqn);
-	tgt->kato_ms = 0; /* keep-alive commands are not sent: ask for none (docs/fabrics.md) */
+	tgt->kato_ms = opts->keep_alive_timeout_ms;
 	tgt->admin_timeout_us = opts->admin_timeout;
 	tgt->io_timeout_us = opts->command_timeout;
 	return 0;
@@ -168,6 +169,76 @@ conn_up(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn, uint32_t ncmds, uint
 	return 0;
 }
 
+/* Sends Keep Alive every KATO / 2 until told to stop; a failure leaves the admin conn dead */
+static void *
+keep_alive_main(void *arg)
+{
+	struct xnvme_tcp_dev *st = arg;
+	uint64_t period_ns = (uint64_t)st->tgt.kato_ms * 1000000ULL / 2;
+
+	pthread_mutex_lock(&st->ka_lock);
+	while (!st->ka_stop) {
+		struct timespec ts;
+		uint64_t at;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		at = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec + period_ns;
+		ts.tv_sec = (time_t)(at / 1000000000ULL);
+		ts.tv_nsec = (long)(at % 1000000000ULL);
+		if (pthread_cond_timedwait(&st->ka_cond, &st->ka_lock, &ts) == ETIMEDOUT &&
+		    !st->ka_stop) {
+			struct xnvme_cmd_ctx ctx = {0};
+
+			pthread_mutex_unlock(&st->ka_lock);
+			ctx.opts = XNVME_CMD_SYNC;
+			ctx.cmd.common.opcode = XNVME_ADM_OPC_KEEP_ALIVE;
+			pthread_mutex_lock(&st->admin_lock);
+			xnvme_tcp_conn_run(&st->admin, &ctx, NULL, 0, NULL, 0, NULL, 0);
+			pthread_mutex_unlock(&st->admin_lock);
+			pthread_mutex_lock(&st->ka_lock);
+		}
+	}
+	pthread_mutex_unlock(&st->ka_lock);
+	return NULL;
+}
+
+static int
+keep_alive_start(struct xnvme_tcp_dev *st)
+{
+	pthread_condattr_t attr;
+	int err;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&st->ka_cond, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_mutex_init(&st->ka_lock, NULL);
+	err = pthread_create(&st->ka_thread, NULL, keep_alive_main, st);
+	if (err) {
+		pthread_cond_destroy(&st->ka_cond);
+		pthread_mutex_destroy(&st->ka_lock);
+		return -err;
+	}
+	st->ka_running = true;
+	return 0;
+}
+
+static void
+keep_alive_stop(struct xnvme_tcp_dev *st)
+{
+	if (!st->ka_running) {
+		return;
+	}
+	pthread_mutex_lock(&st->ka_lock);
+	st->ka_stop = true;
+	pthread_cond_signal(&st->ka_cond);
+	pthread_mutex_unlock(&st->ka_lock);
+	pthread_join(st->ka_thread, NULL);
+	pthread_cond_destroy(&st->ka_cond);
+	pthread_mutex_destroy(&st->ka_lock);
+	st->ka_running = false;
+}
+
 static void
 tcp_dev_close(struct xnvme_dev *dev)
 {
@@ -177,6 +248,7 @@ tcp_dev_close(struct xnvme_dev *dev)
 		return;
 	}
 	st = dev->state;
+	keep_alive_stop(st);
 	if (st->sync.slots) {
 		xnvme_tcp_conn_close(&st->sync);
 	}
@@ -230,6 +302,12 @@ tcp_dev_open(struct xnvme_dev *dev)
 		err = xnvme_tcp_ctrlr_enable(&st->admin, st->cap);
 		if (err) {
 			xnvme_dev_set_errmsg(dev, err, "controller enable (CC.EN, CSTS.RDY) failed");
+		}
+	}
+	if (!err && tgt.kato_ms) {
+		err = keep_alive_start(st);
+		if (err) {
+			xnvme_dev_set_errmsg(dev, err, "cannot start the keep-alive thread");
 		}
 	}
 	if (!err && strcmp(tgt.subnqn, XNVME_FABRICS_DISC_NQN)) {

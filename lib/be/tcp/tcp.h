@@ -272,6 +272,12 @@ struct xnvme_tcp_dev {
 	pthread_mutex_t admin_lock;
 	pthread_mutex_t sync_lock;
 	pthread_mutex_t qid_lock;
+	/* Keep Alive: a thread sends one on the admin connection every KATO / 2 */
+	pthread_t ka_thread;
+	pthread_mutex_t ka_lock;
+	pthread_cond_t ka_cond;
+	bool ka_running;
+	bool ka_stop;
 	uint64_t cap;
 	uint32_t vs;
 	uint32_t icd_max; ///< in-capsule data bytes of I/O queues (IOCCSZ)

@@ -128,6 +128,8 @@ _Static_assert(offsetof(struct xnvme_tcp_term_pdu, fei) == 10, "term pdu fei");
 #define XNVME_FABRICS_CONNECT 0x01
 #define XNVME_FABRICS_PROP_GET 0x04
 
+#define XNVME_ADM_OPC_KEEP_ALIVE 0x18
+
 #define XNVME_FABRICS_DISC_NQN "nqn.2014-08.org.nvmexpress.discovery"
 
 /* SGL descriptor types (byte 15 of the descriptor) the TCP transport uses */
