@@ -254,6 +254,8 @@ tcp_dev_close(struct xnvme_dev *dev)
 	}
 	if (st->admin.slots) {
 		if (!st->admin.err) {
+			/* an unresponsive target must not hold close for the whole admin timeout */
+			st->admin.timeout_ns = (uint64_t)SHUTDOWN_TIMEOUT_MS * 1000000ULL;
 			xnvme_tcp_ctrlr_shutdown(&st->admin, SHUTDOWN_TIMEOUT_MS);
 		}
 		xnvme_tcp_conn_close(&st->admin);
