@@ -11,7 +11,9 @@
  * Checked: a PDU the parser accepts has a known type, its CID is outstanding with a matching
  * direction, and its data lies inside the command's transfer at the expected offset; the
  * parser refuses a header buffer of the wrong length; no access outside the (exactly sized)
- * copies. Accepted data PDUs advance the command as the receive path would.
+ * copies. Accepted data PDUs advance the command as the receive path would. The CRC32C of
+ * the whole input is the same from the library (CPU instruction or table walk), its portable
+ * fallback and a bit-by-bit reference.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -66,6 +68,22 @@ check_accepted(const struct xnvme_tcp_pdu *pdu, struct xnvme_tcp_cmd_state *cmds
 	}
 }
 
+static void
+check_crc(const uint8_t *data, size_t size)
+{
+	uint32_t ref = ~0U;
+
+	for (size_t i = 0; i < size; ++i) {
+		ref ^= data[i];
+		for (int b = 0; b < 8; ++b) {
+			ref = (ref & 1) ? (ref >> 1) ^ 0x82F63B78U : ref >> 1;
+		}
+	}
+	if (xnvme_tcp_crc32c(~0U, data, size) != ref || xnvme_tcp_crc32c_sw(~0U, data, size) != ref) {
+		FAIL("CRC32C of %zu bytes differs from the bitwise reference", size);
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -74,6 +92,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool repair;
 	size_t pos = HDR_NBYTES;
 
+	check_crc(data, size);
 	if (size < HDR_NBYTES) {
 		return 0;
 	}

@@ -2,8 +2,8 @@
 # The "tcp" backend against the Linux kernel's NVMe/TCP target, inside the QEMU guest: exports
 # the guest's 512-byte QEMU namespace through nvmet-tcp on 127.0.0.1:4420 (configfs), runs
 # tests/test_tcp against it (without and with digests; it overwrites the namespace's first
-# 16 MiB), then reads a block the initiator wrote back through the block device and removes the
-# configuration. Exit 0 pass, 1 fail, 77 skip (not in the guest, or no nvmet-tcp).
+# 16 MiB), reads what the initiator wrote back through the block device, cross-checks data with
+# the kernel's own initiator (nvme connect) both ways, and removes the configuration. Exit 0 pass, 1 fail, 77 skip (not in the guest, or no nvmet-tcp).
 #
 #   usage: tcp_target.sh <build dir>
 set -u
@@ -50,5 +50,44 @@ if [ $rc -eq 0 ]; then
 		echo "tcp_target: data written over TCP is not on the namespace"
 		rc=1
 	fi
+fi
+
+# The kernel's initiator against the same target: it sees what ours wrote, and ours reads what
+# it wrote (lblk over the tcp backend)
+if [ $rc -eq 0 ] && command -v nvme >/dev/null && modprobe nvme-tcp 2>/dev/null; then
+	tmp=$(mktemp -d)
+	[ -s /etc/nvme/hostnqn ] || hostnqn_opt=(--hostnqn nqn.2014-08.org.nvmexpress:uuid:5e1f0000-0000-4000-8000-00000000c0de)
+	if nvme connect -t tcp -a 127.0.0.1 -s 4420 -n "$nqn" "${hostnqn_opt[@]}" >"$tmp/connect.log" 2>&1; then
+		kdev=""
+		for _ in $(seq 50); do
+			for c in /sys/class/nvme/nvme*; do
+				[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$nqn" ] || continue
+				for n in "$c"/nvme*n1 "$c"/nvme*c*n1; do
+					[ -e "$n" ] && kdev=/dev/$(basename "$n")
+				done
+			done
+			[ -n "$kdev" ] && [ -b "$kdev" ] && break
+			sleep 0.2
+		done
+		if [ -z "$kdev" ]; then
+			echo "tcp_target: nvme connect made no namespace"
+			rc=1
+		else
+			dd if="$kdev" bs=512 skip=1000 count=64 iflag=direct status=none >"$tmp/kernel.bin"
+			dd if="$dev" bs=512 skip=1000 count=64 iflag=direct status=none >"$tmp/local.bin"
+			cmp -s "$tmp/kernel.bin" "$tmp/local.bin" || { echo "tcp_target: kernel initiator reads other data"; rc=1; }
+			head -c 65536 /dev/urandom >"$tmp/rand.bin"
+			dd if="$tmp/rand.bin" of="$kdev" bs=512 seek=5000 oflag=direct status=none
+			"$build/tools/lblk" read 127.0.0.1:4420 --subnqn "$nqn" --slba 0x1388 --nlb 127 \
+				--data-output "$tmp/ours.bin" >"$tmp/lblk.log" 2>&1 || { cat "$tmp/lblk.log"; rc=1; }
+			cmp -s "$tmp/rand.bin" "$tmp/ours.bin" || { echo "tcp_target: data the kernel initiator wrote reads back differently"; rc=1; }
+			[ $rc -eq 0 ] && echo "tcp_target: kernel initiator and tcp backend agree"
+		fi
+		nvme disconnect -n "$nqn" >/dev/null 2>&1
+	else
+		echo "tcp_target: nvme connect failed (skipping the cross-check):"
+		cat "$tmp/connect.log"
+	fi
+	rm -rf "$tmp"
 fi
 exit $rc

@@ -38,9 +38,12 @@ crc32c_init(void)
 #endif
 }
 
-static uint32_t
-crc32c_sw(uint32_t crc, const uint8_t *p, size_t len)
+uint32_t
+xnvme_tcp_crc32c_sw(uint32_t crc, const void *buf, size_t len)
 {
+	const uint8_t *p = buf;
+
+	pthread_once(&g_once, crc32c_init);
 	while (len >= 8) {
 		uint64_t v;
 
@@ -89,7 +92,7 @@ xnvme_tcp_crc32c(uint32_t crc, const void *buf, size_t len)
 		return crc32c_hw(crc, buf, len);
 	}
 #endif
-	return crc32c_sw(crc, buf, len);
+	return xnvme_tcp_crc32c_sw(crc, buf, len);
 }
 
 int

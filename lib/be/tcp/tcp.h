@@ -34,6 +34,10 @@ xnvme_tcp_digest(const void *buf, size_t len)
 	return ~xnvme_tcp_crc32c(~0U, buf, len);
 }
 
+/** The portable slice-by-8 implementation (used without SSE4.2; the fuzzer compares both) */
+uint32_t
+xnvme_tcp_crc32c_sw(uint32_t crc, const void *buf, size_t len);
+
 /** 1 when the CPU's CRC32 instruction is used, 0 for the portable fallback */
 int
 xnvme_tcp_crc32c_hw(void);
