@@ -268,6 +268,18 @@ uris(uint16_t port)
 		xnvme_dev_close(dev);
 	}
 
+	/* the subsystem NQN in the URI, for clients without a subnqn option */
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u?subnqn=%s&hdgst=1", port, SUBNQN);
+	opts = xnvme_opts_default();
+	dev = xnvme_dev_open(uri, &opts);
+	CHECK(dev != NULL);
+	if (dev) {
+		CHECK(!strcmp(xnvme_dev_get_ident(dev)->subnqn, SUBNQN));
+		sync_rw(dev, 1, 512);
+		xnvme_dev_close(dev);
+	}
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u", port);
+
 	/* enumerate through the discovery log: the one NVM subsystem, not the referral */
 	{
 		struct xnvme_opts eopts = xnvme_opts_default();

@@ -3,7 +3,8 @@
 # the guest's 512-byte QEMU namespace through nvmet-tcp on 127.0.0.1:4420 (configfs), runs
 # tests/test_tcp against it (without and with digests; it overwrites the namespace's first
 # 16 MiB), reads what the initiator wrote back through the block device, cross-checks data with
-# the kernel's own initiator (nvme connect) both ways, and removes the configuration. Exit 0 pass, 1 fail, 77 skip (not in the guest, or no nvmet-tcp).
+# the kernel's own initiator (nvme connect) both ways, removes the target's port during I/O
+# (xnvmeperf must fail and exit, not hang), and removes the configuration. Exit 0 pass, 1 fail, 77 skip (not in the guest, or no nvmet-tcp).
 #
 #   usage: tcp_target.sh <build dir>
 set -u
@@ -89,5 +90,31 @@ if [ $rc -eq 0 ] && command -v nvme >/dev/null && modprobe nvme-tcp 2>/dev/null;
 		cat "$tmp/connect.log"
 	fi
 	rm -rf "$tmp"
+fi
+
+# The target's port removed during I/O: the initiator's commands fail and it exits, no hang
+if [ $rc -eq 0 ]; then
+	log=$(mktemp)
+	"$build/tools/xnvmeperf" "127.0.0.1:4420?subnqn=$nqn" --qdepth 8 --runtime 60 --size 16m \
+		--no-progress >"$log" 2>&1 &
+	pid=$!
+	sleep 3
+	rm -f "$port/subsystems/$nqn"
+	for _ in $(seq 300); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		echo "tcp_target: the initiator hangs after the port was removed"
+		kill -9 $pid
+		rc=1
+	elif wait $pid; then
+		echo "tcp_target: I/O kept succeeding after the port was removed"
+		cat "$log"
+		rc=1
+	else
+		echo "tcp_target: port removed during I/O: the initiator failed its commands and exited"
+	fi
+	rm -f "$log"
 fi
 exit $rc

@@ -74,7 +74,8 @@ target_from_opts(struct xnvme_dev *dev, struct xnvme_tcp_target *tgt)
 	int err = xnvme_tcp_uri_parse(dev->ident.uri, tgt);
 
 	if (err == -EINVAL) {
-		return xnvme_dev_set_errmsg(dev, err, "unknown URI option (hdgst=0|1, ddgst=0|1)");
+		return xnvme_dev_set_errmsg(dev, err,
+					    "unknown URI option (hdgst=0|1, ddgst=0|1, subnqn=NQN)");
 	}
 	if (err) {
 		return err;
@@ -88,8 +89,11 @@ target_from_opts(struct xnvme_dev *dev, struct xnvme_tcp_target *tgt)
 			return xnvme_dev_set_errmsg(dev, -EINVAL, "adrfam must be IPv4 or IPv6");
 		}
 	}
-	snprintf(tgt->subnqn, sizeof(tgt->subnqn), "%s",
-		 opts->subnqn ? opts->subnqn : XNVME_FABRICS_DISC_NQN);
+	if (opts->subnqn) {
+		snprintf(tgt->subnqn, sizeof(tgt->subnqn), "%s", opts->subnqn);
+	} else if (!tgt->subnqn[0]) {
+		snprintf(tgt->subnqn, sizeof(tgt->subnqn), "%s", XNVME_FABRICS_DISC_NQN);
+	}
 	host_ident(tgt, opts->hostnqn);
 	tgt->kato_ms = opts->keep_alive_timeout_ms;
 	tgt->admin_timeout_us = opts->admin_timeout;

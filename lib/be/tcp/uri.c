@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * Target addresses: "traddr:trsvcid" (IPv4 address or host name and port) and
- * "[v6addr]:trsvcid", optionally followed by "?hdgst=1&ddgst=1" to ask for digests.
+ * "[v6addr]:trsvcid", optionally followed by "?hdgst=1&ddgst=1" to ask for digests and
+ * "subnqn=NQN" for clients that cannot set opts.subnqn (opts.subnqn wins).
  * Anything else is not a TCP target (-ENXIO), so that other backends get the URI.
  */
 #include <errno.h>
@@ -36,7 +37,7 @@ parse_port(const char *s, size_t len, char *out, size_t out_len)
 static int
 parse_query(const char *q, struct xnvme_tcp_target *tgt)
 {
-	char buf[128];
+	char buf[512];
 	char *save = NULL;
 
 	if (strlen(q) >= sizeof(buf)) {
@@ -48,6 +49,8 @@ parse_query(const char *q, struct xnvme_tcp_target *tgt)
 			tgt->hdgst = true;
 		} else if (!strcmp(kv, "ddgst=1")) {
 			tgt->ddgst = true;
+		} else if (!strncmp(kv, "subnqn=", 7) && kv[7] && strlen(kv + 7) < sizeof(tgt->subnqn)) {
+			strcpy(tgt->subnqn, kv + 7);
 		} else if (strcmp(kv, "hdgst=0") && strcmp(kv, "ddgst=0")) {
 			return -EINVAL;
 		}
