@@ -232,11 +232,12 @@ recv_h2c(struct tt_conn *c, uint16_t cid, uint8_t *buf, uint32_t len)
 			}
 			if (io_full(c->fd, (uint8_t *)&d + 8, sizeof(d) - 8, false) ||
 			    d.ch.type != XNVME_TCP_PDU_H2C_DATA ||
-			    d.cccid != cid || d.ttag != ttag || d.datao != off || d.datal > end - off ||
-			    d.datal > c->tt->cfg.maxh2cdata) {
+			    d.cccid != cid || d.ttag != ttag || d.datao != off ||
+			    d.datal > end - off || d.datal > c->tt->cfg.maxh2cdata) {
 				return -1;
 			}
-			if (c->hd && (io_full(c->fd, &dg, 4, false) || dg != crc32c_bitwise(&d, sizeof(d)))) {
+			if (c->hd && (io_full(c->fd, &dg, 4, false) ||
+				      dg != crc32c_bitwise(&d, sizeof(d)))) {
 				return -1;
 			}
 			skip = d.ch.pdo - sizeof(d) - (c->hd ? 4 : 0);
@@ -274,18 +275,20 @@ send_c2h(struct tt_conn *c, uint16_t cid, const uint8_t *data, uint32_t len, enu
 		uint32_t n = len - off < chunk ? len - off : chunk;
 
 		d.ch.type = XNVME_TCP_PDU_C2H_DATA;
-		d.cccid = cid;
+		d.cccid = f == TT_FAULT_DATA_UNKNOWN_CID ? (uint16_t)(cid ^ 0x5A5) : cid;
 		d.datao = off;
 		d.datal = n;
 		if (off + n == len) {
-			d.ch.flags = XNVME_TCP_F_LAST | (tt->cfg.c2h_success ? XNVME_TCP_F_SUCCESS : 0);
+			d.ch.flags = XNVME_TCP_F_LAST |
+				     (tt->cfg.c2h_success ? XNVME_TCP_F_SUCCESS : 0);
 		}
 		if (f == TT_FAULT_OVERSIZED) {
 			uint8_t *big = calloc(1, len + TT_LBA);
 			int ret;
 
 			d.datal = len + TT_LBA;
-			ret = big ? send_pdu(c, &d, sizeof(d), big, len + TT_LBA, false, false) : -1;
+			ret = big ? send_pdu(c, &d, sizeof(d), big, len + TT_LBA, false, false)
+				  : -1;
 			free(big);
 			return ret;
 		}
@@ -560,8 +563,9 @@ conn_main(void *arg)
 			}
 			continue;
 		}
-		if (io_full(c->fd, &ch, sizeof(ch), false) || ch.type != XNVME_TCP_PDU_CAPSULE_CMD ||
-		    read_capsule(c, &ch, &cap) || exec_capsule(c, &cap)) {
+		if (io_full(c->fd, &ch, sizeof(ch), false) ||
+		    ch.type != XNVME_TCP_PDU_CAPSULE_CMD || read_capsule(c, &ch, &cap) ||
+		    exec_capsule(c, &cap)) {
 			break;
 		}
 	}

@@ -22,6 +22,7 @@ enum tt_fault {
 	TT_FAULT_NO_RESPONSE, ///< the command is never answered
 	TT_FAULT_TERM,        ///< C2HTermReq instead of a response
 	TT_FAULT_EARLY_RESP,  ///< a write is answered before its data was requested
+	TT_FAULT_DATA_UNKNOWN_CID, ///< C2HData for a CID that is not outstanding
 };
 
 struct tt_cfg {

@@ -67,12 +67,14 @@ sync_rw(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
 		int err;
 
 		fill(wbuf, 32768, 99);
-		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, 1000, (uint16_t)(32768 / lba_nbytes - 1));
+		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, 1000,
+			       (uint16_t)(32768 / lba_nbytes - 1));
 		err = xnvme_cmd_pass_iov(&ctx, wv, 3, 32768, NULL, 0);
 		CHECK_OK(err, ctx);
 		memset(rbuf, 0, 32768);
 		ctx = xnvme_cmd_ctx_from_dev(dev);
-		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, nsid, 1000, (uint16_t)(32768 / lba_nbytes - 1));
+		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, nsid, 1000,
+			       (uint16_t)(32768 / lba_nbytes - 1));
 		err = xnvme_cmd_pass_iov(&ctx, rv, 2, 32768, NULL, 0);
 		CHECK_OK(err, ctx);
 		CHECK(!memcmp(wbuf, rbuf, 32768));
@@ -101,7 +103,8 @@ async_pass(struct xnvme_queue *q, struct xnvme_dev *dev, uint8_t opc, uint8_t *b
 
 			CHECK(ret >= 0);
 			if (ret == 0) {
-				CHECK(poll(&pfd, 1, 10000) == 1); /* the socket: readable when done */
+				/* the socket: readable when a completion is there */
+				CHECK(poll(&pfd, 1, 10000) == 1);
 			}
 		}
 		ctx = xnvme_queue_get_cmd_ctx(q);
@@ -173,7 +176,8 @@ run(const char *uri, const char *subnqn, bool own_target)
 		CHECK_EQ(geo->lba_nbytes, 512);
 		CHECK_EQ(geo->tbytes, (uint64_t)NLBAS * 512);
 		CHECK_EQ(geo->mdts_nbytes, 131072);
-		CHECK(!strncmp((const char *)xnvme_dev_get_ctrlr(dev)->mn, "xnvme test tcp target", 21));
+		CHECK(!strncmp((const char *)xnvme_dev_get_ctrlr(dev)->mn, "xnvme test tcp target",
+			       21));
 	}
 	CHECK(!strcmp(xnvme_dev_get_ident(dev)->subnqn, subnqn));
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * A misbehaving NVMe/TCP target (tests/tcp_target.c with faults injected) against the "tcp"
- * backend: a truncated PDU, data beyond the command, a response for an unknown CID, wrong
+ * backend: a truncated PDU, data beyond the command, a response or data for an unknown CID, wrong
  * header and data digests, the connection dropped mid-transfer, no response at all (command
  * timeout), a termination request, and a write answered before its data was asked for. Each
  * must fail the affected commands with an error, leave the connection refusing new commands,
@@ -34,6 +34,7 @@ static const struct {
 	{TT_FAULT_NO_RESPONSE, "no-response", "", false},
 	{TT_FAULT_TERM, "term", "", false},
 	{TT_FAULT_EARLY_RESP, "early-resp", "", true},
+	{TT_FAULT_DATA_UNKNOWN_CID, "data-unknown-cid", "", false},
 };
 
 static double

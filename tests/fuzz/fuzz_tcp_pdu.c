@@ -79,7 +79,8 @@ check_crc(const uint8_t *data, size_t size)
 			ref = (ref & 1) ? (ref >> 1) ^ 0x82F63B78U : ref >> 1;
 		}
 	}
-	if (xnvme_tcp_crc32c(~0U, data, size) != ref || xnvme_tcp_crc32c_sw(~0U, data, size) != ref) {
+	if (xnvme_tcp_crc32c(~0U, data, size) != ref ||
+	    xnvme_tcp_crc32c_sw(~0U, data, size) != ref) {
 		FAIL("CRC32C of %zu bytes differs from the bitwise reference", size);
 	}
 }
@@ -123,7 +124,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (xnvme_tcp_pdu_check_ch(data + pos, &lim, &hdr_nbytes)) {
 			break;
 		}
-		if (hdr_nbytes < sizeof(struct xnvme_tcp_ch) || hdr_nbytes > XNVME_TCP_RX_HDR_MAX + 128) {
+		if (hdr_nbytes < sizeof(struct xnvme_tcp_ch) ||
+		    hdr_nbytes > XNVME_TCP_RX_HDR_MAX + 128) {
 			FAIL("common header accepted with a header of %u bytes", hdr_nbytes);
 		}
 		if (size - pos < hdr_nbytes) {

@@ -148,7 +148,8 @@ icreq(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint64_t 
 	    rsp.ch.plen != sizeof(rsp) || rsp.pfv != 0 || rsp.cpda > 31 ||
 	    (rsp.dgst & ~req.dgst) || rsp.maxh2cdata < 4096 || rsp.maxh2cdata % 4) {
 		snprintf(errmsg, errmsg_len, "invalid ICResp (type %u, pfv %u, cpda %u, dgst %u, "
-			 "maxh2cdata %u)", rsp.ch.type, rsp.pfv, rsp.cpda, rsp.dgst, rsp.maxh2cdata);
+			 "maxh2cdata %u)", rsp.ch.type, rsp.pfv, rsp.cpda, rsp.dgst,
+			 rsp.maxh2cdata);
 		return -EPROTO;
 	}
 	conn->lim.hdgst = !!(rsp.dgst & XNVME_TCP_DGST_HDR);
@@ -189,8 +190,8 @@ xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *
 
 	err = sock_connect(tgt, deadline_ns, &conn->fd);
 	if (err) {
-		snprintf(errmsg, errmsg_len, "cannot connect to %s port %s: %s", tgt->host, tgt->port,
-			 strerror(-err));
+		snprintf(errmsg, errmsg_len, "cannot connect to %s port %s: %s", tgt->host,
+			 tgt->port, strerror(-err));
 		xnvme_tcp_conn_close(conn);
 		return err;
 	}
@@ -325,7 +326,8 @@ build_cmd(struct xnvme_tcp_conn *conn, uint16_t cid, uint32_t nbytes, bool incap
 			ch->flags |= XNVME_TCP_F_DDGST;
 			ch->plen += XNVME_TCP_DIGEST_LEN;
 			for (uint32_t i = 1; i <= n; ++i) {
-				crc = xnvme_tcp_crc32c(crc, slot->tx[i].iov_base, slot->tx[i].iov_len);
+				crc = xnvme_tcp_crc32c(crc, slot->tx[i].iov_base,
+						       slot->tx[i].iov_len);
 			}
 			slot->ddgst = ~crc;
 			slot->tx[slot->txcnt].iov_base = &slot->ddgst;

@@ -192,7 +192,8 @@ xnvme_tcp_conn_recv(struct xnvme_tcp_conn *conn, uint32_t max)
 		case XNVME_TCP_RX_CH:
 			ret = rx_bytes(conn, conn->rxhdr, sizeof(struct xnvme_tcp_ch));
 			if (ret > 0) {
-				ret = xnvme_tcp_pdu_check_ch(conn->rxhdr, &conn->lim, &conn->rx_need);
+				ret = xnvme_tcp_pdu_check_ch(conn->rxhdr, &conn->lim,
+							     &conn->rx_need);
 				ret = ret ? ret : 1;
 				conn->rx = XNVME_TCP_RX_HDR;
 			}

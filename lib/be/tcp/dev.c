@@ -74,8 +74,8 @@ target_from_opts(struct xnvme_dev *dev, struct xnvme_tcp_target *tgt)
 	int err = xnvme_tcp_uri_parse(dev->ident.uri, tgt);
 
 	if (err == -EINVAL) {
-		return xnvme_dev_set_errmsg(dev, err,
-					    "unknown URI option (hdgst=0|1, ddgst=0|1, subnqn=NQN)");
+		return xnvme_dev_set_errmsg(
+			dev, err, "unknown URI option (hdgst=0|1, ddgst=0|1, subnqn=NQN)");
 	}
 	if (err) {
 		return err;
@@ -160,7 +160,8 @@ conn_up(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn, uint32_t ncmds, uint
 		return xnvme_dev_set_errmsg(dev, err, "%s", msg);
 	}
 	conn->timeout_ns = st->tgt.admin_timeout_us * 1000ULL;
-	err = xnvme_tcp_fabrics_connect(conn, &st->tgt, qid, sqsize, qid ? st->admin.cntlid : 0xFFFF);
+	err = xnvme_tcp_fabrics_connect(conn, &st->tgt, qid, sqsize,
+					qid ? st->admin.cntlid : 0xFFFF);
 	if (err) {
 		xnvme_tcp_conn_close(conn);
 		return xnvme_dev_set_errmsg(dev, err, "Fabrics Connect of queue %u to '%s' failed",
@@ -307,7 +308,8 @@ tcp_dev_open(struct xnvme_dev *dev)
 		st->mqes = (uint16_t)(st->cap & 0xFFFF);
 		err = xnvme_tcp_ctrlr_enable(&st->admin, st->cap);
 		if (err) {
-			xnvme_dev_set_errmsg(dev, err, "controller enable (CC.EN, CSTS.RDY) failed");
+			xnvme_dev_set_errmsg(dev, err,
+					     "controller enable (CC.EN, CSTS.RDY) failed");
 		}
 	}
 	if (!err && tgt.kato_ms) {

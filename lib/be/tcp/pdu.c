@@ -50,7 +50,8 @@ xnvme_tcp_pdu_check_ch(const uint8_t *ch_bytes, const struct xnvme_tcp_limits *l
 		if (ch.hlen != 24 || ch.pdo != 24 + hd || ch.plen <= ch.pdo + dd) {
 			return -EPROTO;
 		}
-		want_flags = (lim->hdgst ? XNVME_TCP_F_HDGST : 0) | (lim->ddgst ? XNVME_TCP_F_DDGST : 0);
+		want_flags = (uint8_t)((lim->hdgst ? XNVME_TCP_F_HDGST : 0) |
+				       (lim->ddgst ? XNVME_TCP_F_DDGST : 0));
 		if ((ch.flags & (XNVME_TCP_F_HDGST | XNVME_TCP_F_DDGST)) != want_flags) {
 			return -EPROTO;
 		}

@@ -49,7 +49,8 @@ parse_query(const char *q, struct xnvme_tcp_target *tgt)
 			tgt->hdgst = true;
 		} else if (!strcmp(kv, "ddgst=1")) {
 			tgt->ddgst = true;
-		} else if (!strncmp(kv, "subnqn=", 7) && kv[7] && strlen(kv + 7) < sizeof(tgt->subnqn)) {
+		} else if (!strncmp(kv, "subnqn=", 7) && kv[7] &&
+			   strlen(kv + 7) < sizeof(tgt->subnqn)) {
 			strcpy(tgt->subnqn, kv + 7);
 		} else if (strcmp(kv, "hdgst=0") && strcmp(kv, "ddgst=0")) {
 			return -EINVAL;
