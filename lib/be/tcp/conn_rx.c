@@ -190,7 +190,12 @@ xnvme_tcp_conn_recv(struct xnvme_tcp_conn *conn, uint32_t max)
 
 		switch (conn->rx) {
 		case XNVME_TCP_RX_CH:
-			ret = rx_bytes(conn, conn->rxhdr, sizeof(struct xnvme_tcp_ch));
+			/*
+			 * Every PDU after ICResp has a 24-byte header: take it and its digest in
+			 * one recv. (A termination PDU has no digest; it ends the connection.)
+			 */
+			ret = rx_bytes(conn, conn->rxhdr,
+				       24 + (conn->lim.hdgst ? XNVME_TCP_DIGEST_LEN : 0));
 			if (ret > 0) {
 				ret = xnvme_tcp_pdu_check_ch(conn->rxhdr, &conn->lim,
 							     &conn->rx_need);
@@ -199,7 +204,9 @@ xnvme_tcp_conn_recv(struct xnvme_tcp_conn *conn, uint32_t max)
 			}
 			break;
 		case XNVME_TCP_RX_HDR:
-			ret = rx_bytes(conn, conn->rxhdr, conn->rx_need);
+			ret = conn->rx_got >= conn->rx_need
+				      ? 1
+				      : rx_bytes(conn, conn->rxhdr, conn->rx_need);
 			if (ret > 0) {
 				ret = on_header(conn);
 				ret = ret ? ret : 1;
