@@ -121,7 +121,7 @@ struct xnvme_be {
 	const struct xnvme_be_async *const *async;
 };
 
-/** The registry, in the fixed order spdk, linux, fbsd, macos, windows, ramdisk, vfio */
+/** The registry, in the fixed order spdk, linux, fbsd, macos, windows, ramdisk, vfio, tcp */
 extern const struct xnvme_be *const xnvme_be_registry[];
 extern const int xnvme_be_registry_len;
 
@@ -339,5 +339,6 @@ extern const struct xnvme_be_async xnvme_be_async_nil;
 /** Backends */
 extern const struct xnvme_be xnvme_be_linux;
 extern const struct xnvme_be xnvme_be_ramdisk;
+extern const struct xnvme_be xnvme_be_tcp;
 
 #endif /* XNVME_BE_H */

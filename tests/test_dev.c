@@ -300,21 +300,22 @@ test_null_safety(void)
 static void
 test_be_attr_list(void)
 {
-	const char *names[] = {"spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio"};
+	const char *names[] = {"spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio", "tcp"};
 	struct xnvme_be_attr_list *list = NULL;
 
 	CHECK_EQ(xnvme_be_attr_list_bundled(&list), 0);
 	if (!list) {
 		return;
 	}
-	CHECK_EQ(list->count, 7);
-	CHECK_EQ(list->capacity, 7);
-	for (int i = 0; i < 7; ++i) {
+	CHECK_EQ(list->count, 8);
+	CHECK_EQ(list->capacity, 8);
+	for (int i = 0; i < 8; ++i) {
 		CHECK(!strcmp(list->item[i].name, names[i]));
 	}
 	CHECK_EQ(list->item[1].enabled, 1);
 	CHECK_EQ(list->item[5].enabled, 1);
 	CHECK_EQ(list->item[0].enabled, 0);
+	CHECK_EQ(list->item[7].enabled, 1);
 	xnvme_buf_virt_free(list);
 }
 

@@ -20,7 +20,10 @@
  *    under /dev/ that do not exist, which are kept as they are with create and truncate off;
  *  - URIs without a '/' are kept (ramdisks, PCI addresses, host:port are not paths), but with
  *    create or truncate set (and be other than "ramdisk") they too move into the directory;
- *  - the line "@file" as URI names a 4 KiB regular file in the directory, rewritten per input.
+ *  - the line "@file" as URI names a 4 KiB regular file in the directory, rewritten per input;
+ *  - nothing goes to the network: a URI the tcp backend would take (one ':' before any '?', or
+ *    a leading '[') gets the address 127.0.0.1 or [::1] and port 1, where nothing listens,
+ *    and keeps its "?options" (the connection is refused at once).
  * The ramdisk maps its LBA memory lazily (MAP_NORESERVE: "1000GB" is cheap), but a zoned
  * namespace allocates per-zone state: inputs whose zone state would exceed 64 MiB are skipped.
  */
@@ -272,6 +275,25 @@ zone_state_nbytes(const char *uri)
 	return (nlbas / zsze + 1) * (64 + zdes * 64);
 }
 
+/* host:port URIs: loopback, port 1, the options kept */
+static void
+confine_tcp(struct input *in)
+{
+	char *q = strchr(in->uri, '?');
+	size_t len = q ? (size_t)(q - in->uri) : strlen(in->uri);
+	char *colon = memchr(in->uri, ':', len);
+	char tail[URI_MAX];
+	bool one_colon;
+
+	one_colon = colon && !memchr(colon + 1, ':', len - (size_t)(colon + 1 - in->uri));
+	if (memchr(in->uri, '/', len) || (in->uri[0] != '[' && !one_colon)) {
+		return;
+	}
+	snprintf(tail, sizeof(tail), "%s", q ? q : "");
+	snprintf(in->uri, sizeof(in->uri), "%s:1%.*s", in->uri[0] == '[' ? "[::1]" : "127.0.0.1",
+		 URI_MAX - 16, tail);
+}
+
 /* Applies the rules of the header comment; false: skip the input */
 static bool
 make_safe(struct input *in)
@@ -284,6 +306,7 @@ make_safe(struct input *in)
 	if (zone_state_nbytes(in->uri) > ZONE_STATE_MAX) {
 		return false;
 	}
+	confine_tcp(in);
 	if (!strcmp(in->uri, "@file")) {
 		snprintf(in->uri, sizeof(in->uri), "%s", g_file);
 		return true;

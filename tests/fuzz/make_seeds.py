@@ -10,6 +10,8 @@ the seeds identically.
   ramdisk_cmd  every opcode the ramdisk implements, per namespace kind, with good and bad buffers
   printers     structs of zeroes, ones, text with YAML indicators, large counts
   pi           every PI type x format x layout x location, plus refused argument sets
+  tcp_pdu      NVMe/TCP PDU streams a target may send: responses, data, R2T, termination,
+               with and without digests, and the violations the parser must refuse
 """
 import os
 import struct
@@ -383,8 +385,77 @@ def pi():
     write(t, "ms-300", hdr(1, 1, 2, 0x7, 1, 7, 300, 3, raw_bs=4396) + body)
 
 
+# ------------------------------------------------------------------------------ tcp_pdu
+def crc32c(data):
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+    return crc ^ 0xFFFFFFFF
+
+
+def tcp_pdu():
+    t = "tcp_pdu"
+    clear(t)
+
+    def cmds(slots):
+        # (flags, nbytes/512, done/512) per slot, eight slots
+        out = b""
+        for i in range(8):
+            f, n, d = slots[i] if i < len(slots) else (0, 0, 0)
+            out += struct.pack("<BHB", f, n, d)
+        return out
+
+    def ch(ptype, flags, hlen, pdo, plen):
+        return struct.pack("<BBBBI", ptype, flags, hlen, pdo, plen)
+
+    def dg(hdr, on):
+        return struct.pack("<I", crc32c(hdr)) if on else b""
+
+    def resp(cid, hd=False, status=0):
+        h = ch(5, 1 if hd else 0, 24, 0, 24 + (4 if hd else 0))
+        h += struct.pack("<IIHHHH", 0, 0, 1, 1, cid, status)
+        return h + dg(h, hd)
+
+    def c2h(cid, off, data, hd=False, dd=False, flags=0x4):
+        pdo = 24 + (4 if hd else 0)
+        h = ch(7, flags | (1 if hd else 0) | (2 if dd else 0), 24, pdo,
+               pdo + len(data) + (4 if dd else 0))
+        h += struct.pack("<HHIII", cid, 0, off, len(data), 0)
+        return h + dg(h, hd) + data + (struct.pack("<I", crc32c(data)) if dd else b"")
+
+    def r2t(cid, off, ln, hd=False):
+        h = ch(9, 1 if hd else 0, 24, 0, 24 + (4 if hd else 0))
+        h += struct.pack("<HHIII", cid, 5, off, ln, 0)
+        return h + dg(h, hd)
+
+    rd = (1 | 2 << 1, 8, 0)   # active read of 4 KiB
+    wr = (1 | 1 << 1, 16, 0)  # active write of 8 KiB, data via R2T
+    data = bytes(range(256)) * 16
+    write(t, "resp", b"\x00" + cmds([rd]) + resp(0))
+    write(t, "read-data-resp", b"\x00" + cmds([rd]) + c2h(0, 0, data) + resp(0))
+    write(t, "read-two-pdus", b"\x00" + cmds([rd]) + c2h(0, 0, data[:2048], flags=0)
+          + c2h(0, 2048, data[2048:]) + resp(0))
+    write(t, "read-success", b"\x00" + cmds([rd]) + c2h(0, 0, data, flags=0xC))
+    write(t, "digests", b"\x07" + cmds([rd, wr]) + c2h(0, 0, data, True, True)
+          + r2t(1, 0, 8192, True) + resp(0, True) + resp(1, True))
+    write(t, "r2t", b"\x00" + cmds([rd, wr]) + r2t(1, 0, 4096) + resp(1))
+    term = ch(3, 0, 24, 0, 24 + 8) + struct.pack("<H", 1) + b"\x00" * 14 + b"\x05" * 8
+    write(t, "term", b"\x00" + cmds([rd]) + term)
+    write(t, "unknown-cid", b"\x00" + cmds([rd]) + resp(6))
+    write(t, "oversized-data", b"\x00" + cmds([rd]) + c2h(0, 0, data + data[:512]))
+    write(t, "out-of-order", b"\x00" + cmds([rd]) + c2h(0, 512, data[:512]))
+    write(t, "success-not-last", b"\x00" + cmds([rd]) + c2h(0, 0, data[:512], flags=0x8))
+    write(t, "r2t-for-read", b"\x00" + cmds([rd]) + r2t(0, 0, 512))
+    write(t, "bad-hdgst", b"\x01" + cmds([rd]) + resp(0, True)[:-1] + b"\x00")
+    write(t, "truncated", b"\x00" + cmds([rd]) + ch(5, 0, 24, 0, 20) + b"\x00" * 16)
+    write(t, "digest-flag-missing", b"\x01" + cmds([rd]) + resp(0, False) + b"\x00" * 4)
+
+
 if __name__ == "__main__":
     dev_open()
     ramdisk_cmd()
     printers()
     pi()
+    tcp_pdu()

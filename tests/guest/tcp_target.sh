@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The "tcp" backend against the Linux kernel's NVMe/TCP target, inside the QEMU guest: exports
+# the guest's 512-byte QEMU namespace through nvmet-tcp on 127.0.0.1:4420 (configfs), runs
+# tests/test_tcp against it (without and with digests; it overwrites the namespace's first
+# 16 MiB), reads what the initiator wrote back through the block device, cross-checks data with
+# the kernel's own initiator (nvme connect) both ways, removes the target's port during I/O
+# (xnvmeperf must fail and exit, not hang), and removes the configuration. Exit 0 pass, 1 fail, 77 skip (not in the guest, or no nvmet-tcp).
+#
+#   usage: tcp_target.sh <build dir>
+set -u
+build=$(realpath "${1:?usage: tcp_target.sh <build dir>}")
+dev=${XNVME_QEMU_NVM_BLK:-}
+[ -n "${XNVME_QEMU_GUEST:-}" ] && [ -n "$dev" ] || exit 77
+modprobe nvmet-tcp 2>/dev/null || exit 77
+ip link set lo up
+S=/sys/kernel/config/nvmet
+[ -d "$S" ] || mount -t configfs none /sys/kernel/config
+[ -d "$S" ] || exit 77
+
+nqn=nqn.2024-01.io.xnvme:guest
+port=$S/ports/11
+cleanup() {
+	rm -f "$port/subsystems/$nqn"
+	[ -d "$port" ] && rmdir "$port"
+	[ -e "$S/subsystems/$nqn/namespaces/1/enable" ] && echo 0 >"$S/subsystems/$nqn/namespaces/1/enable"
+	[ -d "$S/subsystems/$nqn/namespaces/1" ] && rmdir "$S/subsystems/$nqn/namespaces/1"
+	[ -d "$S/subsystems/$nqn" ] && rmdir "$S/subsystems/$nqn"
+}
+trap cleanup EXIT
+
+mkdir "$S/subsystems/$nqn" &&
+	echo 1 >"$S/subsystems/$nqn/attr_allow_any_host" &&
+	mkdir "$S/subsystems/$nqn/namespaces/1" &&
+	echo -n "$dev" >"$S/subsystems/$nqn/namespaces/1/device_path" &&
+	echo 1 >"$S/subsystems/$nqn/namespaces/1/enable" &&
+	mkdir "$port" &&
+	echo 127.0.0.1 >"$port/addr_traddr" && echo tcp >"$port/addr_trtype" &&
+	echo 4420 >"$port/addr_trsvcid" && echo ipv4 >"$port/addr_adrfam" &&
+	ln -s "$S/subsystems/$nqn" "$port/subsystems/$nqn" || {
+	echo "tcp_target: configuring nvmet-tcp failed"
+	exit 1
+}
+
+"$build/tests/test_tcp" --uri 127.0.0.1:4420 --subnqn "$nqn"
+rc=$?
+
+# The initiator's last vectored write (LBA 1000, 32 KiB) as the kernel's block layer sees it:
+# not all zeroes (the namespace starts zeroed)
+if [ $rc -eq 0 ]; then
+	if dd if="$dev" bs=512 skip=1000 count=64 iflag=direct status=none | cmp -s - <(head -c 32768 /dev/zero); then
+		echo "tcp_target: data written over TCP is not on the namespace"
+		rc=1
+	fi
+fi
+
+# The kernel's initiator against the same target: it sees what ours wrote, and ours reads what
+# it wrote (lblk over the tcp backend)
+if [ $rc -eq 0 ] && command -v nvme >/dev/null && modprobe nvme-tcp 2>/dev/null; then
+	tmp=$(mktemp -d)
+	[ -s /etc/nvme/hostnqn ] || hostnqn_opt=(--hostnqn nqn.2014-08.org.nvmexpress:uuid:5e1f0000-0000-4000-8000-00000000c0de)
+	if nvme connect -t tcp -a 127.0.0.1 -s 4420 -n "$nqn" "${hostnqn_opt[@]}" >"$tmp/connect.log" 2>&1; then
+		kdev=""
+		for _ in $(seq 50); do
+			for c in /sys/class/nvme/nvme*; do
+				[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$nqn" ] || continue
+				for n in "$c"/nvme*n1 "$c"/nvme*c*n1; do
+					[ -e "$n" ] && kdev=/dev/$(basename "$n")
+				done
+			done
+			[ -n "$kdev" ] && [ -b "$kdev" ] && break
+			sleep 0.2
+		done
+		if [ -z "$kdev" ]; then
+			echo "tcp_target: nvme connect made no namespace"
+			rc=1
+		else
+			dd if="$kdev" bs=512 skip=1000 count=64 iflag=direct status=none >"$tmp/kernel.bin"
+			dd if="$dev" bs=512 skip=1000 count=64 iflag=direct status=none >"$tmp/local.bin"
+			cmp -s "$tmp/kernel.bin" "$tmp/local.bin" || { echo "tcp_target: kernel initiator reads other data"; rc=1; }
+			head -c 65536 /dev/urandom >"$tmp/rand.bin"
+			dd if="$tmp/rand.bin" of="$kdev" bs=512 seek=5000 oflag=direct status=none
+			"$build/tools/lblk" read 127.0.0.1:4420 --subnqn "$nqn" --slba 0x1388 --nlb 127 \
+				--data-output "$tmp/ours.bin" >"$tmp/lblk.log" 2>&1 || { cat "$tmp/lblk.log"; rc=1; }
+			cmp -s "$tmp/rand.bin" "$tmp/ours.bin" || { echo "tcp_target: data the kernel initiator wrote reads back differently"; rc=1; }
+			[ $rc -eq 0 ] && echo "tcp_target: kernel initiator and tcp backend agree"
+		fi
+		nvme disconnect -n "$nqn" >/dev/null 2>&1
+	else
+		echo "tcp_target: nvme connect failed (skipping the cross-check):"
+		cat "$tmp/connect.log"
+	fi
+	rm -rf "$tmp"
+fi
+
+# The target's port removed during I/O: the initiator's commands fail and it exits, no hang
+if [ $rc -eq 0 ]; then
+	log=$(mktemp)
+	"$build/tools/xnvmeperf" "127.0.0.1:4420?subnqn=$nqn" --qdepth 8 --runtime 60 --size 16m \
+		--no-progress >"$log" 2>&1 &
+	pid=$!
+	sleep 3
+	rm -f "$port/subsystems/$nqn"
+	for _ in $(seq 300); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 $pid 2>/dev/null; then
+		echo "tcp_target: the initiator hangs after the port was removed"
+		kill -9 $pid
+		rc=1
+	elif wait $pid; then
+		echo "tcp_target: I/O kept succeeding after the port was removed"
+		cat "$log"
+		rc=1
+	else
+		echo "tcp_target: port removed during I/O: the initiator failed its commands and exited"
+	fi
+	rm -f "$log"
+fi
+exit $rc

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A small NVMe/TCP target for the initiator's tests (tests/tcp_target.c): listens on
+ * 127.0.0.1 on an ephemeral port, serves one NVM namespace of 512-byte LBAs from memory
+ * (Identify, Property Get/Set, Connect, Read, Write, Flush) and injects faults on request.
+ * Each connection is served by a thread of its own; the target lives in the test process.
+ */
+#ifndef XNVME_TESTS_TCP_TARGET_H
+#define XNVME_TESTS_TCP_TARGET_H
+
+#include <stdint.h>
+#include <libxnvme.h>
+
+enum tt_fault {
+	TT_FAULT_NONE = 0,
+	TT_FAULT_TRUNCATED,   ///< response with a PDU length shorter than its header
+	TT_FAULT_OVERSIZED,   ///< C2HData longer than the read
+	TT_FAULT_UNKNOWN_CID, ///< response for a CID that is not outstanding
+	TT_FAULT_BAD_HDGST,   ///< response with a wrong header digest
+	TT_FAULT_BAD_DDGST,   ///< C2HData with a wrong data digest
+	TT_FAULT_DROP,        ///< half of the read data, then the connection is closed
+	TT_FAULT_NO_RESPONSE, ///< the command is never answered
+	TT_FAULT_TERM,        ///< C2HTermReq instead of a response
+	TT_FAULT_EARLY_RESP,  ///< a write is answered before its data was requested
+	TT_FAULT_DATA_UNKNOWN_CID, ///< C2HData for a CID that is not outstanding
+};
+
+struct tt_cfg {
+	uint32_t nlbas;       ///< namespace size in 512-byte LBAs
+	uint32_t maxh2cdata;  ///< ICResp MAXH2CDATA
+	uint32_t icd_nbytes;  ///< in-capsule data of I/O queues (IOCCSZ - 64)
+	uint32_t c2h_chunk;   ///< bytes per C2HData PDU
+	int c2h_success;      ///< use the SUCCESS flag instead of a response capsule
+};
+
+struct tt;
+
+/** Starts a target; NULL on error. *port gets the TCP port */
+struct tt *
+tt_start(const struct tt_cfg *cfg, uint16_t *port);
+
+/** Makes the `after`-th Read or Write from now on (0: the next) misbehave as `fault` */
+void
+tt_set_fault(struct tt *tt, enum tt_fault fault, int after);
+
+/** Number of I/O commands (Read/Write/Flush) the target served */
+uint64_t
+tt_nio(struct tt *tt);
+
+/** Keep Alive commands received, and the largest KATO (ms) an admin Connect asked for */
+uint64_t
+tt_nkeepalive(struct tt *tt, uint32_t *kato_ms);
+
+/** Stops the target: closes the listener and every connection, joins the threads */
+void
+tt_stop(struct tt *tt);
+
+/** Completions the test programs count: good and failed; each context goes back to its queue */
+struct tt_counts {
+	int ok;
+	int bad;
+};
+
+static inline void
+tt_count_cb(struct xnvme_cmd_ctx *ctx, void *arg)
+{
+	struct tt_counts *c = arg;
+
+	if (xnvme_cmd_ctx_cpl_status(ctx)) {
+		c->bad++;
+	} else {
+		c->ok++;
+	}
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+#endif

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The "tcp" backend against the test target (tests/tcp_target.c) on 127.0.0.1, or against any
+ * NVMe/TCP target given as --uri ADDR:PORT --subnqn NQN (the guest runs it on the kernel's
+ * nvmet-tcp; the namespace's first 16 MiB are overwritten). For each of: no digests, header
+ * and data digests (with C2H SUCCESS and small data PDUs): open with no backend named,
+ * Identify and geometry, sync writes read back and compared at sizes that go in-capsule and
+ * through R2T/H2CData, iovecs, an invalid admin opcode's status, and async queues of depth 1,
+ * 8 and 32 writing and reading back through the completion fd.
+ */
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tcp_target.h"
+#include "xnvme_test.h"
+
+#define NLBAS 32768U /* 16 MiB */
+#define SUBNQN "nqn.2024-01.io.xnvme:test"
+
+static void
+fill(uint8_t *buf, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; ++i) {
+		seed = seed * 1103515245U + 12345U;
+		buf[i] = (uint8_t)(seed >> 16);
+	}
+}
+
+static void
+sync_rw(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
+{
+	static const uint32_t sizes[] = {512, 4096, 8192, 65536, 131072};
+	size_t max = 131072;
+	uint8_t *wbuf = xnvme_buf_alloc(dev, max), *rbuf = xnvme_buf_alloc(dev, max);
+
+	CHECK(wbuf && rbuf);
+	if (!wbuf || !rbuf) {
+		return;
+	}
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
+		struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+		uint32_t n = sizes[i];
+		uint64_t slba = 64 * i;
+		int err;
+
+		if (n < lba_nbytes || n > xnvme_dev_get_geo(dev)->mdts_nbytes) {
+			continue;
+		}
+		fill(wbuf, n, (uint32_t)i + 1);
+		err = xnvme_nvm_write(&ctx, nsid, slba, (uint16_t)(n / lba_nbytes - 1), wbuf, NULL);
+		CHECK_OK(err, ctx);
+		memset(rbuf, 0, n);
+		ctx = xnvme_cmd_ctx_from_dev(dev);
+		err = xnvme_nvm_read(&ctx, nsid, slba, (uint16_t)(n / lba_nbytes - 1), rbuf, NULL);
+		CHECK_OK(err, ctx);
+		CHECK(!memcmp(wbuf, rbuf, n));
+	}
+
+	/* vectored: written in three segments, read back in two other ones */
+	{
+		struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+		struct iovec wv[3] = {{wbuf, 1024}, {wbuf + 1024, 16384}, {wbuf + 17408, 15360}};
+		struct iovec rv[2] = {{rbuf, 20000}, {rbuf + 20000, 12768}};
+		int err;
+
+		fill(wbuf, 32768, 99);
+		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, 1000,
+			       (uint16_t)(32768 / lba_nbytes - 1));
+		err = xnvme_cmd_pass_iov(&ctx, wv, 3, 32768, NULL, 0);
+		CHECK_OK(err, ctx);
+		memset(rbuf, 0, 32768);
+		ctx = xnvme_cmd_ctx_from_dev(dev);
+		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, nsid, 1000,
+			       (uint16_t)(32768 / lba_nbytes - 1));
+		err = xnvme_cmd_pass_iov(&ctx, rv, 2, 32768, NULL, 0);
+		CHECK_OK(err, ctx);
+		CHECK(!memcmp(wbuf, rbuf, 32768));
+	}
+	xnvme_buf_free(dev, wbuf);
+	xnvme_buf_free(dev, rbuf);
+}
+
+/* Submits `n` commands of `nbytes` each (opcode write or read), waiting on the fd when full */
+static void
+async_pass(struct xnvme_queue *q, struct xnvme_dev *dev, uint8_t opc, uint8_t *buf, int n,
+	   uint32_t nbytes, uint32_t lba_nbytes, uint32_t nsid)
+{
+	struct tt_counts cnt = {0};
+	int fd = xnvme_queue_get_completion_fd(q);
+
+	CHECK(fd >= 0);
+	xnvme_queue_set_cb(q, tt_count_cb, &cnt);
+	for (int i = 0; i < n; ++i) {
+		struct xnvme_cmd_ctx *ctx;
+		int err;
+
+		while (xnvme_queue_get_outstanding(q) >= xnvme_queue_get_capacity(q)) {
+			struct pollfd pfd = {.fd = fd, .events = POLLIN};
+			int ret = xnvme_queue_poke(q, 0);
+
+			CHECK(ret >= 0);
+			if (ret == 0) {
+				/* the socket: readable when a completion is there */
+				CHECK(poll(&pfd, 1, 10000) == 1);
+			}
+		}
+		ctx = xnvme_queue_get_cmd_ctx(q);
+		CHECK(ctx != NULL);
+		if (!ctx) {
+			break;
+		}
+		xnvme_prep_nvm(ctx, opc, nsid, (uint64_t)i * (nbytes / lba_nbytes) + 2048,
+			       (uint16_t)(nbytes / lba_nbytes - 1));
+		err = xnvme_cmd_pass(ctx, buf + (size_t)i * nbytes, nbytes, NULL, 0);
+		CHECK_EQ(err, 0);
+		if (err) {
+			xnvme_queue_put_cmd_ctx(q, ctx);
+		}
+	}
+	CHECK(xnvme_queue_drain(q) >= 0);
+	CHECK_EQ(cnt.ok, n);
+	CHECK_EQ(cnt.bad, 0);
+	(void)dev;
+}
+
+static void
+async_rw(struct xnvme_dev *dev, uint16_t qd, uint32_t lba_nbytes, uint32_t nsid)
+{
+	const int n = 48;
+	const uint32_t nbytes = qd == 8 ? 65536 : 8192; /* qd 8: writes through R2T */
+	size_t total = (size_t)n * nbytes;
+	uint8_t *wbuf = xnvme_buf_alloc(dev, total), *rbuf = xnvme_buf_alloc(dev, total);
+	struct xnvme_queue *q = NULL;
+	int err;
+
+	err = xnvme_queue_init(dev, qd, 0, &q);
+	CHECK_EQ(err, 0);
+	CHECK(wbuf && rbuf);
+	if (!err && wbuf && rbuf) {
+		fill(wbuf, total, qd);
+		memset(rbuf, 0, total);
+		async_pass(q, dev, XNVME_SPEC_NVM_OPC_WRITE, wbuf, n, nbytes, lba_nbytes, nsid);
+		async_pass(q, dev, XNVME_SPEC_NVM_OPC_READ, rbuf, n, nbytes, lba_nbytes, nsid);
+		CHECK(!memcmp(wbuf, rbuf, total));
+	}
+	xnvme_queue_term(q);
+	xnvme_buf_free(dev, wbuf);
+	xnvme_buf_free(dev, rbuf);
+}
+
+static void
+run(const char *uri, const char *subnqn, bool own_target)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	const struct xnvme_geo *geo;
+	struct xnvme_cmd_ctx ctx;
+	struct xnvme_dev *dev;
+	uint32_t nsid;
+	int err;
+
+	opts.subnqn = subnqn;
+	dev = xnvme_test_open(uri, &opts);
+	CHECK(dev != NULL);
+	if (!dev) {
+		return;
+	}
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->be, "tcp"));
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->async, "tcp"));
+	geo = xnvme_dev_get_geo(dev);
+	CHECK(geo != NULL);
+	nsid = xnvme_dev_get_nsid(dev);
+	if (own_target) {
+		CHECK_EQ(geo->lba_nbytes, 512);
+		CHECK_EQ(geo->tbytes, (uint64_t)NLBAS * 512);
+		CHECK_EQ(geo->mdts_nbytes, 131072);
+		CHECK(!strncmp((const char *)xnvme_dev_get_ctrlr(dev)->mn, "xnvme test tcp target",
+			       21));
+	}
+	CHECK(!strcmp(xnvme_dev_get_ident(dev)->subnqn, subnqn));
+
+	sync_rw(dev, nsid, geo->lba_nbytes);
+
+	/* an admin opcode the controller does not know: -EIO and Invalid Command Opcode */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	ctx.cmd.common.opcode = 0xC4;
+	err = xnvme_cmd_pass_admin(&ctx, NULL, 0, NULL, 0);
+	CHECK_STATUS_EIO(err, ctx, SCT_GENERIC, SC_INVALID_OPCODE);
+
+	async_rw(dev, 1, geo->lba_nbytes, nsid);
+	async_rw(dev, 8, geo->lba_nbytes, nsid);
+	async_rw(dev, 32, geo->lba_nbytes, nsid);
+	xnvme_dev_close(dev);
+}
+
+static const char *g_subnqn = SUBNQN;
+
+static int
+enum_cb(struct xnvme_dev *dev, void *arg)
+{
+	int *count = arg;
+
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->be, "tcp"));
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->subnqn, g_subnqn));
+	CHECK(xnvme_dev_get_geo(dev)->tbytes > 0);
+	(*count)++;
+	return XNVME_ENUMERATE_DEV_CLOSE;
+}
+
+/* Keep Alive: KATO goes into the admin Connect, a command every KATO / 2 */
+static void
+keep_alive(struct tt *tt, const char *uri)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = 650000000L};
+	struct xnvme_dev *dev;
+	uint32_t kato = 0;
+	uint64_t before = tt_nkeepalive(tt, &kato);
+
+	opts.subnqn = SUBNQN;
+	opts.keep_alive_timeout_ms = 200;
+	dev = xnvme_test_open(uri, &opts);
+	CHECK(dev != NULL);
+	nanosleep(&ts, NULL);
+	CHECK(tt_nkeepalive(tt, &kato) - before >= 3);
+	CHECK_EQ(kato, 200);
+	xnvme_dev_close(dev);
+}
+
+/* URIs and options the backend refuses or leaves to others, and a discovery controller */
+static void
+uris(uint16_t port)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+	char uri[128];
+
+	/* nothing listens on port 1: refused quickly, no hang */
+	dev = xnvme_dev_open("127.0.0.1:1", &opts);
+	CHECK(dev == NULL);
+	CHECK(errno != 0);
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u?crc=1", port);
+	CHECK(xnvme_dev_open(uri, &opts) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u", port);
+	opts.adrfam = "IPX";
+	CHECK(xnvme_dev_open(uri, &opts) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	/* IPv4 literal with IPv6 asked for: no address to connect to */
+	opts.adrfam = "IPv6";
+	CHECK(xnvme_dev_open(uri, &opts) == NULL);
+	opts.adrfam = "IPv4";
+	opts.be = "tcp";
+	/* not TCP target forms: no backend of that name claims them */
+	CHECK(xnvme_dev_open("127.0.0.1:99999", &opts) == NULL);
+	CHECK(xnvme_dev_open("/tmp/x:1", &opts) == NULL);
+	CHECK(xnvme_dev_open("[::1:4420", &opts) == NULL);
+	CHECK(xnvme_dev_open("1GB", &opts) == NULL);
+
+	/* the discovery NQN (no subnqn): admin works, I/O has no queue */
+	dev = xnvme_dev_open(uri, &opts);
+	CHECK(dev != NULL);
+	if (dev) {
+		struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+		struct xnvme_queue *q = NULL;
+		uint8_t buf[512];
+
+		CHECK_EQ(xnvme_nvm_read(&ctx, 1, 0, 0, buf, NULL), -ENOTSUP);
+		CHECK_EQ(xnvme_queue_init(dev, 4, 0, &q), -ENOTSUP);
+		xnvme_dev_close(dev);
+	}
+
+	/* the subsystem NQN in the URI, for clients without a subnqn option */
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u?subnqn=%s&hdgst=1", port, SUBNQN);
+	opts = xnvme_opts_default();
+	dev = xnvme_dev_open(uri, &opts);
+	CHECK(dev != NULL);
+	if (dev) {
+		CHECK(!strcmp(xnvme_dev_get_ident(dev)->subnqn, SUBNQN));
+		sync_rw(dev, 1, 512);
+		xnvme_dev_close(dev);
+	}
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u", port);
+
+	/* enumerate through the discovery log: the one NVM subsystem, not the referral */
+	{
+		struct xnvme_opts eopts = xnvme_opts_default();
+		int count = 0;
+
+		CHECK_EQ(xnvme_enumerate(uri, &eopts, enum_cb, &count), 0);
+		CHECK_EQ(count, 1);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *uri = NULL, *subnqn = SUBNQN;
+
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--uri")) {
+			uri = argv[i + 1];
+		} else if (!strcmp(argv[i], "--subnqn")) {
+			subnqn = argv[i + 1];
+		}
+	}
+	if (uri) {
+		struct xnvme_opts eopts = xnvme_opts_default();
+		int count = 0;
+		char dg[300];
+
+		/* the discovery log of the target lists the subsystem */
+		g_subnqn = subnqn;
+		CHECK_EQ(xnvme_enumerate(uri, &eopts, enum_cb, &count), 0);
+		CHECK(count >= 1);
+
+		run(uri, subnqn, false);
+		snprintf(dg, sizeof(dg), "%s?hdgst=1&ddgst=1", uri);
+		run(dg, subnqn, false);
+	} else {
+		struct tt_cfg plain = {.nlbas = NLBAS, .maxh2cdata = 8192, .icd_nbytes = 4096,
+				       .c2h_chunk = 16384};
+		struct tt_cfg dgst = {.nlbas = NLBAS, .maxh2cdata = 16384, .icd_nbytes = 8192,
+				      .c2h_chunk = 4096, .c2h_success = 1};
+		const struct {
+			const struct tt_cfg *cfg;
+			const char *query;
+		} variants[] = {{&plain, ""}, {&dgst, "?hdgst=1&ddgst=1"}, {&plain, "?hdgst=1"}};
+
+		for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); ++v) {
+			char u[128];
+			uint16_t port;
+			struct tt *tt = tt_start(variants[v].cfg, &port);
+
+			snprintf(u, sizeof(u), "127.0.0.1:%u%s", port, variants[v].query);
+			run(u, subnqn, true);
+			if (v == 0) {
+				uris(port);
+				keep_alive(tt, u);
+			}
+			CHECK(tt_nio(tt) > 0);
+			tt_stop(tt);
+		}
+	}
+	printf("test_tcp: %d checks, %d failed\n", xnvme_test_ncheck, xnvme_test_nfail);
+	return xnvme_test_nfail ? 1 : 0;
+}

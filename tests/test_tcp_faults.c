@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * A misbehaving NVMe/TCP target (tests/tcp_target.c with faults injected) against the "tcp"
+ * backend: a truncated PDU, data beyond the command, a response or data for an unknown CID, wrong
+ * header and data digests, the connection dropped mid-transfer, no response at all (command
+ * timeout), a termination request, and a write answered before its data was asked for. Each
+ * must fail the affected commands with an error, leave the connection refusing new commands,
+ * and neither hang nor crash; the admin connection keeps working. Then the same through an
+ * async queue of depth 8, where every command gets exactly one callback.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tcp_target.h"
+#include "xnvme_test.h"
+
+#define NLBAS 8192U
+#define SUBNQN "nqn.2024-01.io.xnvme:faults"
+#define TIMEOUT_US 300000 /* command timeout for the no-response case */
+
+static const struct {
+	enum tt_fault fault;
+	const char *name;
+	const char *query;
+	bool write;
+} g_cases[] = {
+	{TT_FAULT_TRUNCATED, "truncated", "", false},
+	{TT_FAULT_OVERSIZED, "oversized", "", false},
+	{TT_FAULT_UNKNOWN_CID, "unknown-cid", "", false},
+	{TT_FAULT_BAD_HDGST, "bad-hdgst", "?hdgst=1", false},
+	{TT_FAULT_BAD_DDGST, "bad-ddgst", "?ddgst=1", false},
+	{TT_FAULT_DROP, "drop", "", false},
+	{TT_FAULT_NO_RESPONSE, "no-response", "", false},
+	{TT_FAULT_TERM, "term", "", false},
+	{TT_FAULT_EARLY_RESP, "early-resp", "", true},
+	{TT_FAULT_DATA_UNKNOWN_CID, "data-unknown-cid", "", false},
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct xnvme_dev *
+open_dev(uint16_t port, const char *query)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	char uri[128];
+
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u%s", port, query);
+	opts.subnqn = SUBNQN;
+	opts.command_timeout = TIMEOUT_US;
+	return xnvme_test_open(uri, &opts);
+}
+
+static int
+io(struct xnvme_dev *dev, bool write, uint8_t *buf, uint32_t nbytes)
+{
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	uint16_t nlb = (uint16_t)(nbytes / 512 - 1);
+
+	return write ? xnvme_nvm_write(&ctx, 1, 16, nlb, buf, NULL)
+		     : xnvme_nvm_read(&ctx, 1, 16, nlb, buf, NULL);
+}
+
+static void
+sync_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
+{
+	struct xnvme_dev *dev = open_dev(port, g_cases[i].query);
+	struct xnvme_cmd_ctx ctx;
+	double t0;
+	int err;
+
+	CHECK(dev != NULL);
+	if (!dev) {
+		return;
+	}
+	CHECK_EQ(io(dev, true, buf, 65536), 0); /* healthy before the fault */
+	tt_set_fault(tt, g_cases[i].fault, 0);
+	t0 = now_s();
+	err = io(dev, g_cases[i].write, buf, 65536);
+	if (err == 0) {
+		fprintf(stderr, "fault %s: the command succeeded\n", g_cases[i].name);
+	}
+	CHECK(err != 0);
+	CHECK(now_s() - t0 < 5.0);
+	/* the I/O connection is dead: later commands fail at once */
+	CHECK_EQ(io(dev, false, buf, 4096), -ENOTCONN);
+	/* the admin connection is not affected */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_adm_idfy_ctrlr(&ctx, (struct xnvme_spec_idfy *)(void *)buf);
+	CHECK_OK(err, ctx);
+	xnvme_dev_close(dev);
+}
+
+static void
+async_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
+{
+	struct xnvme_dev *dev = open_dev(port, g_cases[i].query);
+	struct xnvme_queue *q = NULL;
+	struct tt_counts c = {0};
+	const int n = 8;
+	double t0;
+
+	CHECK(dev != NULL);
+	if (!dev) {
+		return;
+	}
+	CHECK_EQ(xnvme_queue_init(dev, 8, 0, &q), 0);
+	if (!q) {
+		xnvme_dev_close(dev);
+		return;
+	}
+	xnvme_queue_set_cb(q, tt_count_cb, &c);
+	tt_set_fault(tt, g_cases[i].fault, 3);
+	for (int k = 0; k < n; ++k) {
+		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+		uint8_t opc = g_cases[i].write ? XNVME_SPEC_NVM_OPC_WRITE : XNVME_SPEC_NVM_OPC_READ;
+
+		xnvme_prep_nvm(ctx, opc, 1, (uint64_t)k * 128, 127);
+		CHECK_EQ(xnvme_cmd_pass(ctx, buf + (size_t)k * 65536, 65536, NULL, 0), 0);
+	}
+	t0 = now_s();
+	xnvme_queue_drain(q);
+	CHECK(now_s() - t0 < 5.0);
+	CHECK_EQ(c.ok + c.bad, n);
+	CHECK(c.bad >= 1);
+	CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
+	/* the queue's connection refuses new commands */
+	{
+		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+
+		xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_READ, 1, 0, 0);
+		CHECK_EQ(xnvme_cmd_pass(ctx, buf, 512, NULL, 0), -ENOTCONN);
+		xnvme_queue_put_cmd_ctx(q, ctx);
+	}
+	xnvme_queue_term(q);
+	xnvme_dev_close(dev);
+}
+
+int
+main(void)
+{
+	struct tt_cfg cfg = {.nlbas = NLBAS, .maxh2cdata = 16384, .icd_nbytes = 4096,
+			     .c2h_chunk = 8192};
+	uint8_t *buf = calloc(8, 65536);
+	uint16_t port;
+	struct tt *tt = tt_start(&cfg, &port);
+
+	if (!buf) {
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(g_cases) / sizeof(g_cases[0]); ++i) {
+		int before = xnvme_test_nfail;
+
+		sync_case(tt, port, i, buf);
+		async_case(tt, port, i, buf);
+		if (xnvme_test_nfail != before) {
+			fprintf(stderr, "fault case '%s' failed\n", g_cases[i].name);
+		}
+	}
+	tt_stop(tt);
+	free(buf);
+	printf("test_tcp_faults: %d checks, %d failed\n", xnvme_test_ncheck, xnvme_test_nfail);
+	return xnvme_test_nfail ? 1 : 0;
+}
