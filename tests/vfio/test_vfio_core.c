@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The vfio driver's controller, queue, PRP, phase and CID logic against the in-memory fake
+ * controller (no hardware): bring-up, identify, data written and read back across PRP
+ * boundaries, lists and chained lists, vectored and metadata payloads, random completion
+ * orders, hostile completion entries, a command that never completes, a fatal status, and a
+ * controller that never becomes ready.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctrl.h"
+#include "fake_ctrl.h"
+#include "xnvme_test.h"
+
+#define NLBAS 65536
+
+struct rec {
+	int ncpl;
+	struct xnvme_spec_cpl cpl;
+};
+
+static void
+rec_cb(void *arg, const struct xnvme_spec_cpl *cpl)
+{
+	struct rec *r = arg;
+
+	r->ncpl++;
+	r->cpl = *cpl;
+}
+
+static void
+fake_setup(struct fake_ctrl *fc, uint8_t dstrd, uint8_t mpsmin, uint8_t mdts, uint16_t ms)
+{
+	memset(fc, 0, sizeof(*fc));
+	fc->mqes = 63;
+	fc->dstrd = dstrd;
+	fc->to = 1;
+	fc->mpsmin = mpsmin;
+	fc->css = NVME_CAP_CSS_NVM;
+	fc->mdts = mdts;
+	fc->lba_nbytes = 512;
+	fc->ms = ms;
+	fc->nlbas = NLBAS;
+	fc->swallow_slba = UINT64_MAX;
+	CHECK_EQ(fake_ctrl_init(fc), 0);
+}
+
+static void
+fill(uint8_t *buf, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; ++i) {
+		buf[i] = (uint8_t)(seed * 31 + i * 7 + (i >> 9));
+	}
+}
+
+static struct xnvme_spec_cmd
+rw_cmd(uint8_t opc, uint64_t slba, size_t nbytes)
+{
+	struct xnvme_spec_cmd cmd = {0};
+
+	cmd.common.opcode = opc;
+	cmd.common.nsid = 1;
+	cmd.nvm.slba = slba;
+	cmd.nvm.nlb = (uint16_t)(nbytes / 512 - 1);
+	return cmd;
+}
+
+/* Submit one command, ring, reap until it completes; returns the command's submit error */
+static int
+io(struct vfio_qpair *qp, uint8_t opc, uint64_t slba, const struct iovec *iov, size_t cnt,
+   void *mbuf, size_t mlen, struct rec *r)
+{
+	size_t n = 0;
+	struct xnvme_spec_cmd cmd;
+	int err;
+
+	for (size_t i = 0; i < cnt; ++i) {
+		n += iov[i].iov_len;
+	}
+	cmd = rw_cmd(opc, slba, n);
+	memset(r, 0, sizeof(*r));
+	err = vfio_qpair_submit(qp, &cmd, iov, cnt, mbuf, mlen, r);
+	if (err) {
+		return err;
+	}
+	vfio_qpair_ring(qp);
+	for (int spins = 0; !r->ncpl && spins < 1000000; ++spins) {
+		vfio_qpair_reap(qp, 0);
+	}
+	return 0;
+}
+
+/* Writes `n` bytes at buf+off to `slba`, reads them back into another buffer, compares */
+static void
+roundtrip(struct vfio_ctrl *ctrl, struct vfio_qpair *qp, size_t off, size_t n, uint64_t slba)
+{
+	uint8_t *wbuf = vfio_dma_alloc(&ctrl->dma, off + n, NULL);
+	uint8_t *rbuf = vfio_dma_alloc(&ctrl->dma, off + n, NULL);
+	struct iovec wv = {wbuf + off, n}, rv = {rbuf + off, n};
+	struct rec r;
+
+	CHECK(wbuf && rbuf);
+	if (!wbuf || !rbuf) {
+		return;
+	}
+	fill(wbuf + off, n, (unsigned)(n + off));
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, slba, &wv, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(r.cpl.status.val, 0);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, slba, &rv, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(r.cpl.status.val, 0);
+	if (memcmp(wbuf + off, rbuf + off, n)) {
+		fprintf(stderr, "mismatch off %zu n %zu\n", off, n);
+		CHECK(0);
+	}
+	vfio_dma_free(&ctrl->dma, wbuf);
+	vfio_dma_free(&ctrl->dma, rbuf);
+}
+
+static void
+test_bringup_and_io(uint8_t dstrd, uint8_t mpsmin, uint8_t mdts, uint32_t cap)
+{
+	struct vfio_ctrl_opts opts = {.max_xfer_cap = cap};
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	struct vfio_qpair *qp;
+	char msg[256] = "";
+	size_t page = (size_t)4096 << mpsmin;
+
+	fake_setup(&fc, dstrd, mpsmin, mdts, 0);
+	CHECK_EQ(vfio_ctrl_init(&ctrl, &fc.bus, &opts, msg, sizeof(msg)), 0);
+	CHECK_EQ((fc.cc_seen >> NVME_CC_MPS_SHIFT) & 0xF, mpsmin);
+	CHECK_EQ((fc.cc_seen >> NVME_CC_CSS_SHIFT) & 0x7, NVME_CC_CSS_NVM);
+	CHECK_EQ(ctrl.idfy[0], 0x36);
+	CHECK_EQ(ctrl.nioq, FAKE_MAXQ - 1);
+	cap = cap ? cap : 2u << 20;
+	CHECK_EQ(ctrl.max_xfer, mdts && ((uint64_t)page << mdts) < cap
+					? (uint32_t)((uint64_t)page << mdts) : cap);
+
+	qp = vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000);
+	CHECK(qp != NULL);
+	if (qp) {
+		size_t sizes[] = {512, 1024, page, page + 512, 2 * page, 3 * page, 8 * page,
+				  ctrl.max_xfer - page, ctrl.max_xfer};
+		size_t offs[] = {0, 512, page - 512};
+
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
+			for (size_t j = 0; j < 3; ++j) {
+				if (sizes[i] + offs[j] <= ctrl.max_xfer + (offs[j] ? page : 0) &&
+				    sizes[i] <= ctrl.max_xfer) {
+					roundtrip(&ctrl, qp, offs[j], sizes[i], i * 97 + j * 8);
+				}
+			}
+		}
+		vfio_ctrl_qpair_destroy(&ctrl, qp);
+	}
+	CHECK_EQ(fc.bad_doorbells, 0);
+	CHECK_EQ(fc.bad_dma, 0);
+	vfio_ctrl_fini(&ctrl);
+	CHECK_EQ(fc.shutdowns, 1);
+	CHECK_EQ(fc.cc & NVME_CC_EN, 0);
+	CHECK_EQ(fc.nmaps, 0);
+	fake_ctrl_fini(&fc);
+}
+
+/* Refusals before the device sees anything: size, alignment, unreachable memory */
+static void
+test_refusals(struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	uint8_t *buf = vfio_dma_alloc(&ctrl->dma, 4 * 4096, NULL);
+	uint8_t heap[4096];
+	struct iovec bad_inner[2] = {{buf, 1024}, {buf + 4096, 4096}};
+	struct iovec good_vec[3] = {{buf + 512, 3584}, {buf + 8192, 4096}, {buf + 4096, 1024}};
+	struct iovec big = {buf, (size_t)ctrl->max_xfer + 4096};
+	struct iovec unmapped = {heap, sizeof(heap)};
+	uint8_t *rd = vfio_dma_alloc(&ctrl->dma, 3 * 4096, NULL);
+	struct iovec rv = {rd, 3584 + 4096 + 1024};
+	struct rec r;
+
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, bad_inner, 2, NULL, 0, &r), -EINVAL);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, &big, 1, NULL, 0, &r), -EINVAL);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, &unmapped, 1, NULL, 0, &r), -EFAULT);
+	CHECK_EQ(qp->nfree, qp->ncids);
+
+	/* vectored: page-aligned inner boundaries, gathered in order */
+	fill(buf, 4 * 4096, 5);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 100, good_vec, 3, NULL, 0, &r), 0);
+	CHECK_EQ(r.cpl.status.val, 0);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 100, &rv, 1, NULL, 0, &r), 0);
+	CHECK(!memcmp(rd, buf + 512, 3584));
+	CHECK(!memcmp(rd + 3584, buf + 8192, 4096));
+	CHECK(!memcmp(rd + 3584 + 4096, buf + 4096, 1024));
+	vfio_dma_free(&ctrl->dma, buf);
+	vfio_dma_free(&ctrl->dma, rd);
+}
+
+/* One doorbell per batch, random completion order, every command completed exactly once */
+static void
+test_batches_random(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	static struct rec recs[31];
+	uint8_t *buf = vfio_dma_alloc(&ctrl->dma, 31 * 4096, NULL);
+	uint8_t *chk = vfio_dma_alloc(&ctrl->dma, 4096, NULL);
+	uint32_t sq0 = fc->sq_db_writes[qp->qid];
+	struct rec r;
+
+	fc->random_order = true;
+	for (int round = 0; round < 20; ++round) {
+		int qd = 1 + round % 31, done = 0;
+
+		memset(recs, 0, sizeof(recs));
+		for (int i = 0; i < qd; ++i) {
+			struct xnvme_spec_cmd cmd = rw_cmd(XNVME_SPEC_NVM_OPC_WRITE, 8u * i, 4096);
+			struct iovec v = {buf + i * 4096, 4096};
+
+			fill(buf + i * 4096, 4096, (unsigned)(round * 100 + i));
+			CHECK_EQ(vfio_qpair_submit(qp, &cmd, &v, 1, NULL, 0, &recs[i]), 0);
+		}
+		vfio_qpair_ring(qp);
+		CHECK_EQ(fc->sq_db_writes[qp->qid], sq0 + (uint32_t)round + 1);
+		for (int spins = 0; done < qd && spins < 100000; ++spins) {
+			done += (int)vfio_qpair_reap(qp, 0);
+		}
+		CHECK_EQ(done, qd);
+		for (int i = 0; i < qd; ++i) {
+			CHECK_EQ(recs[i].ncpl, 1);
+			CHECK_EQ(recs[i].cpl.status.val, 0);
+		}
+		CHECK_EQ(qp->outstanding, 0);
+	}
+	fc->random_order = false;
+	sq0 = fc->sq_db_writes[qp->qid];
+	for (int i = 0; i < 11; ++i) { /* the last round had QD 20: check what it wrote */
+		struct iovec v = {chk, 4096};
+
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 8u * i, &v, 1, NULL, 0, &r), 0);
+		CHECK(!memcmp(chk, buf + i * 4096, 4096));
+	}
+	CHECK_EQ(fc->sq_db_writes[qp->qid], sq0 + 11);
+	CHECK(qp->stats.cq_doorbells <= qp->stats.sq_doorbells + 200);
+	vfio_dma_free(&ctrl->dma, buf);
+	vfio_dma_free(&ctrl->dma, chk);
+}
+
+/* Unknown and duplicate CIDs are counted and ignored; a stale-phase entry is not consumed */
+static void
+test_hostile(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	uint8_t *buf = vfio_dma_alloc(&ctrl->dma, 4096, NULL);
+	struct iovec v = {buf, 4096};
+	uint64_t bogus = qp->stats.bogus;
+	struct rec r;
+
+	fake_ctrl_inject(fc, qp->qid, 5000, false); /* beyond the CID table */
+	fake_ctrl_inject(fc, qp->qid, 3, false);    /* in range, not outstanding */
+	CHECK_EQ(vfio_qpair_reap(qp, 0), 0);
+	CHECK_EQ(qp->stats.bogus, bogus + 2);
+
+	fc->duplicate_next = true;
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 0, &v, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.ncpl, 1);
+	vfio_qpair_reap(qp, 0);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(qp->stats.bogus, bogus + 3);
+
+	/* an entry whose phase says "old" at the head: must wait for the real one */
+	fake_ctrl_inject(fc, qp->qid, 0, true);
+	CHECK_EQ(vfio_qpair_reap(qp, 0), 0);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 0, &v, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(r.cpl.status.val, 0);
+	CHECK_EQ(qp->stats.bogus, bogus + 3);
+	CHECK_EQ(qp->nfree, qp->ncids);
+	vfio_dma_free(&ctrl->dma, buf);
+}
+
+/* A command that never completes times out; its late completion is counted and ignored */
+static void
+test_timeout(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	uint8_t *buf = vfio_dma_alloc(&ctrl->dma, 4096, NULL);
+	struct iovec v = {buf, 4096};
+	struct rec r;
+
+	qp->timeout_us = 20000;
+	fc->swallow_slba = 77;
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 77, &v, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(r.cpl.status.sct, XNVME_STATUS_CODE_TYPE_VENDOR);
+	CHECK_EQ(r.cpl.status.sc, ETIMEDOUT);
+	CHECK_EQ(qp->stats.timeouts, 1);
+	CHECK_EQ(qp->nfree, qp->ncids - 1); /* the device still owns the CID */
+	fc->swallow_slba = UINT64_MAX;
+	fake_ctrl_release(fc);
+	vfio_qpair_reap(qp, 0);
+	CHECK_EQ(qp->stats.late, 1);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(qp->nfree, qp->ncids);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 1, &v, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.cpl.status.val, 0);
+	vfio_dma_free(&ctrl->dma, buf);
+}
+
+static void
+test_metadata(void)
+{
+	struct vfio_ctrl_opts opts = {0};
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	struct vfio_qpair *qp;
+	char msg[256];
+
+	fake_setup(&fc, 0, 0, 5, 8);
+	CHECK_EQ(vfio_ctrl_init(&ctrl, &fc.bus, &opts, msg, sizeof(msg)), 0);
+	qp = vfio_ctrl_qpair_create(&ctrl, 8, rec_cb, 1000000);
+	CHECK(qp != NULL);
+	if (qp) {
+		uint8_t *d = vfio_dma_alloc(&ctrl.dma, 8192, NULL);
+		uint8_t *m = vfio_dma_alloc(&ctrl.dma, 64, NULL);
+		struct iovec v = {d, 4096};
+		struct rec r;
+
+		fill(m, 64, 9);
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 40, &v, 1, m, 64, &r), 0);
+		memset(m, 0, 64);
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 40, &v, 1, m, 64, &r), 0);
+		CHECK_EQ(r.cpl.status.val, 0);
+		CHECK(!memcmp(m, fc.meta + 40 * 8, 64));
+		CHECK_EQ(m[0], (uint8_t)(9 * 31));
+		vfio_ctrl_qpair_destroy(&ctrl, qp);
+	}
+	vfio_ctrl_fini(&ctrl);
+	fake_ctrl_fini(&fc);
+}
+
+/* Fatal status: outstanding commands fail, new ones are refused, teardown does not hang */
+static void
+test_cfs(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	uint8_t *buf = vfio_dma_alloc(&ctrl->dma, 4096, NULL);
+	struct iovec v = {buf, 4096};
+	struct xnvme_spec_cmd cmd = {0};
+	struct xnvme_spec_cpl cpl;
+	struct rec r;
+
+	qp->timeout_us = 0;
+	fc->csts |= NVME_CSTS_CFS;
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 3, &v, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(r.cpl.status.sct, XNVME_STATUS_CODE_TYPE_VENDOR);
+	CHECK_EQ(r.cpl.status.sc, EIO);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 3, &v, 1, NULL, 0, &r), -EIO);
+	cmd.common.opcode = NVME_ADM_IDENTIFY;
+	cmd.common.ndt = 1;
+	CHECK_EQ(vfio_ctrl_admin(ctrl, &cmd, NULL, 0, &cpl), -EIO);
+	vfio_dma_free(&ctrl->dma, buf);
+}
+
+static void
+test_faults(void)
+{
+	struct vfio_ctrl_opts opts = {0};
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	struct vfio_qpair *qp;
+	char msg[256];
+
+	fake_setup(&fc, 0, 0, 5, 0);
+	CHECK_EQ(vfio_ctrl_init(&ctrl, &fc.bus, &opts, msg, sizeof(msg)), 0);
+	qp = vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000);
+	CHECK(qp != NULL);
+	if (!qp) {
+		vfio_ctrl_fini(&ctrl);
+		return;
+	}
+	test_refusals(&ctrl, qp);
+	test_batches_random(&fc, &ctrl, qp);
+	test_hostile(&fc, &ctrl, qp);
+	test_timeout(&fc, &ctrl, qp);
+	test_cfs(&fc, &ctrl, qp);
+	CHECK_EQ(fc.bad_dma, 0);
+	vfio_ctrl_qpair_destroy(&ctrl, qp);
+	vfio_ctrl_fini(&ctrl);
+	CHECK_EQ(fc.nmaps, 0);
+	fake_ctrl_fini(&fc);
+}
+
+static void
+test_never_ready(void)
+{
+	struct vfio_ctrl_opts opts = {0};
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	char msg[256] = "";
+	uint64_t t0;
+
+	fake_setup(&fc, 0, 0, 5, 0);
+	fc.never_ready = true;
+	t0 = vfio_now_us();
+	CHECK_EQ(vfio_ctrl_init(&ctrl, &fc.bus, &opts, msg, sizeof(msg)), -ETIMEDOUT);
+	CHECK(vfio_now_us() - t0 >= 500000);
+	CHECK(strstr(msg, "CAP.TO") != NULL);
+	CHECK_EQ(fc.nmaps, 0);
+	fake_ctrl_fini(&fc);
+}
+
+int
+main(void)
+{
+	test_bringup_and_io(0, 0, 5, 0);       /* 128 KiB MDTS: list in one page */
+	test_bringup_and_io(1, 0, 0, 4u << 20); /* no MDTS, 4 MiB cap: chained lists */
+	test_bringup_and_io(2, 1, 4, 0);       /* 8 KiB pages, 16-byte doorbell stride */
+	test_metadata();
+	test_faults();
+	test_never_ready();
+	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
+	return xnvme_test_nfail ? 1 : 0;
+}
