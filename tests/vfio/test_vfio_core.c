@@ -13,6 +13,7 @@
 
 #include "ctrl.h"
 #include "fake_ctrl.h"
+#include "vfio.h"
 #include "xnvme_test.h"
 
 #define NLBAS 65536
@@ -408,9 +409,40 @@ test_never_ready(void)
 	fake_ctrl_fini(&fc);
 }
 
+/* The backend's open: URIs it does not own, and a PCI address that is not a vfio function */
+static void
+test_open_errors(void)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	char bdf[16];
+	struct xnvme_dev *dev;
+
+	CHECK_EQ(vfio_uri_parse("0000:03:00.0", bdf, sizeof(bdf)), 0);
+	CHECK(!strcmp(bdf, "0000:03:00.0"));
+	CHECK_EQ(vfio_uri_parse("3B:00.1", bdf, sizeof(bdf)), 0);
+	CHECK(!strcmp(bdf, "0000:3b:00.1"));
+	CHECK_EQ(vfio_uri_parse("/dev/nvme0n1", bdf, sizeof(bdf)), -ENXIO);
+	CHECK_EQ(vfio_uri_parse("0000:03:00.8", bdf, sizeof(bdf)), -ENXIO);
+	CHECK_EQ(vfio_uri_parse("0000:03:00.0x", bdf, sizeof(bdf)), -ENXIO);
+
+	opts.be = "vfio";
+	errno = 0;
+	dev = xnvme_dev_open("0000:ff:1f.7", &opts);
+	CHECK(dev == NULL);
+	CHECK(errno == ENODEV || errno == ENOSYS);
+	if (dev) {
+		xnvme_dev_close(dev);
+	}
+	errno = 0;
+	dev = xnvme_dev_open("not-a-pci-address", &opts);
+	CHECK(dev == NULL);
+	CHECK_EQ(errno, ENXIO);
+}
+
 int
 main(void)
 {
+	test_open_errors();
 	test_bringup_and_io(0, 0, 5, 0);       /* 128 KiB MDTS: list in one page */
 	test_bringup_and_io(1, 0, 0, 4u << 20); /* no MDTS, 4 MiB cap: chained lists */
 	test_bringup_and_io(2, 1, 4, 0);       /* 8 KiB pages, 16-byte doorbell stride */

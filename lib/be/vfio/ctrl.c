@@ -19,8 +19,8 @@ struct exec_waiter {
 	struct xnvme_spec_cpl cpl;
 };
 
-static void
-exec_cb(void *arg, const struct xnvme_spec_cpl *cpl)
+void
+vfio_exec_cb(void *arg, const struct xnvme_spec_cpl *cpl)
 {
 	struct exec_waiter *w = arg;
 
@@ -314,7 +314,7 @@ vfio_ctrl_init(struct vfio_ctrl *ctrl, struct vfio_bus *bus, const struct vfio_c
 		goto fail;
 	}
 	ctrl->adminq = vfio_qpair_alloc(ctrl, 0, ADMIN_QSIZE < ctrl->mqes ? ADMIN_QSIZE : ctrl->mqes,
-					exec_cb, ctrl->admin_timeout_us);
+					vfio_exec_cb, ctrl->admin_timeout_us);
 	if (!ctrl->adminq) {
 		err = -errno;
 		snprintf(errmsg, errmsg_len, "cannot allocate the admin queue: %s", strerror(errno));

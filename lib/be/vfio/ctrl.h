@@ -76,8 +76,13 @@ vfio_qpair_exec(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd,
 		const struct iovec *dvec, size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes,
 		struct xnvme_spec_cpl *cpl);
 
+/** The completion callback of queue pairs used with vfio_qpair_exec() */
+void
+vfio_exec_cb(void *arg, const struct xnvme_spec_cpl *cpl);
+
 /**
- * Creates an I/O queue pair of `qsize` entries (2 .. mqes) whose completions go to `cb`;
+ * Creates an I/O queue pair of `qsize` entries (2 .. mqes) whose completions go to `cb` (NULL:
+ * vfio_exec_cb, for vfio_qpair_exec());
  * NULL with errno (EBUSY when all granted queue ids are in use)
  */
 struct vfio_qpair *

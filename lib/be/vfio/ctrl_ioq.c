@@ -64,7 +64,7 @@ vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb,
 		errno = EBUSY;
 		return NULL;
 	}
-	qp = vfio_qpair_alloc(ctrl, qid, qsize, cb, timeout_us);
+	qp = vfio_qpair_alloc(ctrl, qid, qsize, cb ? cb : vfio_exec_cb, timeout_us);
 	if (!qp) {
 		err = errno;
 		qid_put(ctrl, qid);
