@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vfio.h"
 
@@ -113,7 +114,8 @@ shared_get(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 	int err = 0;
 
 	pthread_mutex_lock(&g_lock);
-	for (sh = g_ctrls; sh && strcmp(sh->bdf, bdf); sh = sh->next) {
+	/* a forked child inherits the registry but not the right to drive the device */
+	for (sh = g_ctrls; sh && (strcmp(sh->bdf, bdf) || sh->pid != getpid()); sh = sh->next) {
 	}
 	if (sh) {
 		sh->refcnt++;
@@ -121,6 +123,7 @@ shared_get(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 		err = shared_create(dev, bdf, &sh);
 		if (!err) {
 			sh->refcnt = 1;
+			sh->pid = getpid();
 			sh->next = g_ctrls;
 			g_ctrls = sh;
 		}

@@ -8,6 +8,8 @@
 #ifndef XNVME_BE_VFIO_H
 #define XNVME_BE_VFIO_H
 
+#include <sys/types.h>
+
 #include "xnvme_be.h"
 #include "ctrl.h"
 #include "vfio_pci.h"
@@ -17,6 +19,7 @@
 struct vfio_shared {
 	char bdf[16];
 	int refcnt;
+	pid_t pid; ///< the process that opened it: a forked child must not use it
 	struct vfio_shared *next;
 	struct vfio_pci *pci;
 	struct vfio_ctrl ctrl;

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The vfio backend on a real (emulated) controller bound to vfio-pci, inside the QEMU guest
+ * (tests/guest/vfio.sh binds it and checks the data through the kernel driver afterwards).
+ *   test_vfio gen SEED NBYTES FILE    write the pattern of SEED to FILE (for dd)
+ *   test_vfio run BDF                 open, identify, sync and async I/O, sharing, busy
+ *     reads LBA 1000.. (written by the kernel with seed 1, 64 KiB) and compares, and leaves
+ *     seed 2 (64 KiB) at LBA 2000 for the kernel to read back
+ * Exit: 0 pass, 1 fail, 77 skip.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <libxnvme.h>
+#include "../xnvme_test.h"
+
+static void
+pattern(uint8_t *buf, size_t n, unsigned seed, uint64_t off)
+{
+	for (size_t i = 0; i < n; ++i) {
+		uint64_t x = (off + i) * 2654435761u + seed * 97;
+
+		buf[i] = (uint8_t)(x ^ (x >> 13));
+	}
+}
+
+static int
+gen(unsigned seed, size_t n, const char *path)
+{
+	uint8_t *buf = malloc(n);
+	FILE *fp = fopen(path, "wb");
+	int ok;
+
+	if (!buf || !fp) {
+		return 1;
+	}
+	pattern(buf, n, seed, 0);
+	ok = fwrite(buf, 1, n, fp) == n;
+	fclose(fp);
+	free(buf);
+	return ok ? 0 : 1;
+}
+
+/* sync write and read back of `n` bytes at buf+off */
+static void
+sync_roundtrip(struct xnvme_dev *dev, uint64_t slba, size_t n, size_t off)
+{
+	const struct xnvme_geo *geo = xnvme_dev_get_geo(dev);
+	uint32_t nsid = xnvme_dev_get_nsid(dev);
+	uint8_t *w = xnvme_buf_alloc(dev, n + off), *r = xnvme_buf_alloc(dev, n + off);
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	uint16_t nlb = (uint16_t)(n / geo->lba_nbytes - 1);
+	int err;
+
+	CHECK(w && r);
+	if (!w || !r) {
+		return;
+	}
+	pattern(w + off, n, 7, slba + n);
+	err = xnvme_nvm_write(&ctx, nsid, slba, nlb, w + off, NULL);
+	CHECK_OK(err, ctx);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, nsid, slba, nlb, r + off, NULL);
+	CHECK_OK(err, ctx);
+	if (memcmp(w + off, r + off, n)) {
+		fprintf(stderr, "FAIL: sync read-back mismatch slba %llu n %zu off %zu\n",
+			(unsigned long long)slba, n, off);
+		CHECK(0);
+	}
+	xnvme_buf_free(dev, w);
+	xnvme_buf_free(dev, r);
+}
+
+struct adone {
+	int n;
+	int nerr;
+};
+
+static void
+acb(struct xnvme_cmd_ctx *ctx, void *arg)
+{
+	struct adone *d = arg;
+
+	d->n++;
+	d->nerr += xnvme_cmd_ctx_cpl_status(ctx) != 0;
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+/* 64 x 4 KiB written at queue depth qd, read back at the same depth, compared */
+static void
+async_qd(struct xnvme_dev *dev, uint16_t qd)
+{
+	const uint32_t nio = 64, bs = 4096;
+	uint32_t nsid = xnvme_dev_get_nsid(dev);
+	uint16_t nlb = (uint16_t)(bs / xnvme_dev_get_geo(dev)->lba_nbytes - 1);
+	uint8_t *w = xnvme_buf_alloc(dev, (size_t)nio * bs), *r = xnvme_buf_alloc(dev, (size_t)nio * bs);
+	struct xnvme_queue *queue = NULL;
+	struct adone d = {0};
+	uint64_t base = 4096 + (uint64_t)qd * 1024;
+
+	CHECK(w && r);
+	CHECK_EQ(xnvme_queue_init(dev, qd, 0, &queue), 0);
+	if (!w || !r || !queue) {
+		return;
+	}
+	xnvme_queue_set_cb(queue, acb, &d);
+	pattern(w, (size_t)nio * bs, qd, 0);
+	memset(r, 0, (size_t)nio * bs);
+	for (int pass = 0; pass < 2; ++pass) {
+		for (uint32_t i = 0; i < nio; ++i) {
+			struct xnvme_cmd_ctx *ctx;
+			uint64_t slba = base + (uint64_t)i * (nlb + 1);
+			int err;
+
+			while (xnvme_queue_get_outstanding(queue) >= qd) {
+				xnvme_queue_poke(queue, 0);
+			}
+			ctx = xnvme_queue_get_cmd_ctx(queue);
+			err = pass ? xnvme_nvm_read(ctx, nsid, slba, nlb, r + (size_t)i * bs, NULL)
+				   : xnvme_nvm_write(ctx, nsid, slba, nlb, w + (size_t)i * bs, NULL);
+			CHECK_EQ(err, 0);
+			if (err) {
+				xnvme_queue_put_cmd_ctx(queue, ctx);
+			}
+		}
+		CHECK(xnvme_queue_drain(queue) >= 0);
+	}
+	CHECK_EQ(d.n, 2 * (int)nio);
+	CHECK_EQ(d.nerr, 0);
+	if (memcmp(w, r, (size_t)nio * bs)) {
+		fprintf(stderr, "FAIL: async read-back mismatch at qd %u\n", qd);
+		CHECK(0);
+	}
+	CHECK_EQ(xnvme_queue_get_completion_fd(queue), -ENOSYS);
+	xnvme_queue_term(queue);
+	xnvme_buf_free(dev, w);
+	xnvme_buf_free(dev, r);
+}
+
+/* the kernel's data (seed 1) readable through vfio; ours (seed 2) left for the kernel */
+static void
+cross_check(struct xnvme_dev *dev)
+{
+	const size_t n = 65536;
+	uint32_t nsid = xnvme_dev_get_nsid(dev);
+	uint8_t *buf = xnvme_buf_alloc(dev, n), *exp = malloc(n);
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	int err;
+
+	CHECK(buf && exp);
+	if (!buf || !exp) {
+		return;
+	}
+	pattern(exp, n, 1, 0);
+	err = xnvme_nvm_read(&ctx, nsid, 1000, (uint16_t)(n / 512 - 1), buf, NULL);
+	CHECK_OK(err, ctx);
+	CHECK(!memcmp(buf, exp, n));
+	pattern(buf, n, 2, 0);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_write(&ctx, nsid, 2000, (uint16_t)(n / 512 - 1), buf, NULL);
+	CHECK_OK(err, ctx);
+	xnvme_buf_free(dev, buf);
+	free(exp);
+}
+
+/* a second handle shares the controller; another process gets EBUSY */
+static void
+sharing(const char *bdf, struct xnvme_dev *dev)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev2 = xnvme_dev_open(bdf, &opts);
+	pid_t pid;
+	int status = 0;
+
+	CHECK(dev2 != NULL);
+	if (dev2) {
+		sync_roundtrip(dev2, 300, 4096, 0);
+		xnvme_dev_close(dev2);
+	}
+	sync_roundtrip(dev, 310, 4096, 0); /* still alive after the other handle closed */
+
+	pid = fork();
+	if (!pid) {
+		struct xnvme_dev *d = xnvme_dev_open(bdf, &opts);
+
+		_exit(!d && errno == EBUSY ? 0 : 1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static int
+run(const char *bdf)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	const struct xnvme_opts *eff;
+	const struct xnvme_geo *geo;
+	struct xnvme_dev *dev;
+	uint16_t qds[] = {1, 2, 4, 8, 16, 32};
+
+	dev = xnvme_dev_open(bdf, &opts);
+	if (!dev) {
+		fprintf(stderr, "FAIL: xnvme_dev_open(%s): %s\n", bdf, strerror(errno));
+		return 1;
+	}
+	eff = xnvme_dev_get_opts(dev);
+	CHECK(!strcmp(eff->be, "vfio") && !strcmp(eff->async, "vfio") &&
+	      !strcmp(eff->sync, "vfio") && !strcmp(eff->admin, "vfio") && !strcmp(eff->mem, "vfio"));
+	CHECK_EQ(xnvme_dev_get_nsid(dev), 1);
+	geo = xnvme_dev_get_geo(dev);
+	CHECK(geo != NULL);
+	if (!geo) {
+		xnvme_dev_close(dev);
+		return 1;
+	}
+	CHECK_EQ(geo->lba_nbytes, 512);
+	CHECK(geo->mdts_nbytes >= 4096);
+	xnvme_dev_pr(dev, XNVME_PR_DEF);
+	cross_check(dev);
+	sync_roundtrip(dev, 100, 512, 0);
+	sync_roundtrip(dev, 110, 4096, 512);
+	sync_roundtrip(dev, 200, geo->mdts_nbytes, 0);
+	sync_roundtrip(dev, 400, geo->mdts_nbytes - 4096, 3584);
+	for (size_t i = 0; i < sizeof(qds) / sizeof(qds[0]); ++i) {
+		async_qd(dev, qds[i]);
+	}
+	sharing(bdf, dev);
+	xnvme_dev_close(dev);
+	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
+	return xnvme_test_nfail ? 1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 5 && !strcmp(argv[1], "gen")) {
+		return gen((unsigned)atoi(argv[2]), (size_t)atol(argv[3]), argv[4]);
+	}
+	if (argc == 3 && !strcmp(argv[1], "run")) {
+		return run(argv[2]);
+	}
+	fprintf(stderr, "usage: test_vfio gen SEED NBYTES FILE | run BDF\n");
+	return 77;
+}

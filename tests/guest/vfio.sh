@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The vfio backend in the QEMU guest (tests/qemu/rig.sh run --vfio): binds the spare controller
+# (serial qspare0) to vfio-pci, runs test_vfio on it, binds it back to nvme and reads through
+# the kernel what the driver wrote.   usage: vfio.sh <build dir>    exit 0 pass, 1 fail, 77 skip
+set -u
+build=$(realpath "${1:?usage: vfio.sh <build dir>}")
+bdf=${XNVME_QEMU_SPARE_PCI_BDF:-}
+blk=${XNVME_QEMU_SPARE_BLK:-}
+[ -n "$bdf" ] && [ -n "$blk" ] || { echo "skip: no spare controller (rig.sh run --vfio)"; exit 77; }
+prog=$build/tests/guest/test_vfio
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dev=/sys/bus/pci/devices/$bdf
+
+rebind() { # <driver>
+	echo "$bdf" >"$dev/driver/unbind" 2>/dev/null
+	if [ "$1" = nvme ]; then echo >"$dev/driver_override"; else echo "$1" >"$dev/driver_override"; fi
+	echo "$bdf" >/sys/bus/pci/drivers_probe
+	[ "$(basename "$(readlink "$dev/driver")")" = "$1" ]
+}
+
+# the kernel writes seed 1 at LBA 1000 for the driver to read
+"$prog" gen 1 65536 "$tmp/seed1" && "$prog" gen 2 65536 "$tmp/seed2" || exit 1
+dd if="$tmp/seed1" of="$blk" bs=512 seek=1000 oflag=direct conv=notrunc status=none || exit 1
+
+modprobe vfio-pci || { echo "skip: no vfio-pci module"; exit 77; }
+grp=$(basename "$(readlink "$dev/iommu_group" 2>/dev/null)" 2>/dev/null)
+[ -n "$grp" ] || { echo "skip: $bdf has no IOMMU group (boot with --vfio)"; exit 77; }
+rebind vfio-pci || { echo "FAIL: cannot bind $bdf to vfio-pci"; exit 1; }
+echo "bound $bdf (IOMMU group $grp) to vfio-pci"
+
+rc=0
+"$prog" run "$bdf" || rc=1
+
+rebind nvme || { echo "FAIL: cannot bind $bdf back to nvme"; exit 1; }
+for _ in $(seq 100); do [ -b "$blk" ] && break; sleep 0.1; done
+dd if="$blk" of="$tmp/back" bs=512 skip=2000 count=128 iflag=direct status=none || rc=1
+if cmp -s "$tmp/back" "$tmp/seed2"; then
+	echo "ok: the kernel driver reads what vfio wrote"
+else
+	echo "FAIL: data written through vfio differs when read through the kernel"; rc=1
+fi
+exit $rc
