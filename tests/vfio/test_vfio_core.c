@@ -306,19 +306,31 @@ test_timeout(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp
 	vfio_dma_free(&ctrl->dma, buf);
 }
 
+/* A fake with metadata `ms`, the controller up, and one I/O queue pair of `qsize` */
+static struct vfio_qpair *
+ctrl_up(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, uint16_t ms, uint32_t qsize)
+{
+	struct vfio_ctrl_opts opts = {0};
+	struct vfio_qpair *qp;
+	char msg[256] = "";
+
+	fake_setup(fc, 0, 0, 5, ms);
+	if (vfio_ctrl_init(ctrl, &fc->bus, &opts, msg, sizeof(msg))) {
+		fprintf(stderr, "FAIL: controller bring-up: %s\n", msg);
+		exit(1);
+	}
+	qp = vfio_ctrl_qpair_create(ctrl, qsize, rec_cb, 1000000);
+	CHECK(qp != NULL);
+	return qp;
+}
+
 static void
 test_metadata(void)
 {
-	struct vfio_ctrl_opts opts = {0};
 	struct fake_ctrl fc;
 	struct vfio_ctrl ctrl;
-	struct vfio_qpair *qp;
-	char msg[256];
+	struct vfio_qpair *qp = ctrl_up(&fc, &ctrl, 8, 8);
 
-	fake_setup(&fc, 0, 0, 5, 8);
-	CHECK_EQ(vfio_ctrl_init(&ctrl, &fc.bus, &opts, msg, sizeof(msg)), 0);
-	qp = vfio_ctrl_qpair_create(&ctrl, 8, rec_cb, 1000000);
-	CHECK(qp != NULL);
 	if (qp) {
 		uint8_t *d = vfio_dma_alloc(&ctrl.dma, 8192, NULL);
 		uint8_t *m = vfio_dma_alloc(&ctrl.dma, 64, NULL);
@@ -364,16 +376,10 @@ test_cfs(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
 static void
 test_faults(void)
 {
-	struct vfio_ctrl_opts opts = {0};
 	struct fake_ctrl fc;
 	struct vfio_ctrl ctrl;
-	struct vfio_qpair *qp;
-	char msg[256];
+	struct vfio_qpair *qp = ctrl_up(&fc, &ctrl, 0, 32);
 
-	fake_setup(&fc, 0, 0, 5, 0);
-	CHECK_EQ(vfio_ctrl_init(&ctrl, &fc.bus, &opts, msg, sizeof(msg)), 0);
-	qp = vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000);
-	CHECK(qp != NULL);
 	if (!qp) {
 		vfio_ctrl_fini(&ctrl);
 		return;
