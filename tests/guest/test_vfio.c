@@ -3,7 +3,8 @@
  * The vfio backend on a real (emulated) controller bound to vfio-pci, inside the QEMU guest
  * (tests/guest/vfio.sh binds it and checks the data through the kernel driver afterwards).
  *   test_vfio gen SEED NBYTES FILE    write the pattern of SEED to FILE (for dd)
- *   test_vfio run BDF                 open, identify, sync and async I/O, sharing, busy
+ *   test_vfio run BDF                 open, identify, sync and async I/O, sharing, busy,
+ *     namespace 2 (4 KiB LBAs) beside namespace 1, an inactive namespace refused;
  *     reads LBA 1000.. (written by the kernel with seed 1, 64 KiB) and compares, and leaves
  *     seed 2 (64 KiB) at LBA 2000 for the kernel to read back
  * Exit: 0 pass, 1 fail, 77 skip.
@@ -99,7 +100,7 @@ async_qd(struct xnvme_dev *dev, uint16_t qd)
 	uint8_t *w = xnvme_buf_alloc(dev, (size_t)nio * bs), *r = xnvme_buf_alloc(dev, (size_t)nio * bs);
 	struct xnvme_queue *queue = NULL;
 	struct adone d = {0};
-	uint64_t base = 4096 + (uint64_t)qd * 1024;
+	uint64_t base = 8192; /* clear of the LBAs the other checks use */
 
 	CHECK(w && r);
 	CHECK_EQ(xnvme_queue_init(dev, qd, 0, &queue), 0);
@@ -166,6 +167,35 @@ cross_check(struct xnvme_dev *dev)
 	free(exp);
 }
 
+/* namespace 2 (4 KiB LBAs) of the same controller, open beside namespace 1 */
+static void
+second_ns(const char *bdf)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+	const struct xnvme_geo *geo;
+
+	opts.nsid = 2;
+	dev = xnvme_dev_open(bdf, &opts);
+	CHECK(dev != NULL);
+	if (!dev) {
+		return;
+	}
+	geo = xnvme_dev_get_geo(dev);
+	CHECK_EQ(xnvme_dev_get_nsid(dev), 2);
+	CHECK_EQ(geo->lba_nbytes, 4096);
+	sync_roundtrip(dev, 10, 4096, 0);
+	sync_roundtrip(dev, 20, geo->mdts_nbytes, 0);
+	async_qd(dev, 8);
+	xnvme_dev_close(dev);
+
+	opts.nsid = 3; /* not an active namespace */
+	errno = 0;
+	dev = xnvme_dev_open(bdf, &opts);
+	CHECK(dev == NULL);
+	CHECK_EQ(errno, ENODEV);
+}
+
 /* a second handle shares the controller; another process gets EBUSY */
 static void
 sharing(const char *bdf, struct xnvme_dev *dev)
@@ -228,6 +258,7 @@ run(const char *bdf)
 		async_qd(dev, qds[i]);
 	}
 	sharing(bdf, dev);
+	second_ns(bdf);
 	xnvme_dev_close(dev);
 	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
 	return xnvme_test_nfail ? 1 : 0;

@@ -31,6 +31,8 @@ echo "bound $bdf (IOMMU group $grp) to vfio-pci"
 
 rc=0
 "$prog" run "$bdf" || rc=1
+"$build/tools/xnvme" info "$bdf" --dev-nsid 2 >"$tmp/info" 2>&1 && grep -q "lba_nbytes: 4096" "$tmp/info" ||
+	{ echo "FAIL: xnvme info over vfio"; cat "$tmp/info"; rc=1; }
 
 rebind nvme || { echo "FAIL: cannot bind $bdf back to nvme"; exit 1; }
 for _ in $(seq 100); do [ -b "$blk" ] && break; sleep 0.1; done

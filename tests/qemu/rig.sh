@@ -469,8 +469,8 @@ usage: rig.sh run [options] -- <command...>
   --slow          add a controller (serial qslow0) whose namespace completes every read and
                   write after $XNVME_QEMU_SLOW_LATENCY_MS ms (default 6000): timeout tests
   --vfio          add an emulated IOMMU (intel-iommu, intel_iommu=on iommu=pt) and a spare
-                  controller (serial qspare0, 256 MiB, 512 B LBAs; XNVME_QEMU_SPARE_*) for the
-                  vfio backend (tests/guest/vfio.sh binds it to vfio-pci)
+                  controller (serial qspare0; nsid 1: 256 MiB, 512 B LBAs; nsid 2: 64 MiB, 4 KiB
+                  LBAs; XNVME_QEMU_SPARE_*) for the vfio backend (tests/guest/vfio.sh)
   --workdir DIR   host directory shared read-write at the same path (default: cwd)
   --env K=V       export K=V for the command (repeatable)
   --kparam WORD   extra kernel command-line word, e.g. nvme.io_queue_depth=64 (repeatable)
@@ -589,9 +589,10 @@ cmd_run() {
 	fi
 	if ((vfio)); then
 		truncate -s 256M "$img/spare.img"
-		roles+=" qspare0:1=SPARE"
+		truncate -s 64M "$img/spare4k.img"
+		roles+=" qspare0:1=SPARE qspare0:2=SPARE4K"
 		ctrls+=" qspare0=XNVME_QEMU_SPARE_"
-		nns=$((nns + 1))
+		nns=$((nns + 2))
 	fi
 
 	local token="QRIG-$$-$RANDOM$RANDOM"
@@ -683,7 +684,9 @@ cmd_run() {
 		# the spare controller for the user-space driver, last: the others keep their order
 		Q+=(-drive "file=$img/spare.img,if=none,id=spare,format=raw,cache=unsafe"
 			-device nvme,id=nvmespare,serial=qspare0,mdts=7
-			-device nvme-ns,drive=spare,bus=nvmespare,nsid=1,logical_block_size=512,physical_block_size=512)
+			-device nvme-ns,drive=spare,bus=nvmespare,nsid=1,logical_block_size=512,physical_block_size=512
+			-drive "file=$img/spare4k.img,if=none,id=spare4k,format=raw,cache=unsafe"
+			-device nvme-ns,drive=spare4k,bus=nvmespare,nsid=2,logical_block_size=4096,physical_block_size=4096)
 	fi
 	printf '%q ' "${Q[@]}" >"$RUN_DIR/qemu.cmdline"
 
