@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <libxnvme.h>
@@ -135,10 +136,48 @@ async_qd(struct xnvme_dev *dev, uint16_t qd)
 		fprintf(stderr, "FAIL: async read-back mismatch at qd %u\n", qd);
 		CHECK(0);
 	}
-	CHECK_EQ(xnvme_queue_get_completion_fd(queue), -ENOSYS);
 	xnvme_queue_term(queue);
 	xnvme_buf_free(dev, w);
 	xnvme_buf_free(dev, r);
+}
+
+/* the completion fd: an eventfd signalled by the queue's MSI-X vector */
+static void
+completion_fd(struct xnvme_dev *dev)
+{
+	uint8_t *buf = xnvme_buf_alloc(dev, 4096);
+	struct xnvme_queue *queue = NULL;
+	struct xnvme_cmd_ctx *ctx;
+	struct adone d = {0};
+	struct pollfd pfd = {.events = POLLIN};
+	uint64_t cnt = 0;
+	int fd;
+
+	CHECK_EQ(xnvme_queue_init(dev, 4, 0, &queue), 0);
+	if (!queue || !buf) {
+		return;
+	}
+	xnvme_queue_set_cb(queue, acb, &d);
+	fd = xnvme_queue_get_completion_fd(queue);
+	CHECK(fd >= 0);
+	CHECK_EQ(xnvme_queue_get_completion_fd(queue), fd);
+	pfd.fd = fd;
+	CHECK_EQ(poll(&pfd, 1, 0), 0); /* nothing completed yet */
+	pattern(buf, 4096, 3, 0);
+	ctx = xnvme_queue_get_cmd_ctx(queue);
+	CHECK_EQ(xnvme_nvm_write(ctx, xnvme_dev_get_nsid(dev), 9000,
+				 (uint16_t)(4096 / xnvme_dev_get_geo(dev)->lba_nbytes - 1), buf, NULL),
+		 0);
+	for (int i = 0; i < 1000000 && !d.n; ++i) {
+		xnvme_queue_poke(queue, 0);
+	}
+	CHECK_EQ(d.n, 1);
+	CHECK_EQ(d.nerr, 0);
+	CHECK_EQ(poll(&pfd, 1, 2000), 1); /* the interrupt of that completion */
+	CHECK_EQ(read(fd, &cnt, sizeof(cnt)), (ssize_t)sizeof(cnt));
+	CHECK(cnt >= 1);
+	xnvme_queue_term(queue);
+	xnvme_buf_free(dev, buf);
 }
 
 /* the kernel's data (seed 1) readable through vfio; ours (seed 2) left for the kernel */
@@ -257,6 +296,7 @@ run(const char *bdf)
 	for (size_t i = 0; i < sizeof(qds) / sizeof(qds[0]); ++i) {
 		async_qd(dev, qds[i]);
 	}
+	completion_fd(dev);
 	sharing(bdf, dev);
 	second_ns(bdf);
 	xnvme_dev_close(dev);

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "fake_ctrl.h"
 
@@ -310,7 +312,9 @@ admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_
 			return;
 		}
 		fc->cq[qid] = (struct fake_queue){.exists = true, .iova = cmd->common.dptr.prp.prp1,
-						  .size = qs, .phase = 1};
+						  .size = qs, .phase = 1,
+						  .ien = (cmd->common.ndm & 0x2) != 0,
+						  .iv = (uint16_t)(cmd->common.ndm >> 16)};
 		return;
 	case NVME_ADM_CREATE_SQ:
 		if (!qid || qid >= FAKE_MAXQ || fc->sq[qid].exists ||
@@ -353,6 +357,13 @@ post(struct fake_ctrl *fc, uint16_t cqid, struct xnvme_spec_cpl cpl, bool stale_
 	if (++cq->tail == cq->size) {
 		cq->tail = 0;
 		cq->phase ^= 1;
+	}
+	if (cq->ien && cq->iv < FAKE_MAXQ && fc->irq_fds[cq->iv] > 0) {
+		uint64_t one = 1;
+
+		if (write(fc->irq_fds[cq->iv], &one, sizeof(one)) != sizeof(one)) {
+			fc->bad_dma++;
+		}
 	}
 	return true;
 }
@@ -445,11 +456,26 @@ fake_ctrl_release(struct fake_ctrl *fc)
 	fc->nwithheld = 0;
 }
 
+static int
+f_irq_eventfd(struct vfio_bus *bus, uint16_t vector)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+
+	if (vector >= FAKE_MAXQ) {
+		return -ENOTSUP;
+	}
+	if (!fc->irq_fds[vector]) {
+		fc->irq_fds[vector] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	}
+	return fc->irq_fds[vector] > 0 ? fc->irq_fds[vector] : -errno;
+}
+
 static const struct vfio_bus_ops fake_ops = {
 	.read32 = f_read32,
 	.write32 = f_write32,
 	.dma_map = f_dma_map,
 	.dma_unmap = f_dma_unmap,
+	.irq_eventfd = f_irq_eventfd,
 	.idle = f_idle,
 };
 
@@ -472,4 +498,9 @@ fake_ctrl_fini(struct fake_ctrl *fc)
 {
 	free(fc->media);
 	free(fc->meta);
+	for (int i = 0; i < FAKE_MAXQ; ++i) {
+		if (fc->irq_fds[i] > 0) {
+			close(fc->irq_fds[i]);
+		}
+	}
 }

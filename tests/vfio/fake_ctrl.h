@@ -33,6 +33,8 @@ struct fake_queue {
 	uint32_t tail; ///< SQ: from doorbell; CQ: next to post
 	uint8_t phase;
 	uint16_t cqid;
+	bool ien;    ///< CQ: interrupts enabled
+	uint16_t iv; ///< CQ: MSI-X vector
 };
 
 struct fake_cpl {
@@ -65,6 +67,7 @@ struct fake_ctrl {
 	int npending;
 	struct fake_cpl withheld[16];
 	int nwithheld;
+	int irq_fds[FAKE_MAXQ]; ///< eventfd per MSI-X vector, created on request (0: none)
 	uint8_t *media;
 	uint8_t *meta;
 	uint64_t rng;

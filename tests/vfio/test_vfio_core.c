@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctrl.h"
 #include "fake_ctrl.h"
@@ -142,7 +143,7 @@ test_bringup_and_io(uint8_t dstrd, uint8_t mpsmin, uint8_t mdts, uint32_t cap)
 	CHECK_EQ(ctrl.max_xfer, mdts && ((uint64_t)page << mdts) < cap
 					? (uint32_t)((uint64_t)page << mdts) : cap);
 
-	qp = vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000);
+	qp = vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000, false);
 	CHECK(qp != NULL);
 	if (qp) {
 		size_t sizes[] = {512, 1024, page, page + 512, 2 * page, 3 * page, 8 * page,
@@ -319,7 +320,7 @@ ctrl_up(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, uint16_t ms, uint32_t qsiz
 		fprintf(stderr, "FAIL: controller bring-up: %s\n", msg);
 		exit(1);
 	}
-	qp = vfio_ctrl_qpair_create(ctrl, qsize, rec_cb, 1000000);
+	qp = vfio_ctrl_qpair_create(ctrl, qsize, rec_cb, 1000000, false);
 	CHECK(qp != NULL);
 	return qp;
 }
@@ -396,6 +397,39 @@ test_faults(void)
 	fake_ctrl_fini(&fc);
 }
 
+/* A queue pair with interrupts: its CQ signals the eventfd of MSI-X vector qid */
+static void
+test_irq(void)
+{
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	struct vfio_qpair *polled = ctrl_up(&fc, &ctrl, 0, 8), *qp;
+	uint64_t cnt = 0;
+
+	qp = vfio_ctrl_qpair_create(&ctrl, 8, rec_cb, 1000000, true);
+	CHECK(qp != NULL && polled != NULL);
+	if (qp && polled) {
+		uint8_t *buf = vfio_dma_alloc(&ctrl.dma, 4096, NULL);
+		struct iovec v = {buf, 4096};
+		struct rec r;
+
+		CHECK_EQ(polled->irq_fd, -1);
+		CHECK(qp->irq_fd >= 0);
+		CHECK_EQ(fc.cq[qp->qid].iv, qp->qid);
+		CHECK(read(qp->irq_fd, &cnt, sizeof(cnt)) < 0); /* nothing signalled yet */
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 5, &v, 1, NULL, 0, &r), 0);
+		CHECK_EQ(r.ncpl, 1);
+		CHECK_EQ(read(qp->irq_fd, &cnt, sizeof(cnt)), (ssize_t)sizeof(cnt));
+		CHECK_EQ(cnt, 1);
+		CHECK_EQ(io(polled, XNVME_SPEC_NVM_OPC_READ, 5, &v, 1, NULL, 0, &r), 0);
+		CHECK(read(qp->irq_fd, &cnt, sizeof(cnt)) < 0); /* the polled pair signals nothing */
+	}
+	vfio_ctrl_qpair_destroy(&ctrl, qp);
+	vfio_ctrl_qpair_destroy(&ctrl, polled);
+	vfio_ctrl_fini(&ctrl);
+	fake_ctrl_fini(&fc);
+}
+
 static void
 test_never_ready(void)
 {
@@ -454,6 +488,7 @@ main(void)
 	test_bringup_and_io(2, 1, 4, 0);       /* 8 KiB pages, 16-byte doorbell stride */
 	test_metadata();
 	test_faults();
+	test_irq();
 	test_never_ready();
 	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
 	return xnvme_test_nfail ? 1 : 0;

@@ -22,6 +22,11 @@ struct vfio_bus_ops {
 	int (*dma_map)(struct vfio_bus *bus, void *vaddr, size_t len, uint64_t iova);
 	/** removes the mapping made at `iova` */
 	int (*dma_unmap)(struct vfio_bus *bus, uint64_t iova, size_t len);
+	/**
+	 * optional: an eventfd signalled by MSI-X `vector` (owned by the bus, closed with it), or
+	 * negative errno; NULL: the bus has no interrupts
+	 */
+	int (*irq_eventfd)(struct vfio_bus *bus, uint16_t vector);
 	/** optional (NULL on hardware): lets a simulated controller run, called by idle polls */
 	void (*idle)(struct vfio_bus *bus);
 };

@@ -82,12 +82,13 @@ vfio_exec_cb(void *arg, const struct xnvme_spec_cpl *cpl);
 
 /**
  * Creates an I/O queue pair of `qsize` entries (2 .. mqes) whose completions go to `cb` (NULL:
- * vfio_exec_cb, for vfio_qpair_exec());
+ * vfio_exec_cb, for vfio_qpair_exec()); with `irq` its CQ signals MSI-X vector qid, whose
+ * eventfd is qp->irq_fd (ENOSYS/ENOTSUP when the bus or function has no such vector);
  * NULL with errno (EBUSY when all granted queue ids are in use)
  */
 struct vfio_qpair *
 vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb,
-		       uint64_t timeout_us);
+		       uint64_t timeout_us, bool irq);
 
 /** Deletes the queue pair on the controller (best effort if it failed) and frees it */
 void

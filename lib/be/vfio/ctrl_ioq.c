@@ -49,9 +49,10 @@ queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint
 
 struct vfio_qpair *
 vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb,
-		       uint64_t timeout_us)
+		       uint64_t timeout_us, bool irq)
 {
 	struct vfio_qpair *qp;
+	uint32_t cq_flags = 0x1; /* physically contiguous */
 	uint16_t qid;
 	int err;
 
@@ -71,8 +72,21 @@ vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb,
 		errno = err;
 		return NULL;
 	}
-	/* CQ: physically contiguous, interrupts off (polled); SQ bound to the CQ of its qid */
-	err = queue_cmd(ctrl, NVME_ADM_CREATE_CQ, qp, 0x1, &qp->cq_iova);
+	if (irq) {
+		/* interrupts enabled (IEN) on MSI-X vector qid: for a completion fd */
+		err = ctrl->bus->ops->irq_eventfd ? ctrl->bus->ops->irq_eventfd(ctrl->bus, qid)
+						  : -ENOSYS;
+		if (err < 0) {
+			vfio_qpair_free(qp);
+			qid_put(ctrl, qid);
+			errno = -err;
+			return NULL;
+		}
+		qp->irq_fd = err;
+		cq_flags |= 0x2 | ((uint32_t)qid << 16);
+	}
+	/* CQ polled unless irq; the SQ is bound to the CQ of its qid */
+	err = queue_cmd(ctrl, NVME_ADM_CREATE_CQ, qp, cq_flags, &qp->cq_iova);
 	if (!err) {
 		err = queue_cmd(ctrl, NVME_ADM_CREATE_SQ, qp, ((uint32_t)qid << 16) | 0x1,
 				&qp->sq_iova);

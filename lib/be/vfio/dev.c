@@ -95,7 +95,7 @@ shared_create(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 		return err;
 	}
 	sh->syncq = vfio_ctrl_qpair_create(&sh->ctrl, VFIO_SYNC_QSIZE, NULL,
-					   sh->command_timeout_us);
+					   sh->command_timeout_us, false);
 	if (!sh->syncq) {
 		err = -errno;
 		xnvme_dev_set_errmsg(dev, err, "%s: cannot create the sync I/O queue: %s", bdf,

@@ -159,7 +159,7 @@ async_init(struct xnvme_queue *queue, int opts)
 		return -EINVAL; /* a ring holds at most CAP.MQES + 1 entries, one stays empty */
 	}
 	queue->state = vfio_ctrl_qpair_create(&sh->ctrl, queue->capacity + 1, async_cb,
-					      sh->command_timeout_us);
+					      sh->command_timeout_us, false);
 	return queue->state ? 0 : -errno;
 }
 
@@ -199,11 +199,31 @@ async_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 				 ctx);
 }
 
+/*
+ * Queues are created polled (no interrupt per completion). The first request for a completion
+ * fd replaces the idle queue pair by one whose CQ raises MSI-X vector qid on an eventfd; the
+ * caller reads the eventfd to re-arm it, as with the other backends' completion fds.
+ */
 static int
 async_fd(struct xnvme_queue *queue)
 {
-	(void)queue;
-	return -ENOSYS; /* MSI-X on an eventfd: not done yet, the queues are polled */
+	struct vfio_shared *sh = vfio_dev_shared(queue->dev);
+	struct vfio_qpair *qp = queue->state, *nq;
+
+	if (qp->irq_fd >= 0) {
+		return qp->irq_fd;
+	}
+	if (queue->outstanding || qp->outstanding || qp->nfree != qp->ncids) {
+		return -EBUSY;
+	}
+	/* the new pair is made before the old one goes: needs one spare queue id (EBUSY) */
+	nq = vfio_ctrl_qpair_create(&sh->ctrl, qp->qsize, async_cb, qp->timeout_us, true);
+	if (!nq) {
+		return -errno;
+	}
+	vfio_ctrl_qpair_destroy(&sh->ctrl, qp);
+	queue->state = nq;
+	return nq->irq_fd;
 }
 
 const struct xnvme_be_async xnvme_be_vfio_async = {

@@ -52,6 +52,7 @@ vfio_qpair_alloc(struct vfio_ctrl *ctrl, uint16_t qid, uint32_t qsize, vfio_cpl_
 	qp->max_xfer = ctrl->max_xfer;
 	qp->cb = cb;
 	qp->timeout_us = timeout_us;
+	qp->irq_fd = -1;
 
 	qp->cids = calloc(qp->ncids, sizeof(*qp->cids));
 	qp->cid_free = calloc(qp->ncids, sizeof(*qp->cid_free));

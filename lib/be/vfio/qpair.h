@@ -88,6 +88,7 @@ struct vfio_qpair {
 	uint64_t timeout_us; ///< 0: commands never time out
 	uint64_t next_check_us;
 	bool failed;
+	int irq_fd; ///< eventfd of the CQ's MSI-X vector, -1 when polled only
 
 	struct vfio_qpair_stats stats;
 };

@@ -14,9 +14,13 @@
 #include <libgen.h>
 #include <linux/pci_regs.h>
 #include <linux/vfio.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#define PCI_MAX_IRQS 64
 
 struct vfio_pci {
 	struct vfio_bus bus; ///< first: the bus pointer is the function
@@ -25,6 +29,9 @@ struct vfio_pci {
 	int device;
 	volatile uint8_t *bar0;
 	size_t bar0_len;
+	pthread_mutex_t irq_lock;
+	int nirq; ///< MSI-X vectors enabled, each on its eventfd
+	int irq_fds[PCI_MAX_IRQS];
 };
 
 static uint32_t
@@ -72,11 +79,73 @@ pci_dma_unmap(struct vfio_bus *bus, uint64_t iova, size_t len)
 	return ioctl(pci->container, VFIO_IOMMU_UNMAP_DMA, &unmap) ? -errno : 0;
 }
 
+/* Enables MSI-X once, every vector (up to PCI_MAX_IRQS) on its own eventfd: kernels before
+ * dynamic MSI-X allocation cannot add vectors to an enabled set */
+static int
+irqs_enable(struct vfio_pci *pci)
+{
+	struct vfio_irq_info info = {.argsz = sizeof(info), .index = VFIO_PCI_MSIX_IRQ_INDEX};
+	struct vfio_irq_set *set;
+	int n, err = 0;
+
+	if (ioctl(pci->device, VFIO_DEVICE_GET_IRQ_INFO, &info) || !info.count) {
+		return -ENOTSUP;
+	}
+	n = info.count < PCI_MAX_IRQS ? (int)info.count : PCI_MAX_IRQS;
+	set = calloc(1, sizeof(*set) + (size_t)n * sizeof(int));
+	if (!set) {
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n && !err; ++i) {
+		pci->irq_fds[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		err = pci->irq_fds[i] < 0 ? -errno : 0;
+	}
+	set->argsz = (uint32_t)(sizeof(*set) + (size_t)n * sizeof(int));
+	set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
+	set->index = VFIO_PCI_MSIX_IRQ_INDEX;
+	set->start = 0;
+	set->count = (uint32_t)n;
+	memcpy(set->data, pci->irq_fds, (size_t)n * sizeof(int));
+	if (!err && ioctl(pci->device, VFIO_DEVICE_SET_IRQS, set)) {
+		err = -errno;
+	}
+	free(set);
+	if (err) {
+		for (int i = 0; i < n; ++i) {
+			if (pci->irq_fds[i] >= 0) {
+				close(pci->irq_fds[i]);
+			}
+			pci->irq_fds[i] = -1;
+		}
+		return err;
+	}
+	pci->nirq = n;
+	return 0;
+}
+
+static int
+pci_irq_eventfd(struct vfio_bus *bus, uint16_t vector)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+	int ret = 0;
+
+	pthread_mutex_lock(&pci->irq_lock);
+	if (!pci->nirq) {
+		ret = irqs_enable(pci);
+	}
+	if (!ret) {
+		ret = vector < pci->nirq ? pci->irq_fds[vector] : -ENOTSUP;
+	}
+	pthread_mutex_unlock(&pci->irq_lock);
+	return ret;
+}
+
 static const struct vfio_bus_ops pci_ops = {
 	.read32 = pci_read32,
 	.write32 = pci_write32,
 	.dma_map = pci_dma_map,
 	.dma_unmap = pci_dma_unmap,
+	.irq_eventfd = pci_irq_eventfd,
 	.idle = NULL,
 };
 
@@ -252,6 +321,10 @@ vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errms
 		return -ENOMEM;
 	}
 	pci->container = pci->group = pci->device = -1;
+	for (int i = 0; i < PCI_MAX_IRQS; ++i) {
+		pci->irq_fds[i] = -1;
+	}
+	pthread_mutex_init(&pci->irq_lock, NULL);
 	pci->bus.ops = &pci_ops;
 	pci->bus.iova_base = 1ULL << 32;  /* above the low reserved windows (MSI, ISA) */
 	pci->bus.iova_limit = 1ULL << 39; /* the smallest common IOMMU address width */
@@ -288,6 +361,10 @@ vfio_pci_close(struct vfio_pci *pci)
 	if (pci->container >= 0) {
 		close(pci->container);
 	}
+	for (int i = 0; i < pci->nirq; ++i) {
+		close(pci->irq_fds[i]); /* after the device: its interrupts are off by then */
+	}
+	pthread_mutex_destroy(&pci->irq_lock);
 	free(pci);
 }
 
