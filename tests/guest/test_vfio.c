@@ -141,6 +141,44 @@ async_qd(struct xnvme_dev *dev, uint16_t qd)
 	xnvme_buf_free(dev, r);
 }
 
+static long
+meminfo(const char *key)
+{
+	char line[128];
+	long val = -1;
+	FILE *fp = fopen("/proc/meminfo", "r");
+
+	while (fp && fgets(line, sizeof(line), fp)) {
+		if (!strncmp(line, key, strlen(key))) {
+			val = atol(line + strlen(key));
+		}
+	}
+	if (fp) {
+		fclose(fp);
+	}
+	return val;
+}
+
+/* with hugepages reserved, a 2 MiB buffer takes one (pinned by the IOMMU mapping) and works */
+static void
+hugepages(struct xnvme_dev *dev)
+{
+	long before = meminfo("HugePages_Free:"), after;
+	uint8_t *buf;
+
+	if (meminfo("HugePages_Total:") <= 0) {
+		printf("# no hugepages reserved: the hugepage allocation is not exercised\n");
+		return;
+	}
+	buf = xnvme_buf_alloc(dev, 2u << 20);
+	after = meminfo("HugePages_Free:");
+	CHECK(buf != NULL);
+	CHECK_EQ(after, before - 1);
+	xnvme_buf_free(dev, buf);
+	CHECK_EQ(meminfo("HugePages_Free:"), before);
+	sync_roundtrip(dev, 600, xnvme_dev_get_geo(dev)->mdts_nbytes, (1u << 20) + 512);
+}
+
 /* the completion fd: an eventfd signalled by the queue's MSI-X vector */
 static void
 completion_fd(struct xnvme_dev *dev)
@@ -297,6 +335,7 @@ run(const char *bdf)
 		async_qd(dev, qds[i]);
 	}
 	completion_fd(dev);
+	hugepages(dev);
 	sharing(bdf, dev);
 	second_ns(bdf);
 	xnvme_dev_close(dev);

@@ -30,7 +30,9 @@ rebind vfio-pci || { echo "FAIL: cannot bind $bdf to vfio-pci"; exit 1; }
 echo "bound $bdf (IOMMU group $grp) to vfio-pci"
 
 rc=0
+echo 8 >/proc/sys/vm/nr_hugepages # 16 MiB: buffers of 1 MiB and more come from hugepages
 "$prog" run "$bdf" || rc=1
+echo 0 >/proc/sys/vm/nr_hugepages
 "$build/tools/xnvme" info "$bdf" --dev-nsid 2 >"$tmp/info" 2>&1 && grep -q "lba_nbytes: 4096" "$tmp/info" ||
 	{ echo "FAIL: xnvme info over vfio"; cat "$tmp/info"; rc=1; }
 
