@@ -5,8 +5,8 @@
  *   test_vfio gen SEED NBYTES FILE    write the pattern of SEED to FILE (for dd)
  *   test_vfio run BDF                 open, identify, sync and async I/O, sharing, busy,
  *     namespace 2 (4 KiB LBAs) beside namespace 1, an inactive namespace refused;
- *     reads LBA 1000.. (written by the kernel with seed 1, 64 KiB) and compares, and leaves
- *     seed 2 (64 KiB) at LBA 2000 for the kernel to read back
+ *     reads LBA 300000.. (written by the kernel with seed 1, 64 KiB) and compares, and leaves
+ *     seed 2 (64 KiB) at LBA 310000 for the kernel to read back
  * Exit: 0 pass, 1 fail, 77 skip.
  */
 #include <errno.h>
@@ -233,12 +233,12 @@ cross_check(struct xnvme_dev *dev)
 		return;
 	}
 	pattern(exp, n, 1, 0);
-	err = xnvme_nvm_read(&ctx, nsid, 1000, (uint16_t)(n / 512 - 1), buf, NULL);
+	err = xnvme_nvm_read(&ctx, nsid, 300000, (uint16_t)(n / 512 - 1), buf, NULL);
 	CHECK_OK(err, ctx);
 	CHECK(!memcmp(buf, exp, n));
 	pattern(buf, n, 2, 0);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
-	err = xnvme_nvm_write(&ctx, nsid, 2000, (uint16_t)(n / 512 - 1), buf, NULL);
+	err = xnvme_nvm_write(&ctx, nsid, 310000, (uint16_t)(n / 512 - 1), buf, NULL);
 	CHECK_OK(err, ctx);
 	xnvme_buf_free(dev, buf);
 	free(exp);

@@ -19,9 +19,9 @@ rebind() { # <driver>
 	[ "$(basename "$(readlink "$dev/driver")")" = "$1" ]
 }
 
-# the kernel writes seed 1 at LBA 1000 for the driver to read
+# the kernel writes seed 1 at LBA 300000 for the driver to read (clear of the matrix LBAs)
 "$prog" gen 1 65536 "$tmp/seed1" && "$prog" gen 2 65536 "$tmp/seed2" || exit 1
-dd if="$tmp/seed1" of="$blk" bs=512 seek=1000 oflag=direct conv=notrunc status=none || exit 1
+dd if="$tmp/seed1" of="$blk" bs=512 seek=300000 oflag=direct conv=notrunc status=none || exit 1
 
 modprobe vfio-pci || { echo "skip: no vfio-pci module"; exit 77; }
 grp=$(basename "$(readlink "$dev/iommu_group" 2>/dev/null)" 2>/dev/null)
@@ -33,12 +33,18 @@ rc=0
 echo 8 >/proc/sys/vm/nr_hugepages # 16 MiB: buffers of 1 MiB and more come from hugepages
 "$prog" run "$bdf" || rc=1
 echo 0 >/proc/sys/vm/nr_hugepages
+# the device x mechanism suite over the driver: synchronous path and the vfio queues
+for m in sync vfio; do
+	"$build/tests/test_matrix" --uri "$bdf" --mech $m >"$tmp/matrix" 2>&1 ||
+		{ echo "FAIL: test_matrix --mech $m"; tail -20 "$tmp/matrix"; rc=1; }
+	grep -- "- {uri" "$tmp/matrix"
+done
 "$build/tools/xnvme" info "$bdf" --dev-nsid 2 >"$tmp/info" 2>&1 && grep -q "lba_nbytes: 4096" "$tmp/info" ||
 	{ echo "FAIL: xnvme info over vfio"; cat "$tmp/info"; rc=1; }
 
 rebind nvme || { echo "FAIL: cannot bind $bdf back to nvme"; exit 1; }
 for _ in $(seq 100); do [ -b "$blk" ] && break; sleep 0.1; done
-dd if="$blk" of="$tmp/back" bs=512 skip=2000 count=128 iflag=direct status=none || rc=1
+dd if="$blk" of="$tmp/back" bs=512 skip=310000 count=128 iflag=direct status=none || rc=1
 if cmp -s "$tmp/back" "$tmp/seed2"; then
 	echo "ok: the kernel driver reads what vfio wrote"
 else

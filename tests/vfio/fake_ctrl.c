@@ -230,6 +230,35 @@ prp_copy(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, uint8_t *media,
 	return 0;
 }
 
+/* Copies along an SGL: a Data Block in the command, or a Last Segment of Data Blocks */
+static int
+sgl_copy(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, uint8_t *media, size_t n,
+	 bool to_host)
+{
+	const struct xnvme_spec_sgl_descriptor *d = &cmd->common.dptr.sgl;
+	size_t cnt = 1;
+
+	if (d->unkeyed.type == 0x3) {
+		cnt = d->unkeyed.len / sizeof(*d);
+		d = xlate(fc, d->addr, d->unkeyed.len);
+		if (!d || !cnt) {
+			return -EFAULT;
+		}
+	}
+	for (size_t i = 0; i < cnt && n; ++i) {
+		size_t len = d[i].unkeyed.len < n ? d[i].unkeyed.len : n;
+		uint8_t *host = xlate(fc, d[i].addr, len);
+
+		if (d[i].unkeyed.type != 0x0 || !host) {
+			return -EFAULT;
+		}
+		to_host ? memcpy(host, media, len) : memcpy(media, host, len);
+		media += len;
+		n -= len;
+	}
+	return n ? -EINVAL : 0;
+}
+
 static void
 nvm_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_spec_cpl *cpl)
 {
@@ -247,7 +276,8 @@ nvm_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_sp
 		cpl->status.sc = 0x80; /* LBA out of range */
 		return;
 	}
-	if (prp_copy(fc, cmd, fc->media + slba * fc->lba_nbytes, n, rd)) {
+	if ((cmd->common.psdt ? sgl_copy : prp_copy)(fc, cmd, fc->media + slba * fc->lba_nbytes, n,
+						      rd)) {
 		cpl->status.sc = 0x04; /* data transfer error */
 		return;
 	}
@@ -273,6 +303,7 @@ identify(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_sp
 		buf[0] = 0x36; /* VID */
 		memcpy(buf + 24, "FAKE-NVME", 9);
 		buf[77] = fc->mdts;
+		buf[536] = fc->sgls;
 		buf[516] = 1; /* NN */
 	} else if (cns == 0 && cmd->common.nsid == 1) {
 		memcpy(buf, &fc->nlbas, 8);      /* NSZE */

@@ -51,6 +51,7 @@ struct fake_ctrl {
 	uint32_t lba_nbytes;
 	uint16_t ms; ///< metadata bytes per LBA (separate buffer)
 	uint64_t nlbas;
+	uint8_t sgls; ///< Identify SGLS bits 1:0 offered
 	bool never_ready;
 	bool random_order; ///< post each poll's completions shuffled, holding some back
 	uint64_t swallow_slba; ///< commands at this LBA are withheld (never completed)

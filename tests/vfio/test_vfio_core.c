@@ -19,6 +19,8 @@
 
 #define NLBAS 65536
 
+static uint8_t g_sgls; /* SGL support of the next fake */
+
 struct rec {
 	int ncpl;
 	struct xnvme_spec_cpl cpl;
@@ -47,6 +49,7 @@ fake_setup(struct fake_ctrl *fc, uint8_t dstrd, uint8_t mpsmin, uint8_t mdts, ui
 	fc->ms = ms;
 	fc->nlbas = NLBAS;
 	fc->swallow_slba = UINT64_MAX;
+	fc->sgls = g_sgls;
 	CHECK_EQ(fake_ctrl_init(fc), 0);
 }
 
@@ -397,6 +400,39 @@ test_faults(void)
 	fake_ctrl_fini(&fc);
 }
 
+/* Vectors PRPs cannot describe go as SGLs when the controller offers them */
+static void
+test_sgl(void)
+{
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	struct vfio_qpair *qp;
+
+	g_sgls = 1;
+	qp = ctrl_up(&fc, &ctrl, 0, 8);
+	g_sgls = 0;
+	if (qp) {
+		uint8_t *w = vfio_dma_alloc(&ctrl.dma, 8192, NULL);
+		uint8_t *r = vfio_dma_alloc(&ctrl.dma, 8192, NULL);
+		struct iovec wv[3] = {{w, 512}, {w + 512, 1024}, {w + 1536, 512}};
+		struct iovec rv[2] = {{r + 100 * 4, 1536}, {r + 4096, 512}};
+		struct rec rc;
+
+		CHECK_EQ(ctrl.sgls, 1);
+		fill(w, 2048, 3);
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 50, wv, 3, NULL, 0, &rc), 0);
+		CHECK_EQ(rc.cpl.status.val, 0);
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 50, rv, 2, NULL, 0, &rc), 0);
+		CHECK_EQ(rc.cpl.status.val, 0);
+		CHECK(!memcmp(r + 400, w, 1536));
+		CHECK(!memcmp(r + 4096, w + 1536, 512));
+		CHECK_EQ(fc.bad_dma, 0);
+		vfio_ctrl_qpair_destroy(&ctrl, qp);
+	}
+	vfio_ctrl_fini(&ctrl);
+	fake_ctrl_fini(&fc);
+}
+
 /* A queue pair with interrupts: its CQ signals the eventfd of MSI-X vector qid */
 static void
 test_irq(void)
@@ -489,6 +525,7 @@ main(void)
 	test_metadata();
 	test_faults();
 	test_irq();
+	test_sgl();
 	test_never_ready();
 	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
 	return xnvme_test_nfail ? 1 : 0;

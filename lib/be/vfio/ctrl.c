@@ -224,6 +224,10 @@ ctrl_identify(struct vfio_ctrl *ctrl)
 	if (err) {
 		return err;
 	}
+	ctrl->sgls = ctrl->idfy[536] & 0x3;
+	if (ctrl->sgls == 3) {
+		ctrl->sgls = 0; /* reserved value */
+	}
 	mdts = ctrl->idfy[77];
 	if (mdts && mdts < 20) {
 		uint64_t lim = (uint64_t)1 << (mdts + 12 + NVME_CAP_MPSMIN(ctrl->cap));

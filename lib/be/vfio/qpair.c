@@ -50,6 +50,7 @@ vfio_qpair_alloc(struct vfio_ctrl *ctrl, uint16_t qid, uint32_t qsize, vfio_cpl_
 	qp->page_shift = ctrl->page_shift;
 	qp->prp_pages = ctrl->prp_pages;
 	qp->max_xfer = ctrl->max_xfer;
+	qp->sgls = qid ? ctrl->sgls : 0; /* admin commands take PRPs only */
 	qp->cb = cb;
 	qp->timeout_us = timeout_us;
 	qp->irq_fd = -1;
@@ -104,9 +105,11 @@ vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd,
 		  const struct iovec *dvec, size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes,
 		  void *arg)
 {
+	struct xnvme_spec_sgl_descriptor sgl;
 	struct xnvme_spec_cmd *sqe;
 	uint64_t prp1, prp2, mptr = 0;
 	uint16_t cid;
+	bool use_sgl = false;
 	int err;
 
 	if (XNVME_BE_UNLIKELY(qp->failed || __atomic_load_n(&qp->ctrl->failed, __ATOMIC_RELAXED))) {
@@ -117,6 +120,10 @@ vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd,
 	}
 	cid = qp->cid_free[qp->nfree - 1];
 	err = vfio_prp_build(qp, cid, dvec, dvec_cnt, &prp1, &prp2);
+	if (XNVME_BE_UNLIKELY(err == -EINVAL && qp->sgls && dvec_cnt > 1)) {
+		err = vfio_sgl_build(qp, cid, dvec, dvec_cnt, &sgl);
+		use_sgl = true;
+	}
 	if (XNVME_BE_UNLIKELY(err)) {
 		return err;
 	}
@@ -138,11 +145,16 @@ vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd,
 	sqe = &qp->sq[qp->sq_tail];
 	*sqe = *cmd;
 	sqe->common.cid = cid;
-	sqe->common.psdt = 0;
 	sqe->common.fuse = 0;
 	sqe->common.mptr = mptr;
-	sqe->common.dptr.prp.prp1 = prp1;
-	sqe->common.dptr.prp.prp2 = prp2;
+	if (XNVME_BE_LIKELY(!use_sgl)) {
+		sqe->common.psdt = 0;
+		sqe->common.dptr.prp.prp1 = prp1;
+		sqe->common.dptr.prp.prp2 = prp2;
+	} else {
+		sqe->common.psdt = 1; /* SGL for data, MPTR holds the metadata address */
+		sqe->common.dptr.sgl = sgl;
+	}
 	qp->sq_tail = qp->sq_tail + 1 == qp->qsize ? 0 : qp->sq_tail + 1;
 	return 0;
 }

@@ -11,8 +11,9 @@
  *   the whole batch and stamps the batch's submit time. vfio_qpair_reap() writes the CQ head
  *   doorbell once per reap.
  * - Data pointers are PRPs: one entry, two entries, or a list in per-CID DMA pages (chained
- *   when a transfer needs more than one page of entries). Vectored payloads must have
- *   page-aligned inner boundaries (the PRP rule); others are refused with -EINVAL.
+ *   when a transfer needs more than one page of entries). A vector whose inner boundaries are
+ *   not page boundaries (the PRP rule) goes as an SGL on I/O queues of controllers that offer
+ *   SGLs, and is refused with -EINVAL elsewhere.
  * - Idle reaps check command timeouts and the controller status (CSTS.CFS, or all-ones when
  *   the device is gone) every millisecond, failing the affected commands instead of hanging.
  */
@@ -82,6 +83,7 @@ struct vfio_qpair {
 	uint32_t prp_pages;
 	uint32_t page_shift;   ///< controller memory page size (CC.MPS)
 	uint32_t max_xfer;     ///< bytes per command
+	uint8_t sgls;          ///< SGLs for I/O: 0 none, 1 any alignment, 2 dword-aligned only
 
 	struct vfio_dma_cache cache;
 	vfio_cpl_fn cb;
@@ -127,6 +129,11 @@ vfio_qpair_fail_all(struct vfio_qpair *qp, int err);
 int
 vfio_prp_build(struct vfio_qpair *qp, uint16_t cid, const struct iovec *dvec, size_t dvec_cnt,
 	       uint64_t *prp1, uint64_t *prp2);
+
+/** Builds an SGL (sgl.c) for a vector PRPs cannot describe; -EINVAL when it cannot either */
+int
+vfio_sgl_build(struct vfio_qpair *qp, uint16_t cid, const struct iovec *dvec, size_t dvec_cnt,
+	       struct xnvme_spec_sgl_descriptor *dptr);
 
 uint64_t
 vfio_now_us(void);
