@@ -39,6 +39,13 @@ for m in sync vfio; do
 		{ echo "FAIL: test_matrix --mech $m"; tail -20 "$tmp/matrix"; rc=1; }
 	grep -- "- {uri" "$tmp/matrix"
 done
+# 8 queue threads and 4 sync threads on one handle; handles and queues created over and over
+# (fds and memory must not grow; each open brings the controller up, each close shuts it down)
+"$build/tests/test_threads" --uri "$bdf" --seconds 2 --rounds 3 >"$tmp/threads" 2>&1 ||
+	{ echo "FAIL: test_threads"; grep -v "^# skip\|has no async" "$tmp/threads" | tail -20; rc=1; }
+"$build/tests/test_churn" --uri "$bdf" --cycles 20 >"$tmp/churn" 2>&1 ||
+	{ echo "FAIL: test_churn"; grep -v "^# skip\|has no async" "$tmp/churn" | tail -20; rc=1; }
+grep -h -- "mech: vfio" "$tmp/threads" "$tmp/churn"
 "$build/tools/xnvme" info "$bdf" --dev-nsid 2 >"$tmp/info" 2>&1 && grep -q "lba_nbytes: 4096" "$tmp/info" ||
 	{ echo "FAIL: xnvme info over vfio"; cat "$tmp/info"; rc=1; }
 
