@@ -354,6 +354,33 @@ test_metadata(void)
 	fake_ctrl_fini(&fc);
 }
 
+/* A stuck command times out even while the queue never runs idle (others keep completing) */
+static void
+test_timeout_busy(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	uint8_t *buf = vfio_dma_alloc(&ctrl->dma, 8192, NULL);
+	struct iovec v = {buf, 4096}, v2 = {buf + 4096, 4096};
+	struct xnvme_spec_cmd cmd = rw_cmd(XNVME_SPEC_NVM_OPC_READ, 77, 4096);
+	uint64_t t0 = vfio_now_us(), timeouts = qp->stats.timeouts;
+	struct rec stuck = {0}, r;
+
+	qp->timeout_us = 20000;
+	fc->swallow_slba = 77;
+	CHECK_EQ(vfio_qpair_submit(qp, &cmd, &v, 1, NULL, 0, &stuck), 0);
+	while (!stuck.ncpl && vfio_now_us() - t0 < 2000000) {
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 2, &v2, 1, NULL, 0, &r), 0);
+		CHECK_EQ(r.ncpl, 1);
+	}
+	CHECK_EQ(stuck.ncpl, 1);
+	CHECK_EQ(stuck.cpl.status.sc, ETIMEDOUT);
+	CHECK_EQ(qp->stats.timeouts, timeouts + 1);
+	fc->swallow_slba = UINT64_MAX;
+	fake_ctrl_release(fc);
+	vfio_qpair_reap(qp, 0);
+	CHECK_EQ(qp->nfree, qp->ncids);
+	vfio_dma_free(&ctrl->dma, buf);
+}
+
 /* Fatal status: outstanding commands fail, new ones are refused, teardown does not hang */
 static void
 test_cfs(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
@@ -392,6 +419,7 @@ test_faults(void)
 	test_batches_random(&fc, &ctrl, qp);
 	test_hostile(&fc, &ctrl, qp);
 	test_timeout(&fc, &ctrl, qp);
+	test_timeout_busy(&fc, &ctrl, qp);
 	test_cfs(&fc, &ctrl, qp);
 	CHECK_EQ(fc.bad_dma, 0);
 	vfio_ctrl_qpair_destroy(&ctrl, qp);

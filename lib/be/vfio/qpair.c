@@ -290,7 +290,9 @@ vfio_qpair_reap(struct vfio_qpair *qp, uint32_t max)
 		qp->cq_head_db = qp->cq_head;
 		qp->stats.cq_doorbells++;
 	}
-	if (!n) {
+	/* idle reaps check at once; a queue kept busy checks every 1024 reaps, so one stuck
+	 * command among many that complete still times out */
+	if (!n || !(++qp->nreaps & 1023)) {
 		idle_check(qp);
 	}
 	return n;
