@@ -3,6 +3,7 @@
  * The vfio backend on a real (emulated) controller bound to vfio-pci, inside the QEMU guest
  * (tests/guest/vfio.sh binds it and checks the data through the kernel driver afterwards).
  *   test_vfio gen SEED NBYTES FILE    write the pattern of SEED to FILE (for dd)
+ *   test_vfio hold BDF SECONDS FILE   keep the function open, FILE created once it is open
  *   test_vfio run BDF                 open, identify, sync and async I/O, sharing, busy,
  *     namespace 2 (4 KiB LBAs) beside namespace 1, an inactive namespace refused;
  *     reads LBA 300000.. (written by the kernel with seed 1, 64 KiB) and compares, and leaves
@@ -352,6 +353,22 @@ main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "run")) {
 		return run(argv[2]);
 	}
-	fprintf(stderr, "usage: test_vfio gen SEED NBYTES FILE | run BDF\n");
+	if (argc == 5 && !strcmp(argv[1], "hold")) { /* keeps the function open for a while */
+		struct xnvme_opts opts = xnvme_opts_default();
+		struct xnvme_dev *dev = xnvme_dev_open(argv[2], &opts);
+		FILE *ready;
+
+		if (!dev) {
+			return 1;
+		}
+		ready = fopen(argv[4], "w");
+		if (ready) {
+			fclose(ready);
+		}
+		sleep((unsigned)atoi(argv[3]));
+		xnvme_dev_close(dev);
+		return 0;
+	}
+	fprintf(stderr, "usage: test_vfio gen SEED NBYTES FILE | run BDF | hold BDF SECONDS FILE\n");
 	return 77;
 }

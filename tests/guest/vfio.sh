@@ -12,12 +12,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dev=/sys/bus/pci/devices/$bdf
 
-rebind() { # <driver>
-	echo "$bdf" >"$dev/driver/unbind" 2>/dev/null
-	if [ "$1" = nvme ]; then echo >"$dev/driver_override"; else echo "$1" >"$dev/driver_override"; fi
-	echo "$bdf" >/sys/bus/pci/drivers_probe
-	[ "$(basename "$(readlink "$dev/driver")")" = "$1" ]
-}
+drv=$(dirname "$0")/../../tools/xnvme-driver
+driver_is() { [ "$(basename "$(readlink "$dev/driver")")" = "$1" ]; }
 
 # the kernel writes seed 1 at LBA 300000 for the driver to read (clear of the matrix LBAs)
 "$prog" gen 1 65536 "$tmp/seed1" && "$prog" gen 2 65536 "$tmp/seed2" || exit 1
@@ -26,8 +22,9 @@ dd if="$tmp/seed1" of="$blk" bs=512 seek=300000 oflag=direct conv=notrunc status
 modprobe vfio-pci || { echo "skip: no vfio-pci module"; exit 77; }
 grp=$(basename "$(readlink "$dev/iommu_group" 2>/dev/null)" 2>/dev/null)
 [ -n "$grp" ] || { echo "skip: $bdf has no IOMMU group (boot with --vfio)"; exit 77; }
-rebind vfio-pci || { echo "FAIL: cannot bind $bdf to vfio-pci"; exit 1; }
-echo "bound $bdf (IOMMU group $grp) to vfio-pci"
+"$drv" bind "$bdf" && driver_is vfio-pci || { echo "FAIL: xnvme-driver bind $bdf"; exit 1; }
+"$drv" status | grep -q "^$bdf *vfio-pci *$grp */dev/vfio/$grp" ||
+	{ echo "FAIL: xnvme-driver status"; "$drv" status; exit 1; }
 
 rc=0
 echo 8 >/proc/sys/vm/nr_hugepages # 16 MiB: buffers of 1 MiB and more come from hugepages
@@ -49,7 +46,18 @@ grep -h -- "mech: vfio" "$tmp/threads" "$tmp/churn"
 "$build/tools/xnvme" info "$bdf" --dev-nsid 2 >"$tmp/info" 2>&1 && grep -q "lba_nbytes: 4096" "$tmp/info" ||
 	{ echo "FAIL: xnvme info over vfio"; cat "$tmp/info"; rc=1; }
 
-rebind nvme || { echo "FAIL: cannot bind $bdf back to nvme"; exit 1; }
+# unbinding a function a process holds would block in the kernel: refused instead
+"$prog" hold "$bdf" 60 "$tmp/held" &
+holder=$!
+for _ in $(seq 300); do [ -e "$tmp/held" ] && break; sleep 0.1; done
+[ -e "$tmp/held" ] || { echo "FAIL: test_vfio hold did not open $bdf"; rc=1; }
+if "$drv" unbind "$bdf" 2>"$tmp/unbind"; then
+	echo "FAIL: xnvme-driver unbind succeeded while process $holder held the function"; rc=1
+fi
+grep -q "in use by process(es) $holder" "$tmp/unbind" || { echo "FAIL: unbind message"; cat "$tmp/unbind"; rc=1; }
+kill $holder
+wait $holder
+"$drv" unbind "$bdf" && driver_is nvme || { echo "FAIL: xnvme-driver unbind $bdf"; exit 1; }
 for _ in $(seq 100); do [ -b "$blk" ] && break; sleep 0.1; done
 dd if="$blk" of="$tmp/back" bs=512 skip=310000 count=128 iflag=direct status=none || rc=1
 if cmp -s "$tmp/back" "$tmp/seed2"; then

@@ -629,7 +629,9 @@ cmd_run() {
 	# lets the tests read controller registers from resource0 while nvme owns the device
 	append+=" iomem=relaxed"
 	((poll)) && append+=" nvme.poll_queues=1"
-	((vfio)) && append+=" intel_iommu=on iommu=pt"
+	# no_timer_check: under a loaded TCG host the boot-time timer probe through the remapped
+	# IO-APIC can miss its window, and with interrupt remapping on the kernel then panics
+	((vfio)) && append+=" intel_iommu=on iommu=pt no_timer_check"
 	((${#kparams[@]})) && append+=" ${kparams[*]}"
 
 	local vfs="security_model=none"
