@@ -69,6 +69,9 @@ f_read32(struct vfio_bus *bus, uint32_t off)
 {
 	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
 
+	if (fc->gone) {
+		return UINT32_MAX;
+	}
 	switch (off) {
 	case NVME_REG_CAP:
 		return (uint32_t)fc->cap;
@@ -448,7 +451,7 @@ f_idle(struct vfio_bus *bus)
 	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
 	int kept = 0;
 
-	if (!(fc->csts & NVME_CSTS_RDY) || (fc->csts & NVME_CSTS_CFS)) {
+	if (!(fc->csts & NVME_CSTS_RDY) || (fc->csts & NVME_CSTS_CFS) || fc->gone) {
 		return;
 	}
 	fetch(fc);

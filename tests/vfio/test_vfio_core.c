@@ -428,6 +428,49 @@ test_faults(void)
 	fake_ctrl_fini(&fc);
 }
 
+/* Admin payloads in ordinary memory go through a bounce buffer; a removed device fails fast */
+static void
+test_admin_bounce_and_removal(void)
+{
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	struct vfio_qpair *qp = ctrl_up(&fc, &ctrl, 0, 8);
+	struct xnvme_spec_cmd cmd = {0};
+	struct xnvme_spec_cpl cpl;
+	uint8_t *heap = calloc(1, 4096);
+	uint64_t nsze = 0;
+	int nmaps = fc.nmaps;
+
+	cmd.common.opcode = NVME_ADM_IDENTIFY;
+	cmd.common.nsid = 1; /* CNS 0: namespace */
+	CHECK(heap != NULL);
+	CHECK_EQ(vfio_ctrl_admin(&ctrl, &cmd, heap, 4096, &cpl), 0);
+	memcpy(&nsze, heap, sizeof(nsze));
+	CHECK_EQ(nsze, NLBAS);
+	CHECK_EQ(fc.nmaps, nmaps); /* the bounce buffer is gone again */
+	cmd.common.nsid = 9;       /* not a namespace: the status comes back */
+	CHECK_EQ(vfio_ctrl_admin(&ctrl, &cmd, heap, 4096, &cpl), -EIO);
+	CHECK_EQ(cpl.status.sc, 0x0B);
+
+	if (qp) {
+		uint8_t *buf = vfio_dma_alloc(&ctrl.dma, 4096, NULL);
+		struct iovec v = {buf, 4096};
+		struct rec r;
+
+		qp->timeout_us = 0;
+		fc.gone = true;
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 1, &v, 1, NULL, 0, &r), 0);
+		CHECK_EQ(r.ncpl, 1);
+		CHECK_EQ(r.cpl.status.sc, EIO);
+		CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 1, &v, 1, NULL, 0, &r), -EIO);
+		vfio_ctrl_qpair_destroy(&ctrl, qp);
+	}
+	vfio_ctrl_fini(&ctrl); /* no shutdown handshake with a device that is gone, no hang */
+	CHECK_EQ(fc.shutdowns, 0);
+	free(heap);
+	fake_ctrl_fini(&fc);
+}
+
 /* Vectors PRPs cannot describe go as SGLs when the controller offers them */
 static void
 test_sgl(void)
@@ -554,6 +597,7 @@ main(void)
 	test_faults();
 	test_irq();
 	test_sgl();
+	test_admin_bounce_and_removal();
 	test_never_ready();
 	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
 	return xnvme_test_nfail ? 1 : 0;
