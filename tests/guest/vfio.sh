@@ -43,7 +43,8 @@ done
 "$build/tests/test_churn" --uri "$bdf" --cycles 20 >"$tmp/churn" 2>&1 ||
 	{ echo "FAIL: test_churn"; grep -v "^# skip\|has no async" "$tmp/churn" | tail -20; rc=1; }
 grep -h -- "mech: vfio" "$tmp/threads" "$tmp/churn"
-"$build/tools/xnvme" info "$bdf" --dev-nsid 2 >"$tmp/info" 2>&1 && grep -q "lba_nbytes: 4096" "$tmp/info" ||
+"$build/tools/xnvme" info "$bdf" --dev-nsid 2 >"$tmp/info" 2>&1 &&
+	grep -q "lba_nbytes: 4096" "$tmp/info" ||
 	{ echo "FAIL: xnvme info over vfio"; cat "$tmp/info"; rc=1; }
 
 # unbinding a function a process holds would block in the kernel: refused instead
@@ -54,7 +55,8 @@ for _ in $(seq 300); do [ -e "$tmp/held" ] && break; sleep 0.1; done
 if "$drv" unbind "$bdf" 2>"$tmp/unbind"; then
 	echo "FAIL: xnvme-driver unbind succeeded while process $holder held the function"; rc=1
 fi
-grep -q "in use by process(es) $holder" "$tmp/unbind" || { echo "FAIL: unbind message"; cat "$tmp/unbind"; rc=1; }
+grep -q "in use by process(es) $holder" "$tmp/unbind" ||
+	{ echo "FAIL: unbind message"; cat "$tmp/unbind"; rc=1; }
 kill $holder
 wait $holder
 "$drv" unbind "$bdf" && driver_is nvme || { echo "FAIL: xnvme-driver unbind $bdf"; exit 1; }

@@ -115,4 +115,25 @@ ctrl_up(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, uint16_t ms, uint32_t qsiz
 	return qp;
 }
 
+typedef void (*qp_test_fn)(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp);
+
+/* Runs the tests in order on one queue pair of 32 entries; checks the fake saw only mapped
+ * memory and that teardown unmaps everything */
+static inline void
+run_on_queue(const qp_test_fn *fns, size_t n)
+{
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	struct vfio_qpair *qp = ctrl_up(&fc, &ctrl, 0, 32);
+
+	for (size_t i = 0; qp && i < n; ++i) {
+		fns[i](&fc, &ctrl, qp);
+	}
+	CHECK_EQ(fc.bad_dma, 0);
+	vfio_ctrl_qpair_destroy(&ctrl, qp);
+	vfio_ctrl_fini(&ctrl);
+	CHECK_EQ(fc.nmaps, 0);
+	fake_ctrl_fini(&fc);
+}
+
 #endif /* XNVME_TEST_VFIO_HARNESS_H */

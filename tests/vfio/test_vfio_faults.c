@@ -120,23 +120,9 @@ test_cfs(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
 static void
 test_faults(void)
 {
-	struct fake_ctrl fc;
-	struct vfio_ctrl ctrl;
-	struct vfio_qpair *qp = ctrl_up(&fc, &ctrl, 0, 32);
+	const qp_test_fn fns[] = {test_hostile, test_timeout, test_timeout_busy, test_cfs};
 
-	if (!qp) {
-		vfio_ctrl_fini(&ctrl);
-		return;
-	}
-	test_hostile(&fc, &ctrl, qp);
-	test_timeout(&fc, &ctrl, qp);
-	test_timeout_busy(&fc, &ctrl, qp);
-	test_cfs(&fc, &ctrl, qp);
-	CHECK_EQ(fc.bad_dma, 0);
-	vfio_ctrl_qpair_destroy(&ctrl, qp);
-	vfio_ctrl_fini(&ctrl);
-	CHECK_EQ(fc.nmaps, 0);
-	fake_ctrl_fini(&fc);
+	run_on_queue(fns, sizeof(fns) / sizeof(fns[0]));
 }
 
 /* Admin payloads in ordinary memory go through a bounce buffer; a removed device fails fast */
