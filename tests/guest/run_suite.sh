@@ -139,7 +139,7 @@ run permission perm
 		"$out/matrix.yaml"
 } >"$out/guest-matrix.md"
 
-[ -n "${XNVME_QEMU_SPARE_PCI_BDF:-}" ] && run vfio "$(dirname "$0")/vfio.sh" "$build"
+[ -n "${XNVME_QEMU_SPARE_PCI_BDF:-}" ] && run vfio "$(dirname "$0")/vfio.sh" "$build" "$fio"
 # Command timeouts against the controller that answers late (skips without rig.sh --slow);
 # before the removal below, which takes the other namespace it uses
 run timeout "$build/tests/guest/test_timeout"

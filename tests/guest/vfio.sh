@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The vfio backend in the QEMU guest (tests/qemu/rig.sh run --vfio): binds the spare controller
 # (serial qspare0) to vfio-pci, runs test_vfio on it, binds it back to nvme and reads through
-# the kernel what the driver wrote.   usage: vfio.sh <build dir>    exit 0 pass, 1 fail, 77 skip
+# the kernel what the driver wrote; given a fio binary (fio 3.33 built against this library),
+# fio's xnvme engine also verifies data over vfio.
+#   usage: vfio.sh <build dir> [fio]    exit 0 pass, 1 fail, 77 skip
 set -u
-build=$(realpath "${1:?usage: vfio.sh <build dir>}")
+build=$(realpath "${1:?usage: vfio.sh <build dir> [fio]}")
+fio=${2:-}
 bdf=${XNVME_QEMU_SPARE_PCI_BDF:-}
 blk=${XNVME_QEMU_SPARE_BLK:-}
 [ -n "$bdf" ] && [ -n "$blk" ] || { echo "skip: no spare controller (rig.sh run --vfio)"; exit 77; }
@@ -36,6 +39,14 @@ for m in sync vfio; do
 		{ echo "FAIL: test_matrix --mech $m"; tail -20 "$tmp/matrix"; rc=1; }
 	grep -- "- {uri" "$tmp/matrix"
 done
+if [ -n "$fio" ] && [ -x "$fio" ]; then
+	# fio's xnvme engine on the PCI address (colons escaped), async vfio, crc32c verify
+	"$fio" --name=vfio-verify --ioengine=xnvme --thread=1 --filename="${bdf//:/\\:}" \
+		--xnvme_dev_nsid=1 --xnvme_async=vfio --rw=randwrite --bs=4k --size=8m --iodepth=16 \
+		--verify=crc32c --do_verify=1 --output-format=terse --terse-version=3 >"$tmp/fio" 2>&1 &&
+		[ "$(cut -d';' -f5 "$tmp/fio" | tail -1)" = 0 ] && echo "ok: fio xnvme engine verify over vfio" ||
+		{ echo "FAIL: fio over vfio"; tail -5 "$tmp/fio"; rc=1; }
+fi
 # 8 queue threads and 4 sync threads on one handle; handles and queues created over and over
 # (fds and memory must not grow; each open brings the controller up, each close shuts it down)
 "$build/tests/test_threads" --uri "$bdf" --seconds 2 --rounds 3 >"$tmp/threads" 2>&1 ||
