@@ -5,7 +5,8 @@
  *   test_vfio gen SEED NBYTES FILE    write the pattern of SEED to FILE (for dd)
  *   test_vfio hold BDF SECONDS FILE   keep the function open, FILE created once it is open
  *   test_vfio run BDF                 open, identify, sync and async I/O, sharing, busy,
- *     namespace 2 (4 KiB LBAs) beside namespace 1, an inactive namespace refused;
+ *     namespace 2 (4 KiB LBAs) beside namespace 1, namespace 3 with separate metadata, an
+ *     inactive namespace refused;
  *     reads LBA 300000.. (written by the kernel with seed 1, 64 KiB) and compares, and leaves
  *     seed 2 (64 KiB) at LBA 310000 for the kernel to read back
  * Exit: 0 pass, 1 fail, 77 skip.
@@ -267,11 +268,53 @@ second_ns(const char *bdf)
 	async_qd(dev, 8);
 	xnvme_dev_close(dev);
 
-	opts.nsid = 3; /* not an active namespace */
+	opts.nsid = 9; /* not an active namespace */
 	errno = 0;
 	dev = xnvme_dev_open(bdf, &opts);
 	CHECK(dev == NULL);
 	CHECK_EQ(errno, ENODEV);
+}
+
+/* namespace 3: 8 bytes of metadata per LBA in a separate buffer (the command's MPTR) */
+static void
+metadata_ns(const char *bdf)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+	struct xnvme_cmd_ctx ctx;
+	uint8_t *d, *m, *rd, *rm;
+	int err;
+
+	opts.nsid = 3;
+	dev = xnvme_dev_open(bdf, &opts);
+	CHECK(dev != NULL);
+	if (!dev) {
+		return;
+	}
+	CHECK_EQ(xnvme_dev_get_geo(dev)->nbytes_oob, 8);
+	d = xnvme_buf_alloc(dev, 4096);
+	m = xnvme_buf_alloc(dev, 64);
+	rd = xnvme_buf_alloc(dev, 4096);
+	rm = xnvme_buf_alloc(dev, 64);
+	CHECK(d && m && rd && rm);
+	if (d && m && rd && rm) {
+		pattern(d, 4096, 5, 0);
+		pattern(m, 64, 6, 0);
+		memset(rm, 0, 64);
+		ctx = xnvme_cmd_ctx_from_dev(dev);
+		err = xnvme_nvm_write(&ctx, 3, 40, 7, d, m);
+		CHECK_OK(err, ctx);
+		ctx = xnvme_cmd_ctx_from_dev(dev);
+		err = xnvme_nvm_read(&ctx, 3, 40, 7, rd, rm);
+		CHECK_OK(err, ctx);
+		CHECK(!memcmp(d, rd, 4096));
+		CHECK(!memcmp(m, rm, 64));
+	}
+	xnvme_buf_free(dev, d);
+	xnvme_buf_free(dev, m);
+	xnvme_buf_free(dev, rd);
+	xnvme_buf_free(dev, rm);
+	xnvme_dev_close(dev);
 }
 
 /* a second handle shares the controller; another process gets EBUSY */
@@ -339,6 +382,7 @@ run(const char *bdf)
 	hugepages(dev);
 	sharing(bdf, dev);
 	second_ns(bdf);
+	metadata_ns(bdf);
 	xnvme_dev_close(dev);
 	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
 	return xnvme_test_nfail ? 1 : 0;

@@ -470,7 +470,8 @@ usage: rig.sh run [options] -- <command...>
                   write after $XNVME_QEMU_SLOW_LATENCY_MS ms (default 6000): timeout tests
   --vfio          add an emulated IOMMU (intel-iommu, intel_iommu=on iommu=pt) and a spare
                   controller (serial qspare0; nsid 1: 256 MiB, 512 B LBAs; nsid 2: 64 MiB, 4 KiB
-                  LBAs; XNVME_QEMU_SPARE_*) for the vfio backend (tests/guest/vfio.sh)
+                  LBAs; nsid 3: 32 MiB, 512 B LBAs + 8 B separate metadata; XNVME_QEMU_SPARE_*)
+                  for the vfio backend (tests/guest/vfio.sh)
   --workdir DIR   host directory shared read-write at the same path (default: cwd)
   --env K=V       export K=V for the command (repeatable)
   --kparam WORD   extra kernel command-line word, e.g. nvme.io_queue_depth=64 (repeatable)
@@ -590,9 +591,10 @@ cmd_run() {
 	if ((vfio)); then
 		truncate -s 256M "$img/spare.img"
 		truncate -s 64M "$img/spare4k.img"
-		roles+=" qspare0:1=SPARE qspare0:2=SPARE4K"
+		truncate -s 32M "$img/sparemd.img"
+		roles+=" qspare0:1=SPARE qspare0:2=SPARE4K qspare0:3=SPAREMD"
 		ctrls+=" qspare0=XNVME_QEMU_SPARE_"
-		nns=$((nns + 2))
+		nns=$((nns + 3))
 	fi
 
 	local token="QRIG-$$-$RANDOM$RANDOM"
@@ -688,7 +690,9 @@ cmd_run() {
 			-device nvme,id=nvmespare,serial=qspare0,mdts=7
 			-device nvme-ns,drive=spare,bus=nvmespare,nsid=1,logical_block_size=512,physical_block_size=512
 			-drive "file=$img/spare4k.img,if=none,id=spare4k,format=raw,cache=unsafe"
-			-device nvme-ns,drive=spare4k,bus=nvmespare,nsid=2,logical_block_size=4096,physical_block_size=4096)
+			-device nvme-ns,drive=spare4k,bus=nvmespare,nsid=2,logical_block_size=4096,physical_block_size=4096
+			-drive "file=$img/sparemd.img,if=none,id=sparemd,format=raw,cache=unsafe"
+			-device nvme-ns,drive=sparemd,bus=nvmespare,nsid=3,logical_block_size=512,physical_block_size=512,ms=8,mset=0)
 	fi
 	printf '%q ' "${Q[@]}" >"$RUN_DIR/qemu.cmdline"
 
