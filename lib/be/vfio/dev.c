@@ -88,6 +88,11 @@ shared_create(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 	}
 	err = vfio_ctrl_init(&sh->ctrl, vfio_pci_bus(sh->pci), &copts, dev->errmsg,
 			     sizeof(dev->errmsg));
+	if (err == -ENOMEM) {
+		/* VFIO_IOMMU_MAP_DMA pins pages against RLIMIT_MEMLOCK */
+		xnvme_dev_set_errmsg(dev, err, "%s: cannot map DMA memory: raise the memlock limit "
+					       "(ulimit -l) or run as root", bdf);
+	}
 	if (err) {
 		vfio_pci_close(sh->pci);
 		pthread_mutex_destroy(&sh->sync_lock);
