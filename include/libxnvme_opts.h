@@ -66,8 +66,9 @@ struct xnvme_opts {
 	 * command and every other command outstanding on that controller; the call returns
 	 * -ETIMEDOUT (cpl: sct 7, sc ETIMEDOUT). The controller comes back live after the reset.
 	 * Not used elsewhere: controller/subsystem reset and rescan wait as the kernel decides,
-	 * the "block"/"file_as_ns"/ramdisk admin mechanisms synthesise their answers. (In the
-	 * original also the user-space driver's; that backend is not part of this build.)
+	 * the "block"/"file_as_ns"/ramdisk admin mechanisms synthesise their answers.
+	 * vfio backend: each admin command and the shutdown wait (0: 60 s); an expired command
+	 * returns -ETIMEDOUT (cpl: sct 7, sc ETIMEDOUT) and stays owned by the device.
 	 */
 	uint32_t admin_timeout;
 	/**
@@ -85,8 +86,10 @@ struct xnvme_opts {
 	 * The block-layer paths (io_uring, libaio, posix, psync, block), on block devices and on
 	 * files, are bounded by the kernel's timeout of the disk underneath
 	 * (/sys/block/<disk>/queue/io_timeout), not by this value; the ramdisk has no device to
-	 * wait for. (In the original also the user-space driver's; that backend is not part of this
-	 * build.)
+	 * wait for.
+	 * vfio backend: each I/O command, sync and async, checked while polling (0: no timeout);
+	 * an expired command completes with cpl sct 7, sc ETIMEDOUT (sync: -ETIMEDOUT) and its
+	 * command identifier stays reserved until the device completes it (docs/vfio.md).
 	 */
 	uint32_t command_timeout;
 	uint32_t spdk_fabrics;    ///< output: non-zero when connected over fabrics

@@ -340,5 +340,6 @@ extern const struct xnvme_be_async xnvme_be_async_nil;
 extern const struct xnvme_be xnvme_be_linux;
 extern const struct xnvme_be xnvme_be_ramdisk;
 extern const struct xnvme_be xnvme_be_tcp;
+extern const struct xnvme_be xnvme_be_vfio;
 
 #endif /* XNVME_BE_H */

@@ -172,7 +172,7 @@ fi
 
 step "QEMU guest: the device suite on the Linux NVMe driver"
 if [ -f "$out/build-gcc/build.ninja" ] && tests/qemu/rig.sh prepare --fdp >"$out/qemu-prepare.log" 2>&1; then
-	tests/qemu/rig.sh run --fdp --slow --workdir "$root" --timeout 2400 \
+	tests/qemu/rig.sh run --fdp --slow --vfio --workdir "$root" --timeout 2400 \
 		--env NVMEFS_EXTENSION="$root/duckdb/build/nvmefs.duckdb_extension" \
 		--env XNVME_GUEST_PYTHON="$(command -v python3)" -- \
 		tests/guest/run_suite.sh "$out/build-gcc" "$out/guest" "$fio" | tee "$out/guest.log"

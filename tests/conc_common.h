@@ -44,9 +44,10 @@ static pthread_mutex_t conc_lock = PTHREAD_MUTEX_INITIALIZER;
 		pthread_mutex_unlock(&conc_lock);                                            \
 	} while (0)
 
-/* The async mechanisms tried on every target (io_uring_cmd serves NVMe char devices only) */
-static const char *const conc_mechs[] = {"emu",    "thrpool", "nil",         "posix",
-					 "io_uring", "libaio", "io_uring_cmd"};
+/* The async mechanisms tried on every target (io_uring_cmd serves NVMe char devices only,
+ * vfio PCI functions bound to vfio-pci) */
+static const char *const conc_mechs[] = {"emu",    "thrpool", "nil",          "posix",
+					 "io_uring", "libaio", "io_uring_cmd", "vfio"};
 #define CONC_NMECHS (sizeof(conc_mechs) / sizeof(conc_mechs[0]))
 
 struct conc_target {

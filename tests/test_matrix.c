@@ -248,7 +248,7 @@ test_nvm_opcodes(struct target *t, uint8_t *wbuf, uint8_t *rbuf)
 static bool
 mech_carries_any_opcode(const char *mech)
 {
-	const char *any[] = {"sync", "emu", "thrpool", "io_uring_cmd"};
+	const char *any[] = {"sync", "emu", "thrpool", "io_uring_cmd", "vfio"};
 
 	for (size_t i = 0; i < sizeof(any) / sizeof(any[0]); ++i) {
 		if (!strcmp(mech, any[i])) {

@@ -17,11 +17,11 @@ enum mech_kind { MECH_MEM, MECH_ADMIN, MECH_SYNC, MECH_ASYNC, MECH_NKINDS };
 static const char *const g_kind_names[MECH_NKINDS] = {"mem", "admin", "sync", "async"};
 
 static const char *const g_candidates[MECH_NKINDS][12] = {
-	[MECH_MEM] = {"posix", "hugepage", NULL},
-	[MECH_ADMIN] = {"nvme", "block", "file_as_ns", "ramdisk", "tcp", NULL},
-	[MECH_SYNC] = {"nvme", "psync", "block", "ramdisk", "tcp", NULL},
+	[MECH_MEM] = {"posix", "hugepage", "vfio", NULL},
+	[MECH_ADMIN] = {"nvme", "block", "file_as_ns", "ramdisk", "vfio", "tcp", NULL},
+	[MECH_SYNC] = {"nvme", "psync", "block", "ramdisk", "vfio", "tcp", NULL},
 	[MECH_ASYNC] = {"io_uring", "io_uring_cmd", "libaio", "posix", "thrpool", "emu", "nil",
-			"tcp", NULL},
+			"vfio", "tcp", NULL},
 };
 
 static const char **

@@ -115,11 +115,11 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(OPCODE, HEX, "opcode", opcode, U64, "Command opcode"),
 	OPT(FLAGS, HEX, "flags", flags, U64, "Flags"),
 	OPT(ALL, HEX, "all", all, BOOL, "Apply to all zones"),
-	OPT(BE, STR, "be", be, STR, "Backend: linux, ramdisk or tcp (default: the first that recognises the URI)"),
-	OPT(MEM, STR, "mem", mem, STR, "Memory allocator: posix, hugepage (default: posix)"),
-	OPT(SYNC, STR, "sync", sync, STR, "Synchronous I/O mechanism: nvme, psync, block (linux); ramdisk; tcp (default: automatic; see info)"),
-	OPT(ASYNC, STR, "async", async, STR, "Queue mechanism: io_uring, io_uring_cmd, libaio, posix, thrpool, emu, nil (linux); thrpool, emu, nil (ramdisk); tcp, thrpool, emu, nil (tcp) (default: automatic; see info)"),
-	OPT(ADMIN, STR, "admin", admin, STR, "Admin mechanism: nvme, block, file_as_ns (linux); ramdisk; tcp (default: automatic; see info)"),
+	OPT(BE, STR, "be", be, STR, "Backend: linux, ramdisk, vfio or tcp (default: the first that recognises the URI)"),
+	OPT(MEM, STR, "mem", mem, STR, "Memory allocator: posix, hugepage; vfio (vfio) (default: posix)"),
+	OPT(SYNC, STR, "sync", sync, STR, "Synchronous I/O mechanism: nvme, psync, block (linux); ramdisk; vfio; tcp (default: automatic; see info)"),
+	OPT(ASYNC, STR, "async", async, STR, "Queue mechanism: io_uring, io_uring_cmd, libaio, posix, thrpool, emu, nil (linux); thrpool, emu, nil (ramdisk); vfio (vfio); tcp, thrpool, emu, nil (tcp) (default: automatic; see info)"),
+	OPT(ADMIN, STR, "admin", admin, STR, "Admin mechanism: nvme, block, file_as_ns (linux); ramdisk; vfio; tcp (default: automatic; see info)"),
 	OPTM(SHM_ID, HEX, "shm_id", shm_id, U64, UINT32_MAX, "SPDK shared memory group id"),
 	OPT(MAIN_CORE, HEX, "main_core", main_core, U32, "SPDK main core"),
 	OPT(CORE_MASK, STR, "core_mask", core_mask, STR, "SPDK core mask"),
@@ -316,15 +316,15 @@ xnvme_cli_opt_values(enum xnvme_cli_opt opt)
 {
 	switch (opt) {
 	case XNVME_CLI_OPT_BE:
-		return "linux ramdisk tcp";
+		return "linux ramdisk vfio tcp";
 	case XNVME_CLI_OPT_MEM:
-		return "posix hugepage";
+		return "posix hugepage vfio";
 	case XNVME_CLI_OPT_ADMIN:
-		return "nvme block file_as_ns ramdisk tcp";
+		return "nvme block file_as_ns ramdisk vfio tcp";
 	case XNVME_CLI_OPT_SYNC:
-		return "nvme psync block ramdisk tcp";
+		return "nvme psync block ramdisk vfio tcp";
 	case XNVME_CLI_OPT_ASYNC:
-		return "io_uring io_uring_cmd libaio posix thrpool emu nil tcp";
+		return "io_uring io_uring_cmd libaio posix thrpool emu nil vfio tcp";
 	default:
 		return NULL;
 	}

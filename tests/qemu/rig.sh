@@ -468,6 +468,10 @@ usage: rig.sh run [options] -- <command...>
   --fdp           add an FDP controller (serial qfdp0); uses QEMU 10 from bookworm-backports
   --slow          add a controller (serial qslow0) whose namespace completes every read and
                   write after $XNVME_QEMU_SLOW_LATENCY_MS ms (default 6000): timeout tests
+  --vfio          add an emulated IOMMU (intel-iommu, intel_iommu=on iommu=pt) and a spare
+                  controller (serial qspare0; nsid 1: 256 MiB, 512 B LBAs; nsid 2: 64 MiB, 4 KiB
+                  LBAs; nsid 3: 32 MiB, 512 B LBAs + 8 B separate metadata; XNVME_QEMU_SPARE_*)
+                  for the vfio backend (tests/guest/vfio.sh)
   --workdir DIR   host directory shared read-write at the same path (default: cwd)
   --env K=V       export K=V for the command (repeatable)
   --kparam WORD   extra kernel command-line word, e.g. nvme.io_queue_depth=64 (repeatable)
@@ -517,6 +521,7 @@ ms() { local n=$(($1 / 1000000)); printf '%d.%03d' $((n / 1000)) $((n % 1000)); 
 
 cmd_run() {
 	local timeout=${XNVME_QEMU_TIMEOUT:-600} smp=1 mem=1024 fdp=0 workdir=$PWD poll=1 slow=0
+	local vfio=0
 	local slow_ms=${XNVME_QEMU_SLOW_LATENCY_MS:-6000}
 	local envs=() kparams=()
 	while (($#)); do
@@ -528,6 +533,7 @@ cmd_run() {
 		--mem) mem=$2; shift ;;
 		--fdp) fdp=1 ;;
 		--slow) slow=1 ;;
+		--vfio) vfio=1 ;;
 		--workdir) workdir=$2; shift ;;
 		--env) envs+=("$2"); shift ;;
 		--kparam) kparams+=("$2"); shift ;;
@@ -582,6 +588,14 @@ cmd_run() {
 		ctrls+=" qslow0=XNVME_QEMU_SLOW_"
 		nns=$((nns + 1))
 	fi
+	if ((vfio)); then
+		truncate -s 256M "$img/spare.img"
+		truncate -s 64M "$img/spare4k.img"
+		truncate -s 32M "$img/sparemd.img"
+		roles+=" qspare0:1=SPARE qspare0:2=SPARE4K qspare0:3=SPAREMD"
+		ctrls+=" qspare0=XNVME_QEMU_SPARE_"
+		nns=$((nns + 3))
+	fi
 
 	local token="QRIG-$$-$RANDOM$RANDOM"
 	{
@@ -617,6 +631,9 @@ cmd_run() {
 	# lets the tests read controller registers from resource0 while nvme owns the device
 	append+=" iomem=relaxed"
 	((poll)) && append+=" nvme.poll_queues=1"
+	# no_timer_check: under a loaded TCG host the boot-time timer probe through the remapped
+	# IO-APIC can miss its window, and with interrupt remapping on the kernel then panics
+	((vfio)) && append+=" intel_iommu=on iommu=pt no_timer_check"
 	((${#kparams[@]})) && append+=" ${kparams[*]}"
 
 	local vfs="security_model=none"
@@ -628,8 +645,10 @@ cmd_run() {
 	if [[ $bios != seabios ]]; then
 		[[ $bios == /* || -f $datadir/$bios ]] && bios_opt=(-bios "$bios")
 	fi
+	local machine=q35
+	((vfio)) && machine+=,kernel-irqchip=split # interrupt remapping of the IOMMU
 	local Q=("${qemu_env[@]}" "$qemu" "${qemu_l[@]}" "${bios_opt[@]}" $(pick_accel)
-		-M q35 -m "$mem" -smp "$smp" -nodefaults -display none -no-reboot -monitor none
+		-M "$machine" -m "$mem" -smp "$smp" -nodefaults -display none -no-reboot -monitor none
 		-chardev "file,id=con,path=$RUN_DIR/console.log" -serial chardev:con
 		-device virtio-serial-pci,id=vser -chardev "pipe,id=out,path=$RUN_DIR/out"
 		-device virtserialport,bus=vser.0,chardev=out,name=qrig.out
@@ -637,6 +656,8 @@ cmd_run() {
 		-virtfs "local,path=$RUN_DIR/ctl,mount_tag=qrigctl,$vfs"
 		-virtfs "local,path=/,mount_tag=hostroot,$vfs,readonly=on,multidevs=remap"
 		-virtfs "local,path=$workdir,mount_tag=qrigwork,$vfs,multidevs=remap")
+	# an emulated IOMMU for vfio-pci, before the NVMe controllers
+	((vfio)) && Q+=(-device intel-iommu,intremap=on,caching-mode=on)
 	local d
 	for d in nvm nvm4k pi zns; do
 		Q+=(-drive "file=$img/$d.img,if=none,id=$d,format=raw,cache=unsafe")
@@ -662,6 +683,16 @@ cmd_run() {
 		Q+=(-blockdev "driver=null-co,node-name=slow,size=$((64 << 20)),read-zeroes=on,latency-ns=$((slow_ms * 1000000))"
 			-device nvme,id=nvmeslow,serial=qslow0,mdts=7
 			-device nvme-ns,drive=slow,bus=nvmeslow,nsid=1,logical_block_size=8192,physical_block_size=8192)
+	fi
+	if ((vfio)); then
+		# the spare controller for the user-space driver, last: the others keep their order
+		Q+=(-drive "file=$img/spare.img,if=none,id=spare,format=raw,cache=unsafe"
+			-device nvme,id=nvmespare,serial=qspare0,mdts=7
+			-device nvme-ns,drive=spare,bus=nvmespare,nsid=1,logical_block_size=512,physical_block_size=512
+			-drive "file=$img/spare4k.img,if=none,id=spare4k,format=raw,cache=unsafe"
+			-device nvme-ns,drive=spare4k,bus=nvmespare,nsid=2,logical_block_size=4096,physical_block_size=4096
+			-drive "file=$img/sparemd.img,if=none,id=sparemd,format=raw,cache=unsafe"
+			-device nvme-ns,drive=sparemd,bus=nvmespare,nsid=3,logical_block_size=512,physical_block_size=512,ms=8,mset=0)
 	fi
 	printf '%q ' "${Q[@]}" >"$RUN_DIR/qemu.cmdline"
 

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * I/O queue pairs of a controller: queue id allocation, Create I/O CQ/SQ and their deletion.
+ */
+#include <errno.h>
+
+#include "ctrl.h"
+
+static uint16_t
+qid_get(struct vfio_ctrl *ctrl)
+{
+	uint16_t qid = 0;
+
+	pthread_mutex_lock(&ctrl->qid_lock);
+	for (uint32_t i = 1; i <= ctrl->nioq; ++i) {
+		if (!ctrl->qid_used[i]) {
+			ctrl->qid_used[i] = 1;
+			qid = (uint16_t)i;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ctrl->qid_lock);
+	return qid;
+}
+
+static void
+qid_put(struct vfio_ctrl *ctrl, uint16_t qid)
+{
+	pthread_mutex_lock(&ctrl->qid_lock);
+	ctrl->qid_used[qid] = 0;
+	pthread_mutex_unlock(&ctrl->qid_lock);
+}
+
+static int
+queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint32_t cdw11,
+	  const uint64_t *ring)
+{
+	struct xnvme_spec_cmd cmd = {0};
+	struct xnvme_spec_cpl cpl;
+
+	cmd.common.opcode = opc;
+	cmd.common.ndt = qp->qid;
+	if (ring) {
+		cmd.common.ndt |= (qp->qsize - 1) << 16;
+		cmd.common.ndm = cdw11;
+	}
+	return vfio_ctrl_admin_ring(ctrl, &cmd, ring, &cpl);
+}
+
+struct vfio_qpair *
+vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb,
+		       uint64_t timeout_us, bool irq)
+{
+	struct vfio_qpair *qp;
+	uint32_t cq_flags = 0x1; /* physically contiguous */
+	uint16_t qid;
+	int err;
+
+	if (vfio_ctrl_check_fatal(ctrl)) {
+		errno = EIO;
+		return NULL;
+	}
+	qid = qid_get(ctrl);
+	if (!qid) {
+		errno = EBUSY;
+		return NULL;
+	}
+	qp = vfio_qpair_alloc(ctrl, qid, qsize, cb ? cb : vfio_exec_cb, timeout_us);
+	if (!qp) {
+		err = errno;
+		qid_put(ctrl, qid);
+		errno = err;
+		return NULL;
+	}
+	if (irq) {
+		/* interrupts enabled (IEN) on MSI-X vector qid: for a completion fd */
+		err = ctrl->bus->ops->irq_eventfd ? ctrl->bus->ops->irq_eventfd(ctrl->bus, qid)
+						  : -ENOSYS;
+		if (err < 0) {
+			vfio_qpair_free(qp);
+			qid_put(ctrl, qid);
+			errno = -err;
+			return NULL;
+		}
+		qp->irq_fd = err;
+		cq_flags |= 0x2 | ((uint32_t)qid << 16);
+	}
+	/* CQ polled unless irq; the SQ is bound to the CQ of its qid */
+	err = queue_cmd(ctrl, NVME_ADM_CREATE_CQ, qp, cq_flags, &qp->cq_iova);
+	if (!err) {
+		err = queue_cmd(ctrl, NVME_ADM_CREATE_SQ, qp, ((uint32_t)qid << 16) | 0x1,
+				&qp->sq_iova);
+		if (err) {
+			queue_cmd(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL);
+		}
+	}
+	if (err) {
+		vfio_qpair_free(qp);
+		qid_put(ctrl, qid);
+		errno = err == -EIO ? EIO : -err;
+		return NULL;
+	}
+	return qp;
+}
+
+void
+vfio_ctrl_qpair_destroy(struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	uint16_t qid;
+	int err = 0;
+
+	if (!qp) {
+		return;
+	}
+	qid = qp->qid;
+	if (!vfio_ctrl_check_fatal(ctrl)) {
+		err = queue_cmd(ctrl, NVME_ADM_DELETE_SQ, qp, 0, NULL);
+		if (!err) {
+			err = queue_cmd(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL);
+		}
+	}
+	if (err == -ETIMEDOUT) {
+		/* the device may still write the rings: leak them rather than reuse the memory */
+		return;
+	}
+	vfio_qpair_free(qp);
+	qid_put(ctrl, qid);
+}

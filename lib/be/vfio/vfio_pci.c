@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The Linux VFIO bus of the vfio driver (vfio_pci.h): only the kernel's VFIO UAPI.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vfio_pci.h"
+
+#if defined(__linux__) && __has_include(<linux/vfio.h>)
+#include <fcntl.h>
+#include <libgen.h>
+#include <linux/pci_regs.h>
+#include <linux/vfio.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PCI_MAX_IRQS 64
+
+struct vfio_pci {
+	struct vfio_bus bus; ///< first: the bus pointer is the function
+	int container;
+	int group;
+	int device;
+	volatile uint8_t *bar0;
+	size_t bar0_len;
+	pthread_mutex_t irq_lock;
+	int nirq; ///< MSI-X vectors enabled, each on its eventfd
+	int irq_fds[PCI_MAX_IRQS];
+};
+
+static uint32_t
+pci_read32(struct vfio_bus *bus, uint32_t off)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+
+	return *(volatile uint32_t *)(pci->bar0 + off);
+}
+
+static void
+pci_write32(struct vfio_bus *bus, uint32_t off, uint32_t val)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+
+	*(volatile uint32_t *)(pci->bar0 + off) = val;
+}
+
+static int
+pci_dma_map(struct vfio_bus *bus, void *vaddr, size_t len, uint64_t iova)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+	struct vfio_iommu_type1_dma_map map = {
+		.argsz = sizeof(map),
+		.flags = VFIO_DMA_MAP_FLAG_READ | VFIO_DMA_MAP_FLAG_WRITE,
+		.vaddr = (uintptr_t)vaddr,
+		.iova = iova,
+		.size = len,
+	};
+
+	/* the kernel pins the pages; ENOMEM here usually means RLIMIT_MEMLOCK */
+	return ioctl(pci->container, VFIO_IOMMU_MAP_DMA, &map) ? -errno : 0;
+}
+
+static int
+pci_dma_unmap(struct vfio_bus *bus, uint64_t iova, size_t len)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+	struct vfio_iommu_type1_dma_unmap unmap = {
+		.argsz = sizeof(unmap),
+		.iova = iova,
+		.size = len,
+	};
+
+	return ioctl(pci->container, VFIO_IOMMU_UNMAP_DMA, &unmap) ? -errno : 0;
+}
+
+/* Enables MSI-X once, every vector (up to PCI_MAX_IRQS) on its own eventfd: kernels before
+ * dynamic MSI-X allocation cannot add vectors to an enabled set */
+static int
+irqs_enable(struct vfio_pci *pci)
+{
+	struct vfio_irq_info info = {.argsz = sizeof(info), .index = VFIO_PCI_MSIX_IRQ_INDEX};
+	struct vfio_irq_set *set;
+	int n, err = 0;
+
+	if (ioctl(pci->device, VFIO_DEVICE_GET_IRQ_INFO, &info) || !info.count) {
+		return -ENOTSUP;
+	}
+	n = info.count < PCI_MAX_IRQS ? (int)info.count : PCI_MAX_IRQS;
+	set = calloc(1, sizeof(*set) + (size_t)n * sizeof(int));
+	if (!set) {
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n && !err; ++i) {
+		pci->irq_fds[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		err = pci->irq_fds[i] < 0 ? -errno : 0;
+	}
+	set->argsz = (uint32_t)(sizeof(*set) + (size_t)n * sizeof(int));
+	set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
+	set->index = VFIO_PCI_MSIX_IRQ_INDEX;
+	set->start = 0;
+	set->count = (uint32_t)n;
+	memcpy(set->data, pci->irq_fds, (size_t)n * sizeof(int));
+	if (!err && ioctl(pci->device, VFIO_DEVICE_SET_IRQS, set)) {
+		err = -errno;
+	}
+	free(set);
+	if (err) {
+		for (int i = 0; i < n; ++i) {
+			if (pci->irq_fds[i] >= 0) {
+				close(pci->irq_fds[i]);
+			}
+			pci->irq_fds[i] = -1;
+		}
+		return err;
+	}
+	pci->nirq = n;
+	return 0;
+}
+
+static int
+pci_irq_eventfd(struct vfio_bus *bus, uint16_t vector)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+	int ret = 0;
+
+	pthread_mutex_lock(&pci->irq_lock);
+	if (!pci->nirq) {
+		ret = irqs_enable(pci);
+	}
+	if (!ret) {
+		ret = vector < pci->nirq ? pci->irq_fds[vector] : -ENOTSUP;
+	}
+	pthread_mutex_unlock(&pci->irq_lock);
+	return ret;
+}
+
+static const struct vfio_bus_ops pci_ops = {
+	.read32 = pci_read32,
+	.write32 = pci_write32,
+	.dma_map = pci_dma_map,
+	.dma_unmap = pci_dma_unmap,
+	.irq_eventfd = pci_irq_eventfd,
+	.idle = NULL,
+};
+
+struct vfio_bus *
+vfio_pci_bus(struct vfio_pci *pci)
+{
+	return &pci->bus;
+}
+
+/* The basename of a sysfs link of the function (driver, iommu_group) into `out` */
+static int
+sysfs_link(const char *bdf, const char *name, char *out, size_t len)
+{
+	char path[256], target[256];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/%s", bdf, name);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0) {
+		return -errno;
+	}
+	target[n] = '\0';
+	snprintf(out, len, "%s", basename(target));
+	return 0;
+}
+
+static int
+open_group(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
+{
+	struct vfio_group_status status = {.argsz = sizeof(status)};
+	char drv[64] = "", grp[32], path[64];
+	int err;
+
+	if (access("/sys/bus/pci/devices", F_OK) == 0) {
+		char dir[128];
+
+		snprintf(dir, sizeof(dir), "/sys/bus/pci/devices/%s", bdf);
+		if (access(dir, F_OK)) {
+			snprintf(errmsg, len, "no PCI function %s", bdf);
+			return -ENODEV;
+		}
+	}
+	sysfs_link(bdf, "driver", drv, sizeof(drv));
+	if (strcmp(drv, "vfio-pci")) {
+		snprintf(errmsg, len,
+			 "%s is bound to '%s', not vfio-pci (bind it: see docs/vfio.md, "
+			 "xnvme-driver)",
+			 bdf, drv[0] ? drv : "no driver");
+		return -ENODEV;
+	}
+	err = sysfs_link(bdf, "iommu_group", grp, sizeof(grp));
+	if (err) {
+		snprintf(errmsg, len, "%s has no IOMMU group: is the IOMMU enabled "
+				      "(intel_iommu=on / amd_iommu=on)?", bdf);
+		return -ENODEV;
+	}
+	snprintf(path, sizeof(path), "/dev/vfio/%s", grp);
+	pci->group = open(path, O_RDWR);
+	if (pci->group < 0) {
+		err = -errno;
+		if (err == -EBUSY) {
+			snprintf(errmsg, len, "%s: device busy: IOMMU group %s is in use by another "
+					      "process", bdf, grp);
+		} else if (err == -ENOENT && access("/dev/vfio/noiommu-0", F_OK) == 0) {
+			snprintf(errmsg, len, "%s: only no-IOMMU VFIO groups exist: not supported",
+				 bdf);
+		} else {
+			snprintf(errmsg, len, "%s: cannot open %s: %s", bdf, path, strerror(-err));
+		}
+		return err;
+	}
+	if (ioctl(pci->group, VFIO_GROUP_GET_STATUS, &status) ||
+	    !(status.flags & VFIO_GROUP_FLAGS_VIABLE)) {
+		snprintf(errmsg, len, "IOMMU group %s is not viable: bind every function of the "
+				      "group to vfio-pci", grp);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int
+open_container(struct vfio_pci *pci, char *errmsg, size_t len)
+{
+	unsigned long type = VFIO_TYPE1v2_IOMMU;
+
+	pci->container = open("/dev/vfio/vfio", O_RDWR);
+	if (pci->container < 0) {
+		int err = -errno;
+
+		snprintf(errmsg, len, "cannot open /dev/vfio/vfio: %s", strerror(-err));
+		return err;
+	}
+	if (ioctl(pci->container, VFIO_GET_API_VERSION) != VFIO_API_VERSION) {
+		snprintf(errmsg, len, "unsupported VFIO API version");
+		return -ENOTSUP;
+	}
+	if (ioctl(pci->container, VFIO_CHECK_EXTENSION, VFIO_TYPE1v2_IOMMU) <= 0) {
+		type = VFIO_TYPE1_IOMMU;
+		if (ioctl(pci->container, VFIO_CHECK_EXTENSION, VFIO_TYPE1_IOMMU) <= 0) {
+			snprintf(errmsg, len, "the kernel offers no VFIO type1 IOMMU");
+			return -ENOTSUP;
+		}
+	}
+	if (ioctl(pci->group, VFIO_GROUP_SET_CONTAINER, &pci->container) ||
+	    ioctl(pci->container, VFIO_SET_IOMMU, type)) {
+		int err = -errno;
+
+		snprintf(errmsg, len, "cannot attach the IOMMU group: %s", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* Resets the function when it can, maps BAR0 and enables memory space and bus mastering */
+static int
+setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
+{
+	struct vfio_device_info info = {.argsz = sizeof(info)};
+	struct vfio_region_info bar = {.argsz = sizeof(bar), .index = VFIO_PCI_BAR0_REGION_INDEX};
+	struct vfio_region_info cfg = {.argsz = sizeof(cfg),
+				       .index = VFIO_PCI_CONFIG_REGION_INDEX};
+	uint16_t cmd;
+	void *mem;
+
+	pci->device = ioctl(pci->group, VFIO_GROUP_GET_DEVICE_FD, bdf);
+	if (pci->device < 0) {
+		int err = -errno;
+
+		snprintf(errmsg, len, "cannot get the VFIO device of %s: %s", bdf, strerror(-err));
+		return err;
+	}
+	if (!ioctl(pci->device, VFIO_DEVICE_GET_INFO, &info) &&
+	    (info.flags & VFIO_DEVICE_FLAGS_RESET)) {
+		ioctl(pci->device, VFIO_DEVICE_RESET);
+	}
+	if (ioctl(pci->device, VFIO_DEVICE_GET_REGION_INFO, &bar) ||
+	    ioctl(pci->device, VFIO_DEVICE_GET_REGION_INFO, &cfg) || bar.size < 0x2000 ||
+	    !(bar.flags & VFIO_REGION_INFO_FLAG_MMAP)) {
+		snprintf(errmsg, len, "%s: BAR0 is missing, too small or not mappable", bdf);
+		return -ENODEV;
+	}
+	mem = mmap(NULL, bar.size, PROT_READ | PROT_WRITE, MAP_SHARED, pci->device,
+		   (off_t)bar.offset);
+	if (mem == MAP_FAILED) {
+		int err = -errno;
+
+		snprintf(errmsg, len, "cannot map BAR0 of %s: %s", bdf, strerror(-err));
+		return err;
+	}
+	pci->bar0 = mem;
+	pci->bar0_len = bar.size;
+	if (pread(pci->device, &cmd, sizeof(cmd), (off_t)(cfg.offset + PCI_COMMAND)) !=
+	    sizeof(cmd)) {
+		snprintf(errmsg, len, "cannot read the PCI command register of %s", bdf);
+		return -EIO;
+	}
+	cmd |= PCI_COMMAND_MEMORY | PCI_COMMAND_MASTER;
+	if (pwrite(pci->device, &cmd, sizeof(cmd), (off_t)(cfg.offset + PCI_COMMAND)) !=
+	    sizeof(cmd)) {
+		snprintf(errmsg, len, "cannot enable bus mastering on %s", bdf);
+		return -EIO;
+	}
+	return 0;
+}
+
+int
+vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errmsg_len)
+{
+	struct vfio_pci *pci = calloc(1, sizeof(*pci));
+	int err;
+
+	if (!pci) {
+		return -ENOMEM;
+	}
+	pci->container = pci->group = pci->device = -1;
+	for (int i = 0; i < PCI_MAX_IRQS; ++i) {
+		pci->irq_fds[i] = -1;
+	}
+	pthread_mutex_init(&pci->irq_lock, NULL);
+	pci->bus.ops = &pci_ops;
+	pci->bus.iova_base = 1ULL << 32;  /* above the low reserved windows (MSI, ISA) */
+	pci->bus.iova_limit = 1ULL << 39; /* the smallest common IOMMU address width */
+	err = open_group(bdf, pci, errmsg, errmsg_len);
+	if (!err) {
+		err = open_container(pci, errmsg, errmsg_len);
+	}
+	if (!err) {
+		err = setup_device(bdf, pci, errmsg, errmsg_len);
+	}
+	if (err) {
+		vfio_pci_close(pci);
+		return err;
+	}
+	*out = pci;
+	return 0;
+}
+
+void
+vfio_pci_close(struct vfio_pci *pci)
+{
+	if (!pci) {
+		return;
+	}
+	if (pci->bar0) {
+		munmap((void *)pci->bar0, pci->bar0_len);
+	}
+	if (pci->device >= 0) {
+		close(pci->device);
+	}
+	if (pci->group >= 0) {
+		close(pci->group);
+	}
+	if (pci->container >= 0) {
+		close(pci->container);
+	}
+	for (int i = 0; i < pci->nirq; ++i) {
+		close(pci->irq_fds[i]); /* after the device: its interrupts are off by then */
+	}
+	pthread_mutex_destroy(&pci->irq_lock);
+	free(pci);
+}
+
+#else /* no VFIO on this platform */
+
+struct vfio_bus *
+vfio_pci_bus(struct vfio_pci *pci)
+{
+	(void)pci;
+	return NULL;
+}
+
+int
+vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errmsg_len)
+{
+	(void)out;
+	snprintf(errmsg, errmsg_len, "%s: VFIO is not available on this platform", bdf);
+	return -ENOSYS;
+}
+
+void
+vfio_pci_close(struct vfio_pci *pci)
+{
+	(void)pci;
+}
+
+#endif

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * The unit suite's fake NVMe controller (fake_ctrl.h). Its PRP walk is written from the NVMe
+ * rules, independently of the driver's builder, so the two check each other.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "fake_ctrl.h"
+
+static uint64_t
+rnd(struct fake_ctrl *fc)
+{
+	fc->rng ^= fc->rng << 13;
+	fc->rng ^= fc->rng >> 7;
+	fc->rng ^= fc->rng << 17;
+	return fc->rng;
+}
+
+static void *
+xlate(struct fake_ctrl *fc, uint64_t iova, size_t len)
+{
+	for (int i = 0; i < fc->nmaps; ++i) {
+		struct fake_map *m = &fc->maps[i];
+
+		if (iova >= m->iova && iova + len <= m->iova + m->len) {
+			return m->vaddr + (iova - m->iova);
+		}
+	}
+	fc->bad_dma++;
+	if (getenv("FAKE_DEBUG")) {
+		fprintf(stderr, "fake: unmapped iova 0x%llx len %zu\n", (unsigned long long)iova, len);
+	}
+	return NULL;
+}
+
+static int
+f_dma_map(struct vfio_bus *bus, void *vaddr, size_t len, uint64_t iova)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+
+	if (fc->nmaps == FAKE_MAXMAP) {
+		return -ENOSPC;
+	}
+	fc->maps[fc->nmaps++] = (struct fake_map){.vaddr = vaddr, .iova = iova, .len = len};
+	return 0;
+}
+
+static int
+f_dma_unmap(struct vfio_bus *bus, uint64_t iova, size_t len)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+
+	for (int i = 0; i < fc->nmaps; ++i) {
+		if (fc->maps[i].iova == iova && fc->maps[i].len == len) {
+			fc->maps[i] = fc->maps[--fc->nmaps];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static uint32_t
+f_read32(struct vfio_bus *bus, uint32_t off)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+
+	if (fc->gone) {
+		return UINT32_MAX;
+	}
+	switch (off) {
+	case NVME_REG_CAP:
+		return (uint32_t)fc->cap;
+	case NVME_REG_CAP + 4:
+		return (uint32_t)(fc->cap >> 32);
+	case NVME_REG_CC:
+		return fc->cc;
+	case NVME_REG_CSTS:
+		return fc->csts;
+	default:
+		return 0;
+	}
+}
+
+static void
+ctrl_reset(struct fake_ctrl *fc)
+{
+	memset(fc->sq, 0, sizeof(fc->sq));
+	memset(fc->cq, 0, sizeof(fc->cq));
+	fc->npending = 0;
+	fc->csts &= ~(NVME_CSTS_RDY | NVME_CSTS_SHST_MASK);
+}
+
+static void
+cc_write(struct fake_ctrl *fc, uint32_t val)
+{
+	uint32_t old = fc->cc;
+
+	fc->cc = val;
+	if ((val & NVME_CC_SHN_MASK) && !(old & NVME_CC_SHN_MASK)) {
+		fc->shutdowns++;
+		fc->csts = (fc->csts & ~NVME_CSTS_SHST_MASK) | NVME_CSTS_SHST_DONE;
+	}
+	if (!(val & NVME_CC_EN)) {
+		ctrl_reset(fc);
+		return;
+	}
+	if (!(old & NVME_CC_EN) && !fc->never_ready) {
+		uint32_t qs = (fc->aqa & 0xFFF) + 1;
+
+		fc->cc_seen = val;
+		fc->sq[0] = (struct fake_queue){.exists = true, .iova = fc->asq, .size = qs};
+		fc->cq[0] = (struct fake_queue){.exists = true, .iova = fc->acq, .size = qs,
+						.phase = 1};
+		fc->csts |= NVME_CSTS_RDY;
+	}
+}
+
+static void
+f_write32(struct vfio_bus *bus, uint32_t off, uint32_t val)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+	uint32_t stride = 4u << fc->dstrd, idx;
+
+	switch (off) {
+	case NVME_REG_CC:
+		cc_write(fc, val);
+		return;
+	case NVME_REG_AQA:
+		fc->aqa = val;
+		return;
+	case NVME_REG_ASQ:
+		fc->asq = (fc->asq & ~0xFFFFFFFFULL) | val;
+		return;
+	case NVME_REG_ASQ + 4:
+		fc->asq = (fc->asq & 0xFFFFFFFFULL) | ((uint64_t)val << 32);
+		return;
+	case NVME_REG_ACQ:
+		fc->acq = (fc->acq & ~0xFFFFFFFFULL) | val;
+		return;
+	case NVME_REG_ACQ + 4:
+		fc->acq = (fc->acq & 0xFFFFFFFFULL) | ((uint64_t)val << 32);
+		return;
+	}
+	if (off < NVME_REG_DBS || (off - NVME_REG_DBS) % stride) {
+		fc->bad_doorbells++;
+		return;
+	}
+	idx = (off - NVME_REG_DBS) / stride;
+	if (idx / 2 >= FAKE_MAXQ) {
+		fc->bad_doorbells++;
+		return;
+	}
+	if (idx % 2 == 0 && fc->sq[idx / 2].exists && val < fc->sq[idx / 2].size) {
+		fc->sq[idx / 2].tail = val;
+		fc->sq_db_writes[idx / 2]++;
+	} else if (idx % 2 == 1 && fc->cq[idx / 2].exists && val < fc->cq[idx / 2].size) {
+		fc->cq[idx / 2].head = val;
+		fc->cq_db_writes[idx / 2]++;
+	} else {
+		fc->bad_doorbells++;
+	}
+}
+
+/* Copies between the namespace and host memory along the command's PRPs (to_host: read) */
+static int
+prp_copy(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, uint8_t *media, size_t n,
+	 bool to_host)
+{
+	uint64_t page = 1ULL << (12 + ((fc->cc >> NVME_CC_MPS_SHIFT) & 0xF));
+	uint64_t addr = cmd->common.dptr.prp.prp1, list;
+	uint32_t per_page = (uint32_t)(page / 8), slot;
+	uint64_t *entries;
+	size_t len = page - (addr & (page - 1));
+
+	for (int first = 1; n; first = 0) {
+		uint8_t *host;
+
+		len = len < n ? len : n;
+		host = xlate(fc, addr, len);
+		if (!host || (!first && (addr & (page - 1)))) {
+			return -EFAULT;
+		}
+		to_host ? memcpy(host, media, len) : memcpy(media, host, len);
+		media += len;
+		n -= len;
+		if (!n) {
+			return 0;
+		}
+		if (!first) {
+			break;
+		}
+		if (n <= page) {
+			addr = cmd->common.dptr.prp.prp2;
+			len = n;
+			continue;
+		}
+		break;
+	}
+	/* a list: the last slot of a page chains to the next page when more than a page remains */
+	list = cmd->common.dptr.prp.prp2;
+	entries = xlate(fc, list & ~(page - 1), page);
+	slot = (uint32_t)((list & (page - 1)) / 8);
+	while (n) {
+		uint8_t *host;
+
+		if (!entries) {
+			return -EFAULT;
+		}
+		if (slot == per_page - 1 && n > page) {
+			list = entries[slot];
+			if (list & (page - 1)) {
+				return -EFAULT;
+			}
+			entries = xlate(fc, list, page);
+			slot = 0;
+			continue;
+		}
+		addr = entries[slot++];
+		len = n < page ? n : page;
+		host = xlate(fc, addr, len);
+		if (!host || (addr & (page - 1))) {
+			return -EFAULT;
+		}
+		to_host ? memcpy(host, media, len) : memcpy(media, host, len);
+		media += len;
+		n -= len;
+	}
+	return 0;
+}
+
+/* Copies along an SGL: a Data Block in the command, or a Last Segment of Data Blocks */
+static int
+sgl_copy(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, uint8_t *media, size_t n,
+	 bool to_host)
+{
+	const struct xnvme_spec_sgl_descriptor *d = &cmd->common.dptr.sgl;
+	size_t cnt = 1;
+
+	if (d->unkeyed.type == 0x3) {
+		cnt = d->unkeyed.len / sizeof(*d);
+		d = xlate(fc, d->addr, d->unkeyed.len);
+		if (!d || !cnt) {
+			return -EFAULT;
+		}
+	}
+	for (size_t i = 0; i < cnt && n; ++i) {
+		size_t len = d[i].unkeyed.len < n ? d[i].unkeyed.len : n;
+		uint8_t *host = xlate(fc, d[i].addr, len);
+
+		if (d[i].unkeyed.type != 0x0 || !host) {
+			return -EFAULT;
+		}
+		to_host ? memcpy(host, media, len) : memcpy(media, host, len);
+		media += len;
+		n -= len;
+	}
+	return n ? -EINVAL : 0;
+}
+
+static void
+nvm_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_spec_cpl *cpl)
+{
+	uint64_t slba = cmd->nvm.slba;
+	uint64_t nlb = (uint64_t)cmd->nvm.nlb + 1;
+	size_t n = (size_t)(nlb * fc->lba_nbytes);
+	bool rd = cmd->common.opcode == XNVME_SPEC_NVM_OPC_READ;
+
+	if (cmd->common.opcode != XNVME_SPEC_NVM_OPC_READ &&
+	    cmd->common.opcode != XNVME_SPEC_NVM_OPC_WRITE) {
+		cpl->status.sc = 0x01; /* invalid opcode */
+		return;
+	}
+	if (slba + nlb > fc->nlbas) {
+		cpl->status.sc = 0x80; /* LBA out of range */
+		return;
+	}
+	if ((cmd->common.psdt ? sgl_copy : prp_copy)(fc, cmd, fc->media + slba * fc->lba_nbytes, n,
+						      rd)) {
+		cpl->status.sc = 0x04; /* data transfer error */
+		return;
+	}
+	if (fc->ms) {
+		uint8_t *m = xlate(fc, cmd->common.mptr, nlb * fc->ms);
+
+		if (!m) {
+			cpl->status.sc = 0x04;
+			return;
+		}
+		rd ? memcpy(m, fc->meta + slba * fc->ms, nlb * fc->ms)
+		   : memcpy(fc->meta + slba * fc->ms, m, nlb * fc->ms);
+	}
+}
+
+static void
+identify(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_spec_cpl *cpl)
+{
+	uint8_t buf[4096] = {0};
+	uint8_t cns = cmd->common.ndt & 0xFF;
+
+	if (cns == 1) {
+		buf[0] = 0x36; /* VID */
+		memcpy(buf + 24, "FAKE-NVME", 9);
+		buf[77] = fc->mdts;
+		buf[536] = fc->sgls;
+		buf[516] = 1; /* NN */
+	} else if (cns == 0 && cmd->common.nsid == 1) {
+		memcpy(buf, &fc->nlbas, 8);      /* NSZE */
+		memcpy(buf + 8, &fc->nlbas, 8);  /* NCAP */
+		memcpy(buf + 16, &fc->nlbas, 8); /* NUSE */
+		memcpy(buf + 128, &fc->ms, 2);   /* LBAF0.MS */
+		buf[130] = fc->lba_nbytes == 4096 ? 12 : 9;
+	} else {
+		cpl->status.sc = 0x0B; /* invalid namespace or format */
+		return;
+	}
+	if (prp_copy(fc, cmd, buf, sizeof(buf), true)) {
+		cpl->status.sc = 0x04;
+	}
+}
+
+static void
+admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_spec_cpl *cpl)
+{
+	uint16_t qid = cmd->common.ndt & 0xFFFF;
+	uint32_t qs = (cmd->common.ndt >> 16) + 1;
+
+	switch (cmd->common.opcode) {
+	case NVME_ADM_IDENTIFY:
+		identify(fc, cmd, cpl);
+		return;
+	case NVME_ADM_SET_FEATURES:
+		if ((cmd->common.ndt & 0xFF) == NVME_FEAT_NUM_QUEUES) {
+			cpl->cdw0 = ((FAKE_MAXQ - 2u) << 16) | (FAKE_MAXQ - 2u);
+			return;
+		}
+		break;
+	case NVME_ADM_CREATE_CQ:
+		if (!qid || qid >= FAKE_MAXQ || fc->cq[qid].exists || qs > fc->mqes + 1u) {
+			cpl->status.sct = 1;
+			cpl->status.sc = 0x01; /* invalid queue identifier */
+			return;
+		}
+		fc->cq[qid] = (struct fake_queue){.exists = true, .iova = cmd->common.dptr.prp.prp1,
+						  .size = qs, .phase = 1,
+						  .ien = (cmd->common.ndm & 0x2) != 0,
+						  .iv = (uint16_t)(cmd->common.ndm >> 16)};
+		return;
+	case NVME_ADM_CREATE_SQ:
+		if (!qid || qid >= FAKE_MAXQ || fc->sq[qid].exists ||
+		    !fc->cq[cmd->common.ndm >> 16].exists) {
+			cpl->status.sct = 1;
+			cpl->status.sc = 0x01;
+			return;
+		}
+		fc->sq[qid] = (struct fake_queue){.exists = true, .iova = cmd->common.dptr.prp.prp1,
+						  .size = qs, .cqid = (uint16_t)(cmd->common.ndm >> 16)};
+		return;
+	case NVME_ADM_DELETE_SQ:
+	case NVME_ADM_DELETE_CQ:
+		if (!qid || qid >= FAKE_MAXQ) {
+			cpl->status.sct = 1;
+			cpl->status.sc = 0x01;
+			return;
+		}
+		(cmd->common.opcode == NVME_ADM_DELETE_SQ ? fc->sq : fc->cq)[qid].exists = false;
+		return;
+	}
+	cpl->status.sc = 0x01;
+}
+
+/* Writes one entry at the CQ tail; false when the CQ is full */
+static bool
+post(struct fake_ctrl *fc, uint16_t cqid, struct xnvme_spec_cpl cpl, bool stale_phase)
+{
+	struct fake_queue *cq = &fc->cq[cqid];
+	struct xnvme_spec_cpl *ring = xlate(fc, cq->iova, (size_t)cq->size * sizeof(cpl));
+
+	if (!ring || (cq->tail + 1) % cq->size == cq->head) {
+		return false;
+	}
+	cpl.status.p = stale_phase ? !cq->phase : cq->phase;
+	ring[cq->tail] = cpl;
+	if (stale_phase) {
+		return true;
+	}
+	if (++cq->tail == cq->size) {
+		cq->tail = 0;
+		cq->phase ^= 1;
+	}
+	if (cq->ien && cq->iv < FAKE_MAXQ && fc->irq_fds[cq->iv] > 0) {
+		uint64_t one = 1;
+
+		if (write(fc->irq_fds[cq->iv], &one, sizeof(one)) != sizeof(one)) {
+			fc->bad_dma++;
+		}
+	}
+	return true;
+}
+
+void
+fake_ctrl_inject(struct fake_ctrl *fc, uint16_t qid, uint16_t cid, bool stale_phase)
+{
+	struct xnvme_spec_cpl cpl = {0};
+
+	cpl.cid = cid;
+	cpl.sqid = qid;
+	post(fc, qid, cpl, stale_phase);
+}
+
+/* Fetches and executes everything submitted; completions go to the pending list */
+static void
+fetch(struct fake_ctrl *fc)
+{
+	for (uint16_t q = 0; q < FAKE_MAXQ; ++q) {
+		struct fake_queue *sq = &fc->sq[q];
+		struct xnvme_spec_cmd *ring;
+
+		if (!sq->exists) {
+			continue;
+		}
+		ring = xlate(fc, sq->iova, (size_t)sq->size * 64);
+		while (ring && sq->head != sq->tail && fc->npending < FAKE_PENDING) {
+			struct xnvme_spec_cmd cmd = ring[sq->head];
+			struct fake_cpl fcpl = {.sqid = q};
+
+			sq->head = (sq->head + 1) % sq->size;
+			fcpl.cpl.cid = cmd.common.cid;
+			fcpl.cpl.sqid = q;
+			fcpl.cpl.sqhd = (uint16_t)sq->head;
+			if (q == 0) {
+				admin_exec(fc, &cmd, &fcpl.cpl);
+			} else if (cmd.nvm.slba == fc->swallow_slba && fc->nwithheld < 16) {
+				fc->withheld[fc->nwithheld++] = fcpl;
+				continue;
+			} else {
+				nvm_exec(fc, &cmd, &fcpl.cpl);
+			}
+			fc->pending[fc->npending++] = fcpl;
+		}
+	}
+}
+
+static void
+f_idle(struct vfio_bus *bus)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+	int kept = 0;
+
+	if (!(fc->csts & NVME_CSTS_RDY) || (fc->csts & NVME_CSTS_CFS) || fc->gone) {
+		return;
+	}
+	fetch(fc);
+	if (fc->random_order) {
+		for (int i = fc->npending - 1; i > 0; --i) {
+			int j = (int)(rnd(fc) % (uint64_t)(i + 1));
+			struct fake_cpl t = fc->pending[i];
+
+			fc->pending[i] = fc->pending[j];
+			fc->pending[j] = t;
+		}
+	}
+	for (int i = 0; i < fc->npending; ++i) {
+		struct fake_cpl *p = &fc->pending[i];
+		uint16_t cqid = p->sqid ? fc->sq[p->sqid].cqid : 0;
+		bool hold = fc->random_order && p->sqid && rnd(fc) % 3 == 0;
+
+		if (hold || !post(fc, cqid, p->cpl, false)) {
+			fc->pending[kept++] = *p;
+			continue;
+		}
+		if (fc->duplicate_next && p->sqid) {
+			fc->duplicate_next = false;
+			post(fc, cqid, p->cpl, false);
+		}
+	}
+	fc->npending = kept;
+}
+
+void
+fake_ctrl_release(struct fake_ctrl *fc)
+{
+	for (int i = 0; i < fc->nwithheld; ++i) {
+		fc->pending[fc->npending++] = fc->withheld[i];
+	}
+	fc->nwithheld = 0;
+}
+
+static int
+f_irq_eventfd(struct vfio_bus *bus, uint16_t vector)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+
+	if (vector >= FAKE_MAXQ) {
+		return -ENOTSUP;
+	}
+	if (!fc->irq_fds[vector]) {
+		fc->irq_fds[vector] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	}
+	return fc->irq_fds[vector] > 0 ? fc->irq_fds[vector] : -errno;
+}
+
+static const struct vfio_bus_ops fake_ops = {
+	.read32 = f_read32,
+	.write32 = f_write32,
+	.dma_map = f_dma_map,
+	.dma_unmap = f_dma_unmap,
+	.irq_eventfd = f_irq_eventfd,
+	.idle = f_idle,
+};
+
+int
+fake_ctrl_init(struct fake_ctrl *fc)
+{
+	fc->bus.ops = &fake_ops;
+	fc->bus.iova_base = 1ULL << 32;
+	fc->bus.iova_limit = 1ULL << 39;
+	fc->cap = (uint64_t)fc->mqes | ((uint64_t)fc->to << 24) | ((uint64_t)fc->dstrd << 32) |
+		  ((uint64_t)fc->css << 37) | ((uint64_t)fc->mpsmin << 48) | (4ULL << 52);
+	fc->rng = 0x9E3779B97F4A7C15ULL;
+	fc->media = calloc(fc->nlbas, fc->lba_nbytes);
+	fc->meta = calloc(fc->nlbas, fc->ms ? fc->ms : 1);
+	return fc->media && fc->meta ? 0 : -ENOMEM;
+}
+
+void
+fake_ctrl_fini(struct fake_ctrl *fc)
+{
+	free(fc->media);
+	free(fc->meta);
+	for (int i = 0; i < FAKE_MAXQ; ++i) {
+		if (fc->irq_fds[i] > 0) {
+			close(fc->irq_fds[i]);
+		}
+	}
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * In-memory NVMe controller for the unit suite (test-only): implements the vfio driver's bus
+ * (register access and IOMMU mapping), fetches commands when the driver polls, executes admin
+ * bring-up commands and NVM Read/Write on a RAM namespace by walking PRPs independently of the
+ * driver, and can misbehave on request: random completion order, withheld commands, injected
+ * completion entries, a fatal status, a controller that never becomes ready.
+ */
+#ifndef XNVME_TEST_FAKE_CTRL_H
+#define XNVME_TEST_FAKE_CTRL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bus.h"
+#include "nvme_reg.h"
+
+#define FAKE_MAXQ 8
+#define FAKE_MAXMAP 256
+#define FAKE_PENDING 4096
+
+struct fake_map {
+	uint8_t *vaddr;
+	uint64_t iova;
+	size_t len;
+};
+
+struct fake_queue {
+	bool exists;
+	uint64_t iova;
+	uint32_t size;
+	uint32_t head; ///< SQ: next to fetch; CQ: host head from doorbell
+	uint32_t tail; ///< SQ: from doorbell; CQ: next to post
+	uint8_t phase;
+	uint16_t cqid;
+	bool ien;    ///< CQ: interrupts enabled
+	uint16_t iv; ///< CQ: MSI-X vector
+};
+
+struct fake_cpl {
+	uint16_t sqid;
+	struct xnvme_spec_cpl cpl;
+};
+
+struct fake_ctrl {
+	struct vfio_bus bus; ///< first: the driver's bus pointer is the fake
+
+	/* configuration, set before vfio_ctrl_init() */
+	uint16_t mqes;
+	uint8_t dstrd, to, mpsmin, css, mdts;
+	uint32_t lba_nbytes;
+	uint16_t ms; ///< metadata bytes per LBA (separate buffer)
+	uint64_t nlbas;
+	uint8_t sgls; ///< Identify SGLS bits 1:0 offered
+	bool never_ready;
+	bool gone; ///< surprise removal: every register reads all-ones, nothing is processed
+	bool random_order; ///< post each poll's completions shuffled, holding some back
+	uint64_t swallow_slba; ///< commands at this LBA are withheld (never completed)
+	bool duplicate_next; ///< post the next completion twice
+
+	/* state */
+	uint64_t cap;
+	uint32_t cc, csts, aqa;
+	uint64_t asq, acq;
+	struct fake_queue sq[FAKE_MAXQ], cq[FAKE_MAXQ];
+	struct fake_map maps[FAKE_MAXMAP];
+	int nmaps;
+	struct fake_cpl pending[FAKE_PENDING];
+	int npending;
+	struct fake_cpl withheld[16];
+	int nwithheld;
+	int irq_fds[FAKE_MAXQ]; ///< eventfd per MSI-X vector, created on request (0: none)
+	uint8_t *media;
+	uint8_t *meta;
+	uint64_t rng;
+
+	/* observations */
+	uint32_t sq_db_writes[FAKE_MAXQ];
+	uint32_t cq_db_writes[FAKE_MAXQ];
+	uint32_t bad_doorbells;
+	uint32_t bad_dma; ///< PRP or MPTR outside mapped memory
+	uint32_t shutdowns;
+	uint32_t cc_seen; ///< CC value of the last enable
+};
+
+int
+fake_ctrl_init(struct fake_ctrl *fc);
+
+void
+fake_ctrl_fini(struct fake_ctrl *fc);
+
+/** Posts a completion entry as is (phase set by the fake unless `stale_phase`) on CQ `qid` */
+void
+fake_ctrl_inject(struct fake_ctrl *fc, uint16_t qid, uint16_t cid, bool stale_phase);
+
+/** Completes the withheld commands */
+void
+fake_ctrl_release(struct fake_ctrl *fc);
+
+#endif /* XNVME_TEST_FAKE_CTRL_H */
