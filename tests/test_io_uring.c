@@ -254,6 +254,85 @@ test_migration(struct akt *t)
 	xnvme_buf_free(t->dev, buf);
 }
 
+/* Writes LBA `slba` from `wbuf` and reads it back into `rbuf` on `q`; true when both succeed */
+static bool
+rt_lba(struct akt *t, struct xnvme_queue *q, uint64_t slba, uint8_t *wbuf, uint8_t *rbuf)
+{
+	struct akt_rec r;
+	int err;
+
+	err = akt_one(t, q, XNVME_SPEC_NVM_OPC_WRITE, slba, 0, wbuf, t->lba, &r);
+	if (err || r.calls != 1 || r.status) {
+		return false;
+	}
+	memset(rbuf, 0xEE, t->lba);
+	err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, slba, 0, rbuf, t->lba, &r);
+	return !err && r.calls == 1 && !r.status && !memcmp(wbuf, rbuf, t->lba);
+}
+
+struct other_rt {
+	struct akt *t;
+	struct xnvme_queue *q;
+	uint8_t *wbuf, *rbuf;
+	bool ok;
+};
+
+static void *
+other_rt_main(void *arg)
+{
+	struct other_rt *o = arg;
+
+	akt_fill(o->wbuf, o->t->lba, 17, 5);
+	o->ok = rt_lba(o->t, o->q, 17, o->wbuf, o->rbuf);
+	return NULL;
+}
+
+/*
+ * The ring fd is registered by the first submitting poke in that thread's table and entered
+ * through; a second thread (coop ring) enters through the plain fd; data round trips on both
+ */
+static void
+test_ring_fd(struct akt *t)
+{
+	struct other_rt o = {.t = t};
+	struct xnvme_be_linux_uring *u;
+	pthread_t th;
+	bool ok;
+	int err;
+
+	o.wbuf = xnvme_buf_alloc(t->dev, t->lba);
+	o.rbuf = xnvme_buf_alloc(t->dev, t->lba);
+	setenv("XNVME_QUEUE_TASKRUN", "coop", 1);
+	err = xnvme_queue_init(t->dev, 8, 0, &o.q);
+	unsetenv("XNVME_QUEUE_TASKRUN");
+	ACHECK(t, !err, "init: %d", err);
+	if (err) {
+		goto out;
+	}
+	xnvme_queue_set_cb(o.q, akt_cb, NULL);
+	u = ring_of(o.q);
+	ACHECK(t, !u->reg_tried && u->reg_idx == -1, "nothing registered before the first poke");
+	akt_fill(o.wbuf, t->lba, 16, 4);
+	ok = rt_lba(t, o.q, 16, o.wbuf, o.rbuf);
+	ACHECK(t, ok, "round trip on the first thread");
+	ACHECK(t, u->reg_tried, "registration attempted");
+	if (u->reg_idx < 0) {
+		printf("# %s: the kernel refused IORING_REGISTER_RING_FDS\n", t->name);
+	} else {
+		ACHECK(t, u->reg_owner == xnvme_be_linux_uring_self(), "owner is this thread");
+	}
+	pthread_create(&th, NULL, other_rt_main, &o);
+	pthread_join(th, NULL);
+	ACHECK(t, o.ok, "round trip on a second thread (plain fd)");
+	akt_fill(o.wbuf, t->lba, 18, 6);
+	ok = rt_lba(t, o.q, 18, o.wbuf, o.rbuf);
+	ACHECK(t, ok, "round trip back on the first thread");
+	ACHECK(t, xnvme_queue_term(o.q) == 0, "term");
+out:
+	xnvme_buf_free(t->dev, o.wbuf);
+	xnvme_buf_free(t->dev, o.rbuf);
+}
+
 /* IOPOLL: polled I/O fails here with EOPNOTSUPP; it must be reported and nothing may hang */
 static void
 test_iopoll(struct akt *t)
@@ -650,6 +729,7 @@ run_file_target(struct akt *t, bool extras)
 		test_term_unsubmitted(t);
 		test_fault_injection(t);
 		test_migration(t);
+		test_ring_fd(t);
 		test_iopoll(t);
 		test_sqpoll(t);
 		test_registration(t);

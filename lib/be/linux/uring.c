@@ -178,6 +178,7 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 	int ncand, err = -EINVAL;
 
 	u->efd = -1;
+	u->reg_idx = -1;
 	u->mech = mech;
 
 	if (!c->ring) {
@@ -310,6 +311,11 @@ xnvme_be_linux_uring_queue_term(struct xnvme_queue *queue)
 		if (queue->outstanding) {
 			uring_abandon(u, queue->outstanding);
 		}
+		if (u->reg_idx >= 0 && u->reg_owner == xnvme_be_linux_uring_self()) {
+			struct io_uring_rsrc_update up = {.offset = (uint32_t)u->reg_idx};
+
+			(void)io_uring_register(u->ring.ring_fd, IORING_UNREGISTER_RING_FDS, &up, 1);
+		}
 		io_uring_queue_exit(&u->ring);
 		if (u->efd >= 0) {
 			close(u->efd);
@@ -353,6 +359,36 @@ xnvme_be_linux_uring_enable(struct xnvme_be_linux_uring *u)
 	}
 	u->enabled = true;
 	return 0;
+}
+
+__thread uint64_t xnvme_be_linux_uring_tid __attribute__((tls_model("initial-exec")));
+static uint64_t uring_tid_next;
+
+uint64_t
+xnvme_be_linux_uring_self_slow(void)
+{
+	xnvme_be_linux_uring_tid = __atomic_add_fetch(&uring_tid_next, 1, __ATOMIC_RELAXED);
+	return xnvme_be_linux_uring_tid;
+}
+
+void
+xnvme_be_linux_uring_register_ring(struct xnvme_be_linux_uring *u)
+{
+	struct io_uring_rsrc_update up = {.offset = UINT32_MAX, .data = (uint64_t)u->ring.ring_fd};
+
+	u->reg_tried = true;
+	if (io_uring_register(u->ring.ring_fd, IORING_REGISTER_RING_FDS, &up, 1) == 1) {
+		u->reg_idx = (int)up.offset;
+		u->reg_owner = xnvme_be_linux_uring_self();
+	}
+}
+
+int
+xnvme_be_linux_uring_enter_unreg(struct xnvme_be_linux_uring *u, unsigned int to_submit,
+				 unsigned int flags)
+{
+	u->reg_idx = -1; /* the thread's table lost it (e.g. a forked child): plain fd from now */
+	return io_uring_enter((unsigned int)u->ring.ring_fd, to_submit, 0, flags, NULL);
 }
 
 int
