@@ -13,7 +13,8 @@ holding libxnvme.so.0; the xnvme sides differ only in LD_LIBRARY_PATH (same fio 
 With --callgrind N, each side's job thread is also run under callgrind for N and 2N I/Os at
 every queue depth (--toggle-collect=thread_main); the difference / N is the instructions per
 I/O in user space (system calls count as the instructions that issue them), split into the
-library and the rest. Callgrind counts do not depend on load, wall-clock figures do.
+library and the rest; --cg-all-threads counts the whole process instead (for mechanisms whose
+work runs on threads of their own, e.g. thrpool). Callgrind counts do not depend on load, wall-clock figures do.
 """
 import argparse
 import json
@@ -34,8 +35,6 @@ def fio_args(a, side, qd, extra):
             "--size=" + a.size, "--direct=%d" % (1 if a.direct else 0)] + extra
     if side == "native":
         args.append("--ioengine=" + a.native)
-        if a.native in ("libaio", "io_uring", "posixaio") or qd > 1:
-            pass
     else:
         args += ["--ioengine=xnvme", "--xnvme_async=" + a.async_]
         if a.sync:
@@ -70,8 +69,9 @@ def callgrind_count(a, side, qd, n, tmp):
     tot = []
     for k in (n, 2 * n):
         out = os.path.join(tmp, "cg.%s.%d.%d" % (side, qd, k))
-        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out,
-               "--collect-atstart=no", "--toggle-collect=thread_main"] + \
+        sel = [] if a.cg_all_threads else ["--collect-atstart=no",
+                                           "--toggle-collect=thread_main"]
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + sel + \
             fio_args(a, side, qd, ["--number_ios=%d" % k])
         r = subprocess.run(cmd, capture_output=True, text=True, env=env_for(a, side))
         if r.returncode:
@@ -99,6 +99,8 @@ def main():
     ap.add_argument("--rw", default="randread")
     ap.add_argument("--size", default="64m")
     ap.add_argument("--callgrind", type=int, default=0, help="I/Os per callgrind run (0: none)")
+    ap.add_argument("--cg-all-threads", action="store_true",
+                    help="count every thread (thrpool workers), not only fio's job thread")
     ap.add_argument("--no-native", action="store_true", help="xnvme sides only")
     ap.add_argument("--fio-opt", action="append", default=[], help="extra fio option, all sides")
     ap.add_argument("--xnvme-opt", action="append", default=[], help="extra option, xnvme sides")
