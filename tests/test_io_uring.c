@@ -8,7 +8,7 @@
  *     once, one queue per thread, the completion fd, a queue driven by another thread;
  *   - setup flags: each XNVME_QUEUE_TASKRUN mode, SQPOLL (briefly), IOPOLL (the host fails
  *     polled I/O with EOPNOTSUPP: the status must say so, nothing may hang), registered file,
- *     register_buffers refused;
+ *     registered buffers (the library's buffers fixed, others not, re-allocation re-registers);
  *   - batching (nothing reaches the kernel before poke; XNVME_QUEUE_BATCHING_OFF), transient
  *     and fatal submit errors injected through the test hook: poke never reports EAGAIN/EBUSY;
  *   - io_uring_cmd on a regular file: the open fails naming the mechanism; the passthrough
@@ -20,6 +20,7 @@
 #include "async_kernel_common.h"
 
 #include <linux/nvme_ioctl.h>
+#include <sys/mman.h>
 #include "be_linux.h"
 #include "be_linux_uring.h"
 
@@ -419,6 +420,103 @@ test_sqpoll(struct akt *t)
 	}
 }
 
+/* Writes `n` bytes of `wbuf` at LBA `slba` on `q`, reads them into `rbuf`; true when equal */
+static bool
+fixed_rt(struct akt *t, struct xnvme_queue *q, uint64_t slba, uint8_t *wbuf, uint8_t *rbuf,
+	 size_t n)
+{
+	struct akt_rec r;
+	uint32_t nlb0 = (uint32_t)(n / t->lba) - 1;
+
+	if (akt_one(t, q, XNVME_SPEC_NVM_OPC_WRITE, slba, nlb0, wbuf, n, &r) || r.calls != 1 ||
+	    r.status) {
+		return false;
+	}
+	memset(rbuf, 0xC3, n);
+	if (akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, slba, nlb0, rbuf, n, &r) || r.calls != 1 ||
+	    r.status) {
+		return false;
+	}
+	return !memcmp(wbuf, rbuf, n);
+}
+
+/*
+ * opts.register_buffers: the library's buffers go through the ring's fixed-buffer table,
+ * others the ordinary way; a buffer freed and allocated again (same address, likely) is
+ * registered afresh: a write from it through a stale registration would send the old pages
+ */
+static void
+test_fixed_buffers(struct akt *t)
+{
+	/* large enough for the allocator to map and unmap it (new pages at a reused address) */
+	size_t n = 512 * 1024;
+	uint8_t *a = xnvme_buf_alloc(t->dev, n), *b = xnvme_buf_alloc(t->dev, n), *c;
+	uint8_t *plain = aligned_alloc(4096, n);
+	struct xnvme_queue *q = NULL;
+	uint64_t nfixed;
+	bool ok;
+	int err;
+
+	ACHECK(t, a && b && plain, "alloc");
+	err = xnvme_queue_init(t->dev, 8, 0, &q);
+	ACHECK(t, !err && ring_of(q)->fixed_bufs, "register_buffers: init %d", err);
+	if (err || !a || !b || !plain) {
+		goto out;
+	}
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+
+	akt_fill(a, n, 1, 21);
+	ok = fixed_rt(t, q, 3700, a, b, n);
+	ACHECK(t, ok, "round trip through fixed buffers");
+	ACHECK(t, ring_of(q)->nfixed == 2, "both commands fixed: %llu",
+	       (unsigned long long)ring_of(q)->nfixed);
+
+	nfixed = ring_of(q)->nfixed;
+	akt_fill(plain, n, 2, 22);
+	ok = fixed_rt(t, q, 3710, plain, b, n); /* the write's buffer is not the library's */
+	ACHECK(t, ok, "round trip from a plain buffer");
+	ACHECK(t, ring_of(q)->nfixed == nfixed + 1, "only the read fixed: %llu",
+	       (unsigned long long)(ring_of(q)->nfixed - nfixed));
+
+	/*
+	 * New pages at the address of a buffer the ring registered: the allocator may reuse a
+	 * freed chunk with its pages, so map, register, unmap and map again at the same address
+	 * (the table as xnvme_mem_map/xnvme_mem_unmap keep it)
+	 */
+	c = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ACHECK(t, c != MAP_FAILED, "mmap");
+	if (c != MAP_FAILED) {
+		void *again;
+
+		xnvme_bufreg_add(c, n);
+		akt_fill(c, n, 3, 23);
+		ok = fixed_rt(t, q, 3720, c, plain, n);
+		ACHECK(t, ok, "round trip from a mapped buffer");
+		xnvme_bufreg_del(c);
+		munmap(c, n);
+		again = mmap(c, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+			     -1, 0);
+		ACHECK(t, again == c, "mmap at the same address");
+		if (again == c) {
+			nfixed = ring_of(q)->nfixed;
+			xnvme_bufreg_add(c, n);
+			akt_fill(c, n, 4, 24);
+			ok = fixed_rt(t, q, 3730, c, plain, n); /* written from c, read back plainly */
+			ACHECK(t, ok && ring_of(q)->nfixed == nfixed + 1,
+			       "new pages at a registered address are registered afresh");
+			xnvme_bufreg_del(c);
+			munmap(c, n);
+		}
+	}
+out:
+	if (q) {
+		xnvme_queue_term(q);
+	}
+	xnvme_buf_free(t->dev, a);
+	xnvme_buf_free(t->dev, b);
+	free(plain);
+}
+
 static void
 test_registration(struct akt *t)
 {
@@ -447,9 +545,8 @@ test_registration(struct akt *t)
 	rf.dev = akt_open(t, &opts);
 	ACHECK(t, rf.dev, "open: %d", errno);
 	if (rf.dev) {
-		q = NULL;
-		err = xnvme_queue_init(rf.dev, 8, 0, &q);
-		ACHECK(t, err == -ENOTSUP && !q, "register_buffers refused: %d", err);
+		test_fixed_buffers(&rf);
+		akt_rw_qd(&rf, 8, 3600, 64, 9);
 		xnvme_dev_close(rf.dev);
 	}
 }

@@ -43,6 +43,7 @@
 #ifdef XNVME_HAVE_LIBURING
 #include <liburing.h>
 #include "be_linux.h"
+#include "xnvme_bufreg.h"
 
 #ifndef IORING_SETUP_SUBMIT_ALL
 #define IORING_SETUP_SUBMIT_ALL (1U << 7)
@@ -93,6 +94,10 @@ struct xnvme_be_linux_uring {
 	bool reg_tried;           ///< the ring fd registration was attempted
 	int reg_idx;              ///< registered ring fd index, -1: none
 	uint64_t reg_owner;       ///< xnvme_be_linux_uring_self() of the thread holding reg_idx
+	bool fixed_bufs;          ///< opts.register_buffers: a sparse buffer table is registered
+	unsigned int buf_hint;    ///< bufreg slot of the last fixed buffer used
+	uint64_t nfixed;          ///< commands submitted with a fixed buffer (tests, statistics)
+	uint64_t buf_gen[XNVME_BUFREG_SLOTS]; ///< bufreg generation registered per slot
 	int fd;                   ///< what SQEs carry: the fd, or 0 with IOSQE_FIXED_FILE
 	uint8_t sqe_flags;        ///< IOSQE_* every SQE carries
 	uint32_t timeout_ms;      ///< io_uring_cmd: every command's timeout_ms (be_linux_nvme.h)
@@ -152,6 +157,16 @@ xnvme_be_linux_uring_poke_rw(struct xnvme_queue *queue, uint32_t max);
  */
 int
 xnvme_be_linux_uring_poke_pass(struct xnvme_queue *queue, uint32_t max);
+
+/**
+ * opts.register_buffers: true with the registered index in `idx` when [buf, buf + nbytes) lies
+ * in a buffer the library handed out (xnvme_bufreg.h), registering that buffer in the ring's
+ * slot first when the slot holds another generation. False (ordinary I/O) for any other
+ * buffer, or when the kernel refuses to register it (e.g. a file-backed mapping).
+ */
+bool
+xnvme_be_linux_uring_fixed_buf(struct xnvme_be_linux_uring *u, const void *buf, size_t nbytes,
+			       uint16_t *idx);
 
 /** Slow paths of the flush below: enabling a disabled ring, registering the ring fd, errors */
 int

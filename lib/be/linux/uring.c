@@ -185,10 +185,6 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 		return uring_fail(mech, -c->err, "the kernel refuses io_uring",
 				  " (kernel.io_uring_disabled or seccomp?)");
 	}
-	if (dopts->register_buffers) {
-		return uring_fail(mech, -ENOTSUP, "opts.register_buffers",
-				  " (caller buffers are not known to the queue up front)");
-	}
 	if (uring_taskrun_mode(&mode)) {
 		return uring_fail(mech, -EINVAL, "XNVME_QUEUE_TASKRUN",
 				  " (valid: defer, coop, off)");
@@ -232,6 +228,17 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 		u->fixed_file = true;
 		u->fd = 0;
 		u->sqe_flags = IOSQE_FIXED_FILE;
+	}
+
+	if (dopts->register_buffers) {
+		/* filled lazily with the library's buffers as commands use them */
+		err = io_uring_register_buffers_sparse(&u->ring, XNVME_BUFREG_SLOTS);
+		if (err) {
+			io_uring_queue_exit(&u->ring);
+			return uring_fail(mech, err, "registering a sparse buffer table",
+					  " (opts.register_buffers; needs Linux 5.19)");
+		}
+		u->fixed_bufs = true;
 	}
 
 	u->iov = calloc((size_t)queue->capacity + 1, sizeof(*u->iov));
@@ -369,6 +376,40 @@ xnvme_be_linux_uring_self_slow(void)
 {
 	xnvme_be_linux_uring_tid = __atomic_add_fetch(&uring_tid_next, 1, __ATOMIC_RELAXED);
 	return xnvme_be_linux_uring_tid;
+}
+
+/* Marks a generation the kernel refused to register: not retried for that buffer */
+#define URING_BUF_REFUSED (1ULL << 63)
+
+bool
+xnvme_be_linux_uring_fixed_buf(struct xnvme_be_linux_uring *u, const void *buf, size_t nbytes,
+			       uint16_t *idx)
+{
+	uintptr_t start;
+	uint64_t gen;
+	size_t len;
+	int slot = xnvme_bufreg_find(u->buf_hint, buf, nbytes, &gen, &start, &len);
+
+	if (slot < 0) {
+		return false;
+	}
+	u->buf_hint = (unsigned int)slot;
+	if (u->buf_gen[slot] != gen) {
+		struct iovec iov = {.iov_base = (void *)start, .iov_len = len};
+
+		if (u->buf_gen[slot] == (gen | URING_BUF_REFUSED)) {
+			return false;
+		}
+		if (io_uring_register_buffers_update_tag(&u->ring, (unsigned int)slot, &iov, NULL,
+							 1) != 1) {
+			u->buf_gen[slot] = gen | URING_BUF_REFUSED;
+			return false;
+		}
+		u->buf_gen[slot] = gen;
+	}
+	*idx = (uint16_t)slot;
+	u->nfixed++;
+	return true;
 }
 
 void
