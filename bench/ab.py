@@ -26,7 +26,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from callgrind_split import parse  # noqa: E402
+from callgrind_split import parse, write_json  # noqa: E402
 
 
 def fio_args(a, side, qd, extra):
@@ -145,9 +145,7 @@ def main():
                     for s, c in cell["callgrind"].items()), flush=True)
     doc["loadavg_end"] = os.getloadavg()
     if a.json:
-        with open(a.json, "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
+        write_json(a.json, doc)
     return 0
 
 
