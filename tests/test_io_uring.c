@@ -446,10 +446,9 @@ fixed_rt(struct akt *t, struct xnvme_queue *q, uint64_t slba, uint8_t *wbuf, uin
  * registered afresh: a write from it through a stale registration would send the old pages
  */
 static void
-test_fixed_buffers(struct akt *t)
+test_fixed_buffers_n(struct akt *t, size_t n)
 {
-	/* large enough for the allocator to map and unmap it (new pages at a reused address) */
-	size_t n = 512 * 1024;
+	/* `n`: large enough for the allocator to map and unmap it on the host */
 	uint8_t *a = xnvme_buf_alloc(t->dev, n), *b = xnvme_buf_alloc(t->dev, n), *c;
 	uint8_t *plain = aligned_alloc(4096, n);
 	struct xnvme_queue *q = NULL;
@@ -517,6 +516,32 @@ out:
 	free(plain);
 }
 
+/*
+ * `--ucmd-fixed /dev/ngXnY` (the QEMU guest): io_uring_cmd with opts.register_buffers; the
+ * library's buffers are passed as registered buffers (kernel 6.1+), data compared
+ */
+static int
+ucmd_fixed_main(const char *uri)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct akt t = {.name = "ng", .uri = uri, .mech = "io_uring_cmd", .passthru = true};
+	const struct xnvme_geo *geo;
+
+	opts.register_buffers = 1;
+	t.dev = akt_open(&t, &opts);
+	if (!t.dev) {
+		printf("SKIP: cannot open %s with io_uring_cmd: %d\n", uri, errno);
+		return 77;
+	}
+	geo = xnvme_dev_get_geo(t.dev);
+	t.lba = geo->lba_nbytes;
+	t.nlba = geo->tbytes / geo->lba_nbytes;
+	test_fixed_buffers_n(&t, 64 * (size_t)t.lba);
+	akt_rw_qd(&t, 16, 5000, 96, 3);
+	xnvme_dev_close(t.dev);
+	return akt_result("io_uring_cmd fixed buffers");
+}
+
 static void
 test_registration(struct akt *t)
 {
@@ -545,7 +570,7 @@ test_registration(struct akt *t)
 	rf.dev = akt_open(t, &opts);
 	ACHECK(t, rf.dev, "open: %d", errno);
 	if (rf.dev) {
-		test_fixed_buffers(&rf);
+		test_fixed_buffers_n(&rf, 512 * 1024);
 		akt_rw_qd(&rf, 8, 3600, 64, 9);
 		xnvme_dev_close(rf.dev);
 	}
@@ -850,13 +875,16 @@ run_loop_target(struct akt *t)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct akt_paths p;
 	bool extras_done;
 	struct akt t;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "--ucmd-fixed")) {
+		return ucmd_fixed_main(argv[2]);
+	}
 	akt_paths_init(&p, "uring");
 
 	if (!xnvme_be_linux_uring_caps()->ring) {

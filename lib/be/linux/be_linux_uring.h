@@ -63,6 +63,9 @@
 #ifndef IORING_SQ_TASKRUN
 #define IORING_SQ_TASKRUN (1U << 2)
 #endif
+#ifndef IORING_URING_CMD_FIXED
+#define IORING_URING_CMD_FIXED (1U << 0)
+#endif
 #ifndef IORING_ENTER_REGISTERED_RING
 #define IORING_ENTER_REGISTERED_RING (1U << 4)
 #endif
@@ -95,6 +98,7 @@ struct xnvme_be_linux_uring {
 	int reg_idx;              ///< registered ring fd index, -1: none
 	uint64_t reg_owner;       ///< xnvme_be_linux_uring_self() of the thread holding reg_idx
 	bool fixed_bufs;          ///< opts.register_buffers: a sparse buffer table is registered
+	bool cmd_fixed;           ///< fixed_bufs and the kernel takes IORING_URING_CMD_FIXED
 	unsigned int buf_hint;    ///< bufreg slot of the last fixed buffer used
 	uint64_t nfixed;          ///< commands submitted with a fixed buffer (tests, statistics)
 	uint64_t buf_gen[XNVME_BUFREG_SLOTS]; ///< bufreg generation registered per slot

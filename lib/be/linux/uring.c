@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "be_linux.h"
 #include "be_linux_nvme.h"
@@ -162,6 +163,19 @@ uring_fail(const char *mech, int err, const char *what, const char *detail)
 	return err;
 }
 
+/* True when the running kernel's release is at least major.minor */
+static bool
+uring_kernel_at_least(unsigned int major, unsigned int minor)
+{
+	struct utsname u;
+	unsigned int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &ma, &mi) != 2) {
+		return false;
+	}
+	return ma > major || (ma == major && mi >= minor);
+}
+
 /* Sets up the ring of `u` (zeroed) for `queue` on `fd`, see xnvme_be_linux_uring_queue_init() */
 static int
 uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const char *mech,
@@ -239,6 +253,7 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 					  " (opts.register_buffers; needs Linux 5.19)");
 		}
 		u->fixed_bufs = true;
+		u->cmd_fixed = uring_kernel_at_least(6, 1); /* passthrough of registered buffers */
 	}
 
 	u->iov = calloc((size_t)queue->capacity + 1, sizeof(*u->iov));
