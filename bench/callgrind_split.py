@@ -16,6 +16,13 @@ import sys
 _NAMED = re.compile(r"^(ob|fl|fi|fe|fn|cob|cfi|cfl|cfn)=(?:\((\d+)\))?\s*(.*)$")
 
 
+def write_json(path, doc):
+    """Writes `doc` as indented JSON with a final newline (the bench scripts' result files)."""
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
 def parse(path):
     """Returns (total Ir, {object: Ir}, {(object, function): Ir}) of exclusive costs."""
     names = {k: {} for k in ("ob", "fl", "fn")}

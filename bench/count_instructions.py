@@ -18,7 +18,6 @@ Valgrind's instruction counts do not depend on machine load, so these numbers ar
 regression yardstick of the hot path (docs/benchmarks.md).
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -26,7 +25,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from callgrind_split import parse  # noqa: E402
+from callgrind_split import parse, write_json  # noqa: E402
 
 LIB_MARK = "libxnvme.so"
 
@@ -133,9 +132,7 @@ def main():
         doc["fio_xnvme_minus_null"] = d
         print("  fio xnvme - null: %+.1f instructions per I/O" % d)
     if a.json:
-        with open(a.json, "w") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
+        write_json(a.json, doc)
     return 0
 
 

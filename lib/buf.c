@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "xnvme_be.h"
+#include "xnvme_bufreg.h"
 
 void *
 xnvme_buf_alloc(const struct xnvme_dev *dev, size_t nbytes)
@@ -18,11 +19,15 @@ xnvme_buf_alloc(const struct xnvme_dev *dev, size_t nbytes)
 void *
 xnvme_buf_phys_alloc(const struct xnvme_dev *dev, size_t nbytes, uint64_t *phys)
 {
+	void *buf;
+
 	if (!dev || !nbytes) {
 		errno = EINVAL;
 		return NULL;
 	}
-	return dev->mem->buf_alloc(dev, nbytes, phys);
+	buf = dev->mem->buf_alloc(dev, nbytes, phys);
+	xnvme_bufreg_add(buf, nbytes);
+	return buf;
 }
 
 void *
@@ -34,11 +39,18 @@ xnvme_buf_realloc(const struct xnvme_dev *dev, void *buf, size_t nbytes)
 void *
 xnvme_buf_phys_realloc(const struct xnvme_dev *dev, void *buf, size_t nbytes, uint64_t *phys)
 {
+	void *nbuf;
+
 	if (!dev || !nbytes) {
 		errno = EINVAL;
 		return NULL;
 	}
-	return dev->mem->buf_realloc(dev, buf, nbytes, phys);
+	nbuf = dev->mem->buf_realloc(dev, buf, nbytes, phys);
+	if (nbuf) {
+		xnvme_bufreg_del(buf);
+		xnvme_bufreg_add(nbuf, nbytes);
+	}
+	return nbuf;
 }
 
 void
@@ -47,6 +59,7 @@ xnvme_buf_free(const struct xnvme_dev *dev, void *buf)
 	if (!dev || !buf) {
 		return;
 	}
+	xnvme_bufreg_del(buf);
 	dev->mem->buf_free(dev, buf);
 }
 

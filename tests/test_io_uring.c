@@ -8,7 +8,7 @@
  *     once, one queue per thread, the completion fd, a queue driven by another thread;
  *   - setup flags: each XNVME_QUEUE_TASKRUN mode, SQPOLL (briefly), IOPOLL (the host fails
  *     polled I/O with EOPNOTSUPP: the status must say so, nothing may hang), registered file,
- *     register_buffers refused;
+ *     registered buffers (the library's buffers fixed, others not, re-allocation re-registers);
  *   - batching (nothing reaches the kernel before poke; XNVME_QUEUE_BATCHING_OFF), transient
  *     and fatal submit errors injected through the test hook: poke never reports EAGAIN/EBUSY;
  *   - io_uring_cmd on a regular file: the open fails naming the mechanism; the passthrough
@@ -20,6 +20,7 @@
 #include "async_kernel_common.h"
 
 #include <linux/nvme_ioctl.h>
+#include <sys/mman.h>
 #include "be_linux.h"
 #include "be_linux_uring.h"
 
@@ -254,6 +255,85 @@ test_migration(struct akt *t)
 	xnvme_buf_free(t->dev, buf);
 }
 
+/* Writes LBA `slba` from `wbuf` and reads it back into `rbuf` on `q`; true when both succeed */
+static bool
+rt_lba(struct akt *t, struct xnvme_queue *q, uint64_t slba, uint8_t *wbuf, uint8_t *rbuf)
+{
+	struct akt_rec r;
+	int err;
+
+	err = akt_one(t, q, XNVME_SPEC_NVM_OPC_WRITE, slba, 0, wbuf, t->lba, &r);
+	if (err || r.calls != 1 || r.status) {
+		return false;
+	}
+	memset(rbuf, 0xEE, t->lba);
+	err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, slba, 0, rbuf, t->lba, &r);
+	return !err && r.calls == 1 && !r.status && !memcmp(wbuf, rbuf, t->lba);
+}
+
+struct other_rt {
+	struct akt *t;
+	struct xnvme_queue *q;
+	uint8_t *wbuf, *rbuf;
+	bool ok;
+};
+
+static void *
+other_rt_main(void *arg)
+{
+	struct other_rt *o = arg;
+
+	akt_fill(o->wbuf, o->t->lba, 17, 5);
+	o->ok = rt_lba(o->t, o->q, 17, o->wbuf, o->rbuf);
+	return NULL;
+}
+
+/*
+ * The ring fd is registered by the first submitting poke in that thread's table and entered
+ * through; a second thread (coop ring) enters through the plain fd; data round trips on both
+ */
+static void
+test_ring_fd(struct akt *t)
+{
+	struct other_rt o = {.t = t};
+	struct xnvme_be_linux_uring *u;
+	pthread_t th;
+	bool ok;
+	int err;
+
+	o.wbuf = xnvme_buf_alloc(t->dev, t->lba);
+	o.rbuf = xnvme_buf_alloc(t->dev, t->lba);
+	setenv("XNVME_QUEUE_TASKRUN", "coop", 1);
+	err = xnvme_queue_init(t->dev, 8, 0, &o.q);
+	unsetenv("XNVME_QUEUE_TASKRUN");
+	ACHECK(t, !err, "init: %d", err);
+	if (err) {
+		goto out;
+	}
+	xnvme_queue_set_cb(o.q, akt_cb, NULL);
+	u = ring_of(o.q);
+	ACHECK(t, !u->reg_tried && u->reg_idx == -1, "nothing registered before the first poke");
+	akt_fill(o.wbuf, t->lba, 16, 4);
+	ok = rt_lba(t, o.q, 16, o.wbuf, o.rbuf);
+	ACHECK(t, ok, "round trip on the first thread");
+	ACHECK(t, u->reg_tried, "registration attempted");
+	if (u->reg_idx < 0) {
+		printf("# %s: the kernel refused IORING_REGISTER_RING_FDS\n", t->name);
+	} else {
+		ACHECK(t, u->reg_owner == xnvme_be_linux_uring_self(), "owner is this thread");
+	}
+	pthread_create(&th, NULL, other_rt_main, &o);
+	pthread_join(th, NULL);
+	ACHECK(t, o.ok, "round trip on a second thread (plain fd)");
+	akt_fill(o.wbuf, t->lba, 18, 6);
+	ok = rt_lba(t, o.q, 18, o.wbuf, o.rbuf);
+	ACHECK(t, ok, "round trip back on the first thread");
+	ACHECK(t, xnvme_queue_term(o.q) == 0, "term");
+out:
+	xnvme_buf_free(t->dev, o.wbuf);
+	xnvme_buf_free(t->dev, o.rbuf);
+}
+
 /* IOPOLL: polled I/O fails here with EOPNOTSUPP; it must be reported and nothing may hang */
 static void
 test_iopoll(struct akt *t)
@@ -340,6 +420,128 @@ test_sqpoll(struct akt *t)
 	}
 }
 
+/* Writes `n` bytes of `wbuf` at LBA `slba` on `q`, reads them into `rbuf`; true when equal */
+static bool
+fixed_rt(struct akt *t, struct xnvme_queue *q, uint64_t slba, uint8_t *wbuf, uint8_t *rbuf,
+	 size_t n)
+{
+	struct akt_rec r;
+	uint32_t nlb0 = (uint32_t)(n / t->lba) - 1;
+
+	if (akt_one(t, q, XNVME_SPEC_NVM_OPC_WRITE, slba, nlb0, wbuf, n, &r) || r.calls != 1 ||
+	    r.status) {
+		return false;
+	}
+	memset(rbuf, 0xC3, n);
+	if (akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, slba, nlb0, rbuf, n, &r) || r.calls != 1 ||
+	    r.status) {
+		return false;
+	}
+	return !memcmp(wbuf, rbuf, n);
+}
+
+/*
+ * opts.register_buffers: the library's buffers go through the ring's fixed-buffer table,
+ * others the ordinary way; a buffer freed and allocated again (same address, likely) is
+ * registered afresh: a write from it through a stale registration would send the old pages
+ */
+static void
+test_fixed_buffers_n(struct akt *t, size_t n)
+{
+	/* `n`: large enough for the allocator to map and unmap it on the host */
+	uint8_t *a = xnvme_buf_alloc(t->dev, n), *b = xnvme_buf_alloc(t->dev, n), *c;
+	uint8_t *plain = aligned_alloc(4096, n);
+	struct xnvme_queue *q = NULL;
+	uint64_t nfixed;
+	bool ok;
+	int err;
+
+	ACHECK(t, a && b && plain, "alloc");
+	err = xnvme_queue_init(t->dev, 8, 0, &q);
+	ACHECK(t, !err && ring_of(q)->fixed_bufs, "register_buffers: init %d", err);
+	if (err || !a || !b || !plain) {
+		goto out;
+	}
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+
+	akt_fill(a, n, 1, 21);
+	ok = fixed_rt(t, q, 3700, a, b, n);
+	ACHECK(t, ok, "round trip through fixed buffers");
+	ACHECK(t, ring_of(q)->nfixed == 2, "both commands fixed: %llu",
+	       (unsigned long long)ring_of(q)->nfixed);
+
+	nfixed = ring_of(q)->nfixed;
+	akt_fill(plain, n, 2, 22);
+	ok = fixed_rt(t, q, 3710, plain, b, n); /* the write's buffer is not the library's */
+	ACHECK(t, ok, "round trip from a plain buffer");
+	ACHECK(t, ring_of(q)->nfixed == nfixed + 1, "only the read fixed: %llu",
+	       (unsigned long long)(ring_of(q)->nfixed - nfixed));
+
+	/*
+	 * New pages at the address of a buffer the ring registered: the allocator may reuse a
+	 * freed chunk with its pages, so map, register, unmap and map again at the same address
+	 * (the table as xnvme_mem_map/xnvme_mem_unmap keep it)
+	 */
+	c = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ACHECK(t, c != MAP_FAILED, "mmap");
+	if (c != MAP_FAILED) {
+		void *again;
+
+		xnvme_bufreg_add(c, n);
+		akt_fill(c, n, 3, 23);
+		ok = fixed_rt(t, q, 3720, c, plain, n);
+		ACHECK(t, ok, "round trip from a mapped buffer");
+		xnvme_bufreg_del(c);
+		munmap(c, n);
+		again = mmap(c, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+			     -1, 0);
+		ACHECK(t, again == c, "mmap at the same address");
+		if (again == c) {
+			nfixed = ring_of(q)->nfixed;
+			xnvme_bufreg_add(c, n);
+			akt_fill(c, n, 4, 24);
+			ok = fixed_rt(t, q, 3730, c, plain, n); /* written from c, read back plainly */
+			ACHECK(t, ok && ring_of(q)->nfixed == nfixed + 1,
+			       "new pages at a registered address are registered afresh");
+			xnvme_bufreg_del(c);
+			munmap(c, n);
+		}
+	}
+out:
+	if (q) {
+		xnvme_queue_term(q);
+	}
+	xnvme_buf_free(t->dev, a);
+	xnvme_buf_free(t->dev, b);
+	free(plain);
+}
+
+/*
+ * `--ucmd-fixed /dev/ngXnY` (the QEMU guest): io_uring_cmd with opts.register_buffers; the
+ * library's buffers are passed as registered buffers (kernel 6.1+), data compared
+ */
+static int
+ucmd_fixed_main(const char *uri)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct akt t = {.name = "ng", .uri = uri, .mech = "io_uring_cmd", .passthru = true};
+	const struct xnvme_geo *geo;
+
+	opts.register_buffers = 1;
+	t.dev = akt_open(&t, &opts);
+	if (!t.dev) {
+		printf("SKIP: cannot open %s with io_uring_cmd: %d\n", uri, errno);
+		return 77;
+	}
+	geo = xnvme_dev_get_geo(t.dev);
+	t.lba = geo->lba_nbytes;
+	t.nlba = geo->tbytes / geo->lba_nbytes;
+	test_fixed_buffers_n(&t, 64 * (size_t)t.lba);
+	akt_rw_qd(&t, 16, 5000, 96, 3);
+	xnvme_dev_close(t.dev);
+	return akt_result("io_uring_cmd fixed buffers");
+}
+
 static void
 test_registration(struct akt *t)
 {
@@ -368,9 +570,8 @@ test_registration(struct akt *t)
 	rf.dev = akt_open(t, &opts);
 	ACHECK(t, rf.dev, "open: %d", errno);
 	if (rf.dev) {
-		q = NULL;
-		err = xnvme_queue_init(rf.dev, 8, 0, &q);
-		ACHECK(t, err == -ENOTSUP && !q, "register_buffers refused: %d", err);
+		test_fixed_buffers_n(&rf, 512 * 1024);
+		akt_rw_qd(&rf, 8, 3600, 64, 9);
 		xnvme_dev_close(rf.dev);
 	}
 }
@@ -653,6 +854,7 @@ run_file_target(struct akt *t, bool extras)
 		test_term_unsubmitted(t);
 		test_fault_injection(t);
 		test_migration(t);
+		test_ring_fd(t);
 		test_iopoll(t);
 		test_sqpoll(t);
 		test_registration(t);
@@ -676,13 +878,16 @@ run_loop_target(struct akt *t)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	struct akt_paths p;
 	bool extras_done;
 	struct akt t;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "--ucmd-fixed")) {
+		return ucmd_fixed_main(argv[2]);
+	}
 	akt_paths_init(&p, "uring");
 
 	if (!xnvme_be_linux_uring_caps()->ring) {

@@ -65,6 +65,14 @@ emu_poke(struct xnvme_queue *queue, uint32_t max)
 	struct xnvme_cmd_ctx *batch[EMU_BATCH];
 	uint32_t n = state->tail - state->head, done = 0;
 
+	if (n == 1) {
+		/* one command (queue depth 1, or reaped one at a time): no batch to copy out */
+		struct xnvme_cmd_ctx *ctx = state->fifo[state->head++ & state->mask];
+
+		xnvme_be_deferred_run(state->entries, queue, ctx);
+		xnvme_queue_complete(queue, ctx);
+		return 1;
+	}
 	/* Commands submitted by the callbacks below wait for the next poke */
 	if (max && max < n) {
 		n = max;

@@ -19,13 +19,22 @@
  * callback runs at the next poke. O_DIRECT alignment errors arrive as completions with
  * -EINVAL and fold the same way.
  *
- * Completion: poke polls with io_getevents and a zero timeout (libaio answers that from the
- * user-mapped ring without a system call when nothing is ready) and returns 0 when nothing
- * is ready; it never blocks. Events are taken in batches into the poke's own stack, so a
- * callback's nested poke never touches what an outer poke still has to deliver. Blocking is offered through xnvme_queue_get_completion_fd(): an
- * eventfd that every iocb signals (IOCB_FLAG_RESFD), created with the queue so that commands
- * in flight when the application asks for it are covered too. The application reads the fd
- * to clear it, then pokes.
+ * Completion: poke reads the completion ring the kernel maps at the io_context_t address
+ * (struct la_ring below) without a system call: acquire-load the tail, read the events, fold
+ * them into their contexts, release-store the head (the kernel reads it back to recycle its
+ * request slots, in io_submit). Only when that ring is not recognisable (magic, features,
+ * header size) does poke fall back to io_getevents with a zero timeout. poke never blocks and
+ * returns 0 when nothing is ready. Events are taken in batches of LA_REAP_BATCH and the head
+ * advanced before their callbacks run, so a callback's nested poke never touches what an
+ * outer poke still has to deliver.
+ *
+ * Completion fd: xnvme_queue_get_completion_fd() creates an eventfd on first use; from then
+ * on every iocb carries IOCB_FLAG_RESFD. Without it no iocb pays for signalling one. Commands
+ * already in the kernel when the fd is created cannot be armed after the fact: until the last
+ * of them is reaped (counted in `unarmed`, told apart by the iocb's flag), the fd is signalled
+ * at creation and again at the end of every poke, so a caller that waits on the fd and then
+ * pokes never waits for a completion nobody will signal. Commands completed without reaching
+ * the kernel (the ready list) signal it too.
  *
  * AIO contexts are reused: io_destroy waits for an RCU grace period (~30 ms), which made
  * every short-lived queue slow to terminate. Term first waits for the requests the kernel
@@ -38,6 +47,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +62,20 @@
 #ifdef XNVME_HAVE_LIBAIO
 #include <libaio.h>
 
+/*
+ * Valgrind's io_setup wrapper makes only the events asked for addressable, the kernel's ring
+ * is larger: tell memcheck about all of it (a no-op outside valgrind; optional header)
+ */
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define LA_RING_DEFINED(p, n) VALGRIND_MAKE_MEM_DEFINED(p, n)
+#endif
+#endif
+#ifndef LA_RING_DEFINED
+#define LA_RING_DEFINED(p, n) ((void)(p), (void)(n))
+#endif
+
 /* Room to trim a vector that is longer than its command (IOV_MAX: what the kernel accepts) */
 #define LA_IOV_SCRATCH 1024
 
@@ -63,11 +87,40 @@
 #define LA_CACHE_LEN 8
 #define LA_CACHE_EVENTS 8192
 
+/*
+ * The completion ring the kernel maps at the io_context_t address (fs/aio.c, struct aio_ring;
+ * a stable user-space ABI since Linux 2.6). The kernel writes events and then `tail`; the
+ * reader owns `head`. Both stay below `nr`.
+ */
+struct la_ring {
+	unsigned int id;
+	unsigned int nr; ///< events in the ring
+	unsigned int head;
+	unsigned int tail;
+	unsigned int magic;
+	unsigned int compat_features;
+	unsigned int incompat_features;
+	unsigned int header_length; ///< sizeof(struct la_ring)
+	struct io_event events[];
+};
+_Static_assert(sizeof(struct la_ring) == 32, "aio_ring header");
+_Static_assert(offsetof(struct la_ring, tail) == 12, "aio_ring tail");
+_Static_assert(offsetof(struct la_ring, magic) == 16, "aio_ring magic");
+_Static_assert(sizeof(struct io_event) == 32, "io_event");
+
+#define LA_RING_MAGIC 0xa10a10a1u
+
+#ifndef IOCB_FLAG_RESFD
+#define IOCB_FLAG_RESFD (1 << 0) /* linux/aio_abi.h: signal aio_resfd on completion */
+#endif
+
 struct la_state {
 	io_context_t aio;
+	struct la_ring *ring;   ///< the mapped ring of `aio`, NULL: reap with io_getevents
 	unsigned int nr_events; ///< what `aio` was set up with
 	int fd;
-	int efd;
+	int efd;                ///< eventfd of get_completion_fd, -1 until asked for
+	uint32_t unarmed;       ///< commands in the kernel without IOCB_FLAG_RESFD, once efd >= 0
 	uint32_t nready;
 	struct xnvme_cmd_ctx **ready; ///< completed without reaching the kernel
 	struct iocb *iocbs;           ///< per pooled context, indexed by xnvme_queue_ctx_idx()
@@ -188,6 +241,31 @@ la_quiesce(io_context_t aio, uint32_t inflight)
 	return true;
 }
 
+/* The ring of `aio` when the kernel's layout is the one known here, else NULL */
+static struct la_ring *
+la_ring_of(io_context_t aio)
+{
+	struct la_ring *ring = (struct la_ring *)aio;
+
+	if (!ring || ring->magic != LA_RING_MAGIC || ring->incompat_features ||
+	    ring->header_length != sizeof(*ring) || !ring->nr || ring->head >= ring->nr) {
+		return NULL;
+	}
+	LA_RING_DEFINED(ring, sizeof(*ring) + (size_t)ring->nr * sizeof(struct io_event));
+	return ring;
+}
+
+/* Makes the completion fd readable; a full counter (2^64 - 2 pending) is readable anyway */
+static void
+la_signal(const struct la_state *state)
+{
+	uint64_t one = 1;
+
+	if (write(state->efd, &one, sizeof(one)) < 0) {
+		return;
+	}
+}
+
 static int
 la_check_support(struct xnvme_dev *dev)
 {
@@ -247,15 +325,9 @@ la_init(struct xnvme_queue *queue, int opts)
 		la_term(queue);
 		return -ENOMEM;
 	}
-	state->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (state->efd < 0) {
-		err = -errno;
-		xnvme_last_error_set("linux: async mechanism 'libaio': eventfd: %s", strerror(-err));
-		la_term(queue);
-		return err;
-	}
 	state->aio = la_cache_take(queue->capacity, &state->nr_events);
 	if (state->aio) {
+		state->ring = la_ring_of(state->aio);
 		return 0;
 	}
 	err = io_setup((int)queue->capacity, &state->aio);
@@ -271,16 +343,75 @@ la_init(struct xnvme_queue *queue, int opts)
 		return err;
 	}
 	state->nr_events = queue->capacity;
+	state->ring = la_ring_of(state->aio);
 	return 0;
+}
+
+/*
+ * Up to `want` events off the mapped ring into `batch`, folded into their contexts; the head
+ * moves past them before any callback runs. -1: the ring is unusable (io_getevents instead).
+ */
+static inline int
+la_ring_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want)
+{
+	struct la_ring *ring = state->ring;
+	unsigned int nr = ring->nr, head = ring->head;
+	unsigned int tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+	uint32_t nb = 0;
+
+	if (__builtin_expect(tail >= nr || head >= nr, 0)) {
+		return -1;
+	}
+	while (head != tail && nb < want) {
+		const struct io_event *ev = &ring->events[head];
+		struct xnvme_cmd_ctx *ctx = (struct xnvme_cmd_ctx *)(uintptr_t)ev->data;
+
+		if (__builtin_expect(state->unarmed != 0, 0) &&
+		    !(((const struct iocb *)(uintptr_t)ev->obj)->u.c.flags & IOCB_FLAG_RESFD)) {
+			state->unarmed--;
+		}
+		xnvme_be_linux_rw_cpl(ctx, (long)ev->res);
+		batch[nb++] = ctx;
+		if (++head == nr) {
+			head = 0;
+		}
+	}
+	if (nb) {
+		/* the events are read: the kernel may reuse their slots */
+		__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
+	}
+	return (int)nb;
+}
+
+/* The system call route of la_ring_reap(); the negative errno on failure */
+static int
+la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want)
+{
+	static struct timespec nowait = {0, 0};
+	struct io_event events[LA_REAP_BATCH];
+	int ret = io_getevents(state->aio, 0, (long)want, events, &nowait);
+
+	if (ret == -EINTR) {
+		return 0;
+	}
+	for (int i = 0; i < ret; ++i) {
+		struct xnvme_cmd_ctx *ctx = events[i].data;
+
+		if (state->unarmed &&
+		    !(((const struct iocb *)events[i].obj)->u.c.flags & IOCB_FLAG_RESFD)) {
+			state->unarmed--;
+		}
+		xnvme_be_linux_rw_cpl(ctx, (long)events[i].res);
+		batch[i] = ctx;
+	}
+	return ret;
 }
 
 static int
 la_poke(struct xnvme_queue *queue, uint32_t max)
 {
-	static struct timespec nowait = {0, 0};
 	struct la_state *state = queue->state;
 	struct xnvme_cmd_ctx *batch[LA_REAP_BATCH];
-	struct io_event events[LA_REAP_BATCH];
 	uint32_t n = 0, lim;
 	int ret, err = 0;
 
@@ -295,20 +426,18 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 			batch[nb++] = state->ready[--state->nready];
 		}
 		if (nb < want) {
-			ret = io_getevents(state->aio, 0, (long)(want - nb), events, &nowait);
-			if (__builtin_expect(ret < 0, 0) && ret != -EINTR) {
+			ret = state->ring ? la_ring_reap(state, batch + nb, want - nb) : -1;
+			if (__builtin_expect(ret < 0, 0)) {
+				ret = la_syscall_reap(state, batch + nb, want - nb);
+			}
+			if (__builtin_expect(ret < 0, 0)) {
 				fprintf(stderr, "# xnvme_queue_poke(libaio): io_getevents: %s\n",
 					strerror(-ret));
 				err = ret; /* what this level already took is delivered below */
 				lim = n + nb;
 				ret = 0;
 			}
-			for (int i = 0; i < ret; ++i) {
-				struct xnvme_cmd_ctx *ctx = events[i].data;
-
-				xnvme_be_linux_rw_cpl(ctx, (long)events[i].res);
-				batch[nb++] = ctx;
-			}
+			nb += (uint32_t)ret;
 		}
 		if (!nb) {
 			break;
@@ -322,6 +451,9 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 			break; /* nothing more was ready */
 		}
 	}
+	if (__builtin_expect(state->unarmed != 0, 0) && state->efd >= 0) {
+		la_signal(state); /* unarmed commands remain: keep a waiter poking */
+	}
 	return (n || !err) ? (int)n : err;
 }
 
@@ -330,6 +462,9 @@ static int
 la_ready(struct la_state *state, struct xnvme_cmd_ctx *ctx)
 {
 	state->ready[state->nready++] = ctx;
+	if (state->efd >= 0) {
+		la_signal(state);
+	}
 	return 0;
 }
 
@@ -338,7 +473,9 @@ la_submit(struct la_state *state, struct xnvme_cmd_ctx *ctx, struct iocb *cb)
 {
 	int ret;
 
-	io_set_eventfd(cb, state->efd);
+	if (state->efd >= 0) {
+		io_set_eventfd(cb, state->efd);
+	}
 	cb->data = ctx;
 	ret = io_submit(state->aio, 1, &cb);
 	if (__builtin_expect(ret == 1, 1)) {
@@ -460,6 +597,21 @@ la_get_completion_fd(struct xnvme_queue *queue)
 {
 	struct la_state *state = queue->state;
 
+	if (state->efd < 0) {
+		int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+		if (efd < 0) {
+			return -errno;
+		}
+		state->efd = efd;
+		/* what is already in the kernel was submitted without the fd */
+		state->unarmed = queue->outstanding > state->nready
+					 ? queue->outstanding - state->nready
+					 : 0;
+		if (state->unarmed || state->nready) {
+			la_signal(state);
+		}
+	}
 	return state->efd;
 }
 

@@ -18,9 +18,12 @@
  * handed to the kernel as they are and must stay valid until the command's callback runs.
  *
  * opts.register_files (and SQPOLL) register the fd and use IOSQE_FIXED_FILE.
- * opts.register_buffers is refused at queue init with -ENOTSUP: the buffers are the caller's
- * and not known up front, and registering them lazily by address is unsound (a freed and
- * re-mapped range would keep pointing at the pinned old pages).
+ * opts.register_buffers registers a sparse buffer table with the ring; a READ/WRITE whose
+ * buffer lies in one the library handed out (xnvme_buf_alloc, xnvme_buf_realloc,
+ * xnvme_mem_map) uses READ_FIXED/WRITE_FIXED, registering that buffer on first use. Buffers
+ * are recognised by address and a generation that changes when they are freed, so a freed
+ * and re-allocated range is registered afresh, never used through the stale registration.
+ * Any other buffer (malloc, the stack, vectors) goes the ordinary way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -81,6 +84,7 @@ lu_queue_nop(struct xnvme_be_linux_uring *u, struct xnvme_cmd_ctx *ctx)
 
 static const uint8_t lu_op_plain[] = {IORING_OP_READ, IORING_OP_WRITE};
 static const uint8_t lu_op_vec[] = {IORING_OP_READV, IORING_OP_WRITEV};
+static const uint8_t lu_op_fixed[] = {IORING_OP_READ_FIXED, IORING_OP_WRITE_FIXED};
 
 static int
 lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
@@ -118,6 +122,15 @@ lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	sqe = io_uring_get_sqe(&u->ring);
 	if (__builtin_expect(!sqe, 0)) {
 		return -EBUSY; /* cannot happen: the ring has room for `capacity` commands */
+	}
+	if (u->fixed_bufs) {
+		uint16_t idx;
+
+		if (xnvme_be_linux_uring_fixed_buf(u, dbuf, len, &idx)) {
+			io_uring_prep_rw(lu_op_fixed[rw], sqe, u->fd, dbuf, (unsigned int)len, off);
+			sqe->buf_index = idx;
+			return lu_queue(u, sqe, ctx);
+		}
 	}
 	io_uring_prep_rw(lu_op_plain[rw], sqe, u->fd, dbuf, (unsigned int)len, off);
 	return lu_queue(u, sqe, ctx);

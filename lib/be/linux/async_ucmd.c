@@ -10,6 +10,11 @@
  * pass none. liburing 2.3 has no helper for such SQEs, so they are filled field by field, the
  * command area as the ioctls' command is (be_linux_nvme.h).
  *
+ * opts.register_buffers (Linux 6.1+, where passthrough takes IORING_URING_CMD_FIXED): the data
+ * buffer of a non-vectored command, when it is one the library handed out, is passed as a
+ * registered buffer (be_linux_uring.h, xnvme_be_linux_uring_fixed_buf()); metadata and
+ * vectors are passed as they are. On older kernels the option has no effect here.
+ *
  * Every command carries the handle's I/O timeout (opts.command_timeout, be_linux_nvme.h) in
  * timeout_ms, fixed at queue init.
  *
@@ -208,6 +213,14 @@ uc_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	}
 	uc_prep(u, sqe, ctx, NVME_URING_CMD_IO, dbuf, (uint32_t)dbuf_nbytes, mbuf,
 		(uint32_t)mbuf_nbytes);
+	if (u->cmd_fixed && dbuf_nbytes) {
+		uint16_t idx;
+
+		if (xnvme_be_linux_uring_fixed_buf(u, dbuf, dbuf_nbytes, &idx)) {
+			sqe->uring_cmd_flags = IORING_URING_CMD_FIXED;
+			sqe->buf_index = idx;
+		}
+	}
 	return xnvme_be_linux_uring_queue_sqe(u, sqe, ctx);
 }
 

@@ -19,7 +19,17 @@
  * on stderr); XNVME_QUEUE_TASKRUN=coop avoids the binding.
  *
  * Batching. Submissions only fill SQEs; poke hands them to the kernel with one system call,
- * then reaps. Without new SQEs, poke enters the kernel only when the kernel asks for it
+ * then reaps. That call also asks for completions (GETEVENTS) whenever they would need one
+ * (DEFER_TASKRUN, IOPOLL, IORING_SQ_TASKRUN, CQ overflow), so a poke enters at most once.
+ *
+ * Registered ring fd. The first submitting poke registers the ring's fd in the calling
+ * thread's io_uring table (IORING_REGISTER_RING_FDS: enter skips the fd lookup) and enters
+ * through it while the queue is poked by that thread; another thread enters through the plain
+ * fd (the table is per thread; threads are told apart by a process-unique number in thread-local
+ * storage, as pthread_t values are reused). An enter refused with EBADF through the index
+ * drops the registration and is retried through the plain fd. Term unregisters it when it runs on that thread; otherwise
+ * the entry stays until that thread exits (the kernel holds at most 16 per thread; a refused
+ * registration only means the plain fd is used). SQPOLL rings submit through liburing. Without new SQEs, poke enters the kernel only when the kernel asks for it
  * (IORING_SQ_TASKRUN, CQ overflow) or to poll completions of an IOPOLL ring. Transient
  * failures of that call (EAGAIN, EBUSY, EINTR, ENOMEM) leave the SQEs in the ring for the
  * next poke; poke then reports what it reaped (>= 0). XNVME_QUEUE_BATCHING_OFF (any value)
@@ -33,6 +43,7 @@
 #ifdef XNVME_HAVE_LIBURING
 #include <liburing.h>
 #include "be_linux.h"
+#include "xnvme_bufreg.h"
 
 #ifndef IORING_SETUP_SUBMIT_ALL
 #define IORING_SETUP_SUBMIT_ALL (1U << 7)
@@ -51,6 +62,16 @@
 #endif
 #ifndef IORING_SQ_TASKRUN
 #define IORING_SQ_TASKRUN (1U << 2)
+#endif
+#ifndef IORING_URING_CMD_FIXED
+#define IORING_URING_CMD_FIXED (1U << 0)
+#endif
+#ifndef IORING_ENTER_REGISTERED_RING
+#define IORING_ENTER_REGISTERED_RING (1U << 4)
+#endif
+#ifndef IORING_REGISTER_RING_FDS
+#define IORING_REGISTER_RING_FDS 20
+#define IORING_UNREGISTER_RING_FDS 21
 #endif
 
 /** Vectors up to this many entries are copied into per-command storage */
@@ -73,6 +94,14 @@ struct xnvme_be_linux_uring {
 	bool batching;            ///< submit in poke (false: in every submission)
 	bool fixed_file;          ///< the fd is registered at index 0
 	bool failed;              ///< a fatal enter error was reported once
+	bool reg_tried;           ///< the ring fd registration was attempted
+	int reg_idx;              ///< registered ring fd index, -1: none
+	uint64_t reg_owner;       ///< xnvme_be_linux_uring_self() of the thread holding reg_idx
+	bool fixed_bufs;          ///< opts.register_buffers: a sparse buffer table is registered
+	bool cmd_fixed;           ///< fixed_bufs and the kernel takes IORING_URING_CMD_FIXED
+	unsigned int buf_hint;    ///< bufreg slot of the last fixed buffer used
+	uint64_t nfixed;          ///< commands submitted with a fixed buffer (tests, statistics)
+	uint64_t buf_gen[XNVME_BUFREG_SLOTS]; ///< bufreg generation registered per slot
 	int fd;                   ///< what SQEs carry: the fd, or 0 with IOSQE_FIXED_FILE
 	uint8_t sqe_flags;        ///< IOSQE_* every SQE carries
 	uint32_t timeout_ms;      ///< io_uring_cmd: every command's timeout_ms (be_linux_nvme.h)
@@ -133,9 +162,21 @@ xnvme_be_linux_uring_poke_rw(struct xnvme_queue *queue, uint32_t max);
 int
 xnvme_be_linux_uring_poke_pass(struct xnvme_queue *queue, uint32_t max);
 
-/** Slow paths of the flush below: enabling a disabled ring, and enter errors */
+/**
+ * opts.register_buffers: true with the registered index in `idx` when [buf, buf + nbytes) lies
+ * in a buffer the library handed out (xnvme_bufreg.h), registering that buffer in the ring's
+ * slot first when the slot holds another generation. False (ordinary I/O) for any other
+ * buffer, or when the kernel refuses to register it (e.g. a file-backed mapping).
+ */
+bool
+xnvme_be_linux_uring_fixed_buf(struct xnvme_be_linux_uring *u, const void *buf, size_t nbytes,
+			       uint16_t *idx);
+
+/** Slow paths of the flush below: enabling a disabled ring, registering the ring fd, errors */
 int
 xnvme_be_linux_uring_enable(struct xnvme_be_linux_uring *u);
+void
+xnvme_be_linux_uring_register_ring(struct xnvme_be_linux_uring *u);
 int
 xnvme_be_linux_uring_enter_err(struct xnvme_be_linux_uring *u, int err);
 
@@ -160,6 +201,59 @@ xnvme_be_linux_uring_idle(const struct xnvme_be_linux_uring *u)
 	       !(IO_URING_READ_ONCE(*ring->sq.kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW));
 }
 
+/** This thread's number for reg_owner: never 0, never reused within the process */
+extern __thread uint64_t xnvme_be_linux_uring_tid __attribute__((tls_model("initial-exec")));
+uint64_t
+xnvme_be_linux_uring_self_slow(void);
+
+static inline uint64_t
+xnvme_be_linux_uring_self(void)
+{
+	uint64_t id = xnvme_be_linux_uring_tid;
+
+	return __builtin_expect(id != 0, 1) ? id : xnvme_be_linux_uring_self_slow();
+}
+
+/** The enter of enter_sq through the registered index failed with EBADF: plain fd from now */
+int
+xnvme_be_linux_uring_enter_unreg(struct xnvme_be_linux_uring *u, unsigned int to_submit,
+				 unsigned int flags);
+
+/**
+ * Publishes the new SQEs and enters once: submits them and, when completions need an enter
+ * to be posted, asks for those too. Non-SQPOLL rings only. The count submitted or -errno.
+ */
+static inline int
+xnvme_be_linux_uring_enter_sq(struct xnvme_be_linux_uring *u)
+{
+	struct io_uring *ring = &u->ring;
+	struct io_uring_sq *sq = &ring->sq;
+	unsigned int tail = sq->sqe_tail, nsub;
+	unsigned int flags = 0;
+	int ret;
+
+	if (__builtin_expect(!u->reg_tried, 0)) {
+		xnvme_be_linux_uring_register_ring(u);
+	}
+	sq->sqe_head = tail;
+	io_uring_smp_store_release(sq->ktail, tail);
+	if (u->defer || u->iopoll ||
+	    (IO_URING_READ_ONCE(*sq->kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW))) {
+		flags |= IORING_ENTER_GETEVENTS;
+	}
+	/* SQEs left published by a failed enter are counted in too (tail - khead) */
+	nsub = tail - IO_URING_READ_ONCE(*sq->khead);
+	if (u->reg_idx >= 0 && u->reg_owner == xnvme_be_linux_uring_self()) {
+		ret = io_uring_enter((unsigned int)u->reg_idx, nsub, 0,
+				     flags | IORING_ENTER_REGISTERED_RING, NULL);
+		if (__builtin_expect(ret != -EBADF, 1)) {
+			return ret;
+		}
+		return xnvme_be_linux_uring_enter_unreg(u, nsub, flags);
+	}
+	return io_uring_enter((unsigned int)ring->ring_fd, nsub, 0, flags, NULL);
+}
+
 /**
  * Hands new SQEs to the kernel and lets it post completions when it needs us to enter.
  * Returns 0, or a negative errno for a fatal ring error.
@@ -180,8 +274,8 @@ xnvme_be_linux_uring_flush(struct xnvme_be_linux_uring *u)
 		if (__builtin_expect(xnvme_be_linux_uring_fault_n > 0, 0)) {
 			xnvme_be_linux_uring_fault_n--;
 			ret = -xnvme_be_linux_uring_fault_err;
-		} else if (u->defer) {
-			ret = io_uring_submit_and_get_events(ring);
+		} else if (!(u->setup_flags & IORING_SETUP_SQPOLL)) {
+			ret = xnvme_be_linux_uring_enter_sq(u);
 		} else {
 			ret = io_uring_submit(ring);
 		}

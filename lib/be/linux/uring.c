@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include "be_linux.h"
 #include "be_linux_nvme.h"
@@ -162,6 +163,19 @@ uring_fail(const char *mech, int err, const char *what, const char *detail)
 	return err;
 }
 
+/* True when the running kernel's release is at least major.minor */
+static bool
+uring_kernel_at_least(unsigned int major, unsigned int minor)
+{
+	struct utsname u;
+	unsigned int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &ma, &mi) != 2) {
+		return false;
+	}
+	return ma > major || (ma == major && mi >= minor);
+}
+
 /* Sets up the ring of `u` (zeroed) for `queue` on `fd`, see xnvme_be_linux_uring_queue_init() */
 static int
 uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const char *mech,
@@ -178,15 +192,12 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 	int ncand, err = -EINVAL;
 
 	u->efd = -1;
+	u->reg_idx = -1;
 	u->mech = mech;
 
 	if (!c->ring) {
 		return uring_fail(mech, -c->err, "the kernel refuses io_uring",
 				  " (kernel.io_uring_disabled or seccomp?)");
-	}
-	if (dopts->register_buffers) {
-		return uring_fail(mech, -ENOTSUP, "opts.register_buffers",
-				  " (caller buffers are not known to the queue up front)");
 	}
 	if (uring_taskrun_mode(&mode)) {
 		return uring_fail(mech, -EINVAL, "XNVME_QUEUE_TASKRUN",
@@ -231,6 +242,18 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 		u->fixed_file = true;
 		u->fd = 0;
 		u->sqe_flags = IOSQE_FIXED_FILE;
+	}
+
+	if (dopts->register_buffers) {
+		/* filled lazily with the library's buffers as commands use them */
+		err = io_uring_register_buffers_sparse(&u->ring, XNVME_BUFREG_SLOTS);
+		if (err) {
+			io_uring_queue_exit(&u->ring);
+			return uring_fail(mech, err, "registering a sparse buffer table",
+					  " (opts.register_buffers; needs Linux 5.19)");
+		}
+		u->fixed_bufs = true;
+		u->cmd_fixed = uring_kernel_at_least(6, 1); /* passthrough of registered buffers */
 	}
 
 	u->iov = calloc((size_t)queue->capacity + 1, sizeof(*u->iov));
@@ -310,6 +333,11 @@ xnvme_be_linux_uring_queue_term(struct xnvme_queue *queue)
 		if (queue->outstanding) {
 			uring_abandon(u, queue->outstanding);
 		}
+		if (u->reg_idx >= 0 && u->reg_owner == xnvme_be_linux_uring_self()) {
+			struct io_uring_rsrc_update up = {.offset = (uint32_t)u->reg_idx};
+
+			(void)io_uring_register(u->ring.ring_fd, IORING_UNREGISTER_RING_FDS, &up, 1);
+		}
 		io_uring_queue_exit(&u->ring);
 		if (u->efd >= 0) {
 			close(u->efd);
@@ -353,6 +381,70 @@ xnvme_be_linux_uring_enable(struct xnvme_be_linux_uring *u)
 	}
 	u->enabled = true;
 	return 0;
+}
+
+__thread uint64_t xnvme_be_linux_uring_tid __attribute__((tls_model("initial-exec")));
+static uint64_t uring_tid_next;
+
+uint64_t
+xnvme_be_linux_uring_self_slow(void)
+{
+	xnvme_be_linux_uring_tid = __atomic_add_fetch(&uring_tid_next, 1, __ATOMIC_RELAXED);
+	return xnvme_be_linux_uring_tid;
+}
+
+/* Marks a generation the kernel refused to register: not retried for that buffer */
+#define URING_BUF_REFUSED (1ULL << 63)
+
+bool
+xnvme_be_linux_uring_fixed_buf(struct xnvme_be_linux_uring *u, const void *buf, size_t nbytes,
+			       uint16_t *idx)
+{
+	uintptr_t start;
+	uint64_t gen;
+	size_t len;
+	int slot = xnvme_bufreg_find(u->buf_hint, buf, nbytes, &gen, &start, &len);
+
+	if (slot < 0) {
+		return false;
+	}
+	u->buf_hint = (unsigned int)slot;
+	if (u->buf_gen[slot] != gen) {
+		struct iovec iov = {.iov_base = (void *)start, .iov_len = len};
+
+		if (u->buf_gen[slot] == (gen | URING_BUF_REFUSED)) {
+			return false;
+		}
+		if (io_uring_register_buffers_update_tag(&u->ring, (unsigned int)slot, &iov, NULL,
+							 1) != 1) {
+			u->buf_gen[slot] = gen | URING_BUF_REFUSED;
+			return false;
+		}
+		u->buf_gen[slot] = gen;
+	}
+	*idx = (uint16_t)slot;
+	u->nfixed++;
+	return true;
+}
+
+void
+xnvme_be_linux_uring_register_ring(struct xnvme_be_linux_uring *u)
+{
+	struct io_uring_rsrc_update up = {.offset = UINT32_MAX, .data = (uint64_t)u->ring.ring_fd};
+
+	u->reg_tried = true;
+	if (io_uring_register(u->ring.ring_fd, IORING_REGISTER_RING_FDS, &up, 1) == 1) {
+		u->reg_idx = (int)up.offset;
+		u->reg_owner = xnvme_be_linux_uring_self();
+	}
+}
+
+int
+xnvme_be_linux_uring_enter_unreg(struct xnvme_be_linux_uring *u, unsigned int to_submit,
+				 unsigned int flags)
+{
+	u->reg_idx = -1; /* the thread's table lost it (e.g. a forked child): plain fd from now */
+	return io_uring_enter((unsigned int)u->ring.ring_fd, to_submit, 0, flags, NULL);
 }
 
 int

@@ -369,7 +369,47 @@ xnvme_ramdisk_unc_clear(struct ramdisk *rd, uint64_t slba, uint64_t nlbas);
 bool
 xnvme_ramdisk_unc_test(struct ramdisk *rd, uint64_t slba, uint64_t nlbas);
 
-/* sync.c */
+/**
+ * READ or WRITE of one contiguous buffer on a plain NVM namespace (no metadata, PI, zones or
+ * FDP, no LBA marked uncorrectable), where nothing can fail: the data moves and the command is
+ * counted; 0. Returns 1, touching nothing, for every other command, which then takes the
+ * general path (checks, status, error log). Per-command fast path of the sync mechanism.
+ */
+static inline int
+xnvme_ramdisk_nvm_rw_fast(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf,
+			  size_t dbuf_nbytes)
+{
+	uint8_t opc = ctx->cmd.common.opcode;
+	uint64_t slba = ctx->cmd.nvm.slba;
+	uint64_t nlbas = (uint64_t)ctx->cmd.nvm.nlb + 1;
+	size_t nbytes;
+	uint8_t *mem;
+
+	if ((opc != XNVME_SPEC_NVM_OPC_READ && opc != XNVME_SPEC_NVM_OPC_WRITE) ||
+	    ctx->cmd.common.nsid != RAMDISK_NSID || rd->ns != &xnvme_ramdisk_ns_nvm ||
+	    rd->cfg.ms || rd->fdp || slba >= rd->nlbas || nlbas > rd->nlbas - slba) {
+		return 1;
+	}
+	nbytes = (size_t)nlbas << rd->lba_shift;
+	if (!dbuf || dbuf_nbytes < nbytes || nbytes > RAMDISK_MDTS_NBYTES ||
+	    atomic_load_explicit(&rd->unc.nset, memory_order_relaxed)) {
+		return 1;
+	}
+	mem = rd->mem + (slba << rd->lba_shift);
+	if (opc == XNVME_SPEC_NVM_OPC_READ) {
+		memcpy(dbuf, mem, nbytes);
+		ramdisk_stat_read(rd, nbytes);
+		return 0;
+	}
+	if (ctx->cmd.nvm.dtype) {
+		return 1; /* a placement directive without FDP: the general path judges it */
+	}
+	memcpy(mem, dbuf, nbytes);
+	ramdisk_stat_write(rd, nbytes);
+	return 0;
+}
+
+/* sync.c *//* sync.c */
 void
 xnvme_ramdisk_payload_gather(const struct ramdisk_payload *pl, void *dst, size_t nbytes);
 

@@ -210,8 +210,8 @@ sync_exec(struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io)
 	return err;
 }
 
-static int
-ramdisk_sync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+static __attribute__((noinline)) int
+sync_cmd_io_general(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		    size_t mbuf_nbytes)
 {
 	struct ramdisk_io io;
@@ -219,6 +219,18 @@ ramdisk_sync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, v
 	payload_init_buf(&io.data, dbuf, dbuf_nbytes);
 	payload_init_buf(&io.meta, mbuf, mbuf_nbytes);
 	return sync_exec(ctx, &io);
+}
+
+static int
+ramdisk_sync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		    size_t mbuf_nbytes)
+{
+	/* plain reads and writes skip the payload set-up (a metadata pointer needs the checks) */
+	if (!mbuf && !mbuf_nbytes &&
+	    !xnvme_ramdisk_nvm_rw_fast(ramdisk_of(ctx->dev), ctx, dbuf, dbuf_nbytes)) {
+		return 0;
+	}
+	return sync_cmd_io_general(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 }
 
 static int
