@@ -738,8 +738,7 @@ loop_attach(const char *backing, char *dev, size_t len)
 		return false;
 	}
 	out[strcspn(out, "\r\n")] = '\0';
-	snprintf(dev, len, "%s", out);
-	return true;
+	return (size_t)snprintf(dev, len, "%s", out) < len;
 }
 
 static void

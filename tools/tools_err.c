@@ -29,7 +29,7 @@ neg_err(int err)
 	return err ? err : -EINVAL;
 }
 
-static int
+__attribute__((format(printf, 3, 0))) static int
 tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
 {
 	char msg[TOOL_MSG_LEN];
