@@ -629,7 +629,7 @@ run_file_target(struct akt *t, bool extras)
 {
 	if (akt_mkfile(t->uri, AKT_FILE_NBYTES)) {
 		fprintf(stderr, "# %s: cannot create %s\n", t->name, t->uri);
-		akt_nfail++;
+		xnvme_test_nfail++;
 		return true;
 	}
 	if (!akt_target_open(t)) {
@@ -638,7 +638,7 @@ run_file_target(struct akt *t, bool extras)
 		if (nodirect) {
 			printf("# %s: the file system refuses O_DIRECT: skipped\n", t->name);
 		} else {
-			akt_nfail++;
+			xnvme_test_nfail++;
 		}
 		unlink(t->uri);
 		return !nodirect;
@@ -668,7 +668,7 @@ run_loop_target(struct akt *t)
 		test_iopoll(t);
 		xnvme_dev_close(t->dev);
 	} else {
-		akt_nfail++;
+		xnvme_test_nfail++;
 	}
 }
 
@@ -684,7 +684,7 @@ main(void)
 
 	if (!xnvme_be_linux_uring_caps()->ring) {
 		printf("SKIP: io_uring unavailable: %s\n", strerror(xnvme_be_linux_uring_caps()->err));
-		return 77;
+		return XNVME_TEST_SKIP;
 	}
 
 	test_ucmd_devnull();
@@ -700,5 +700,5 @@ main(void)
 	run_file_target(&t, false);
 
 	akt_loop_run(&p, "io_uring", run_loop_target);
-	return akt_result("io_uring");
+	return xnvme_test_result("io_uring");
 }
