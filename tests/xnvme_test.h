@@ -20,6 +20,7 @@
 #define XNVME_TEST_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -50,40 +51,43 @@ __attribute__((weak)) _Atomic int xnvme_test_ncheck;
 		}                                                                            \
 	} while (0)
 
-/* CHECK with a printf message after the condition: CHECKF(n == 4, "n=%d", n) */
-#define CHECKF(cond, ...)                                                                    \
-	do {                                                                                 \
-		bool ok_ = (cond);                                                           \
-		xnvme_test_ncheck++;                                                         \
-		if (!ok_) {                                                                  \
-			xnvme_test_nfail++;                                                  \
-			flockfile(stderr);                                                   \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __func__, __LINE__, #cond);       \
-			fprintf(stderr, __VA_ARGS__);                                        \
-			fputc('\n', stderr);                                                 \
-			funlockfile(stderr);                                                 \
-		}                                                                            \
-	} while (0)
-
 /*
- * CHECK naming what was tested (two strings, e.g. target and mechanism) and a printf message:
- * "FAIL <who>/<what> <function>:<line>: <condition>: <message>", printed as one piece by
- * whichever thread fails
+ * Prints a failed check as one piece, whichever thread fails:
+ * "FAIL [<who>/<what> ]<function>:<line>: <condition>: <message>"
  */
+__attribute__((format(printf, 6, 7))) static inline void
+xnvme_test_fail(const char *who, const char *what, const char *func, int line, const char *cond,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	flockfile(stderr);
+	fputs("FAIL ", stderr);
+	if (who) {
+		fprintf(stderr, "%s/%s ", who, what);
+	}
+	fprintf(stderr, "%s:%d: %s: ", func, line, cond);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+}
+
+/* CHECK naming what was tested (two strings, e.g. target and mechanism), a printf message */
 #define CHECK_AT(who, what, cond, ...)                                                       \
 	do {                                                                                 \
 		bool ok_ = (cond);                                                           \
 		xnvme_test_ncheck++;                                                         \
 		if (!ok_) {                                                                  \
 			xnvme_test_nfail++;                                                  \
-			flockfile(stderr);                                                   \
-			fprintf(stderr, "FAIL %s/%s %s:%d: %s: ", (who), (what), __func__,    \
-				__LINE__, #cond);                                            \
-			fprintf(stderr, __VA_ARGS__);                                        \
-			fputc('\n', stderr);                                                 \
-			funlockfile(stderr);                                                 \
+			xnvme_test_fail((who), (what), __func__, __LINE__, #cond,            \
+					__VA_ARGS__);                                        \
 		}                                                                            \
 	} while (0)
+
+/* CHECK with a printf message after the condition: CHECKF(n == 4, "n=%d", n) */
+#define CHECKF(cond, ...) CHECK_AT(NULL, NULL, cond, __VA_ARGS__)
 
 #define CHECK_EQ(a, b)                                                                       \
 	do {                                                                                 \
