@@ -45,7 +45,7 @@ prefix="$bdir/_install"
 if [ -z "$nil_loop" ] || [ -z "$perf" ]; then
 	if [ ! -f "$bdir/build.ninja" ]; then
 		log "configuring $bdir"
-		meson setup "$bdir" "$root" --prefix="$prefix" --libdir=lib -Dtests=false -Dwerror=false \
+		meson setup "$bdir" "$root" --prefix="$prefix" --libdir=lib -Dtests=false -Dwerror="${XNVME_WERROR:-false}" \
 			-Dexamples=false >"$outdir/.build.log" 2>&1 || { cat "$outdir/.build.log" >&2; exit 1; }
 	fi
 	log "building and installing the library into $prefix"

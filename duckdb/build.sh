@@ -84,7 +84,8 @@ else
 	if [ ! -f "$out/xnvme-build/build.ninja" ]; then
 		log "configuring libxnvme from $root"
 		meson setup "$out/xnvme-build" "$root" --prefix="$prefix" --libdir=lib -Dtests=false \
-			-Dtools=false -Dexamples=false -Dwerror=false >"$out/xnvme-setup.log" 2>&1 ||
+			-Dtools=false -Dexamples=false -Dwerror="${XNVME_WERROR:-false}" \
+			>"$out/xnvme-setup.log" 2>&1 ||
 			{ cat "$out/xnvme-setup.log" >&2; exit 1; }
 	fi
 	ninja -C "$out/xnvme-build" install >"$out/xnvme-build.log" 2>&1 ||

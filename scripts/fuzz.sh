@@ -31,7 +31,7 @@ fi
 # the targets link libFuzzer itself (tests/fuzz/meson.build)
 if [ ! -f "$bdir/build.ninja" ]; then
 	CC=clang meson setup "$bdir" -Dbuildtype=debugoptimized -Db_sanitize=address,undefined \
-		-Db_lundef=false -Dtools=false -Dexamples=false \
+		-Db_lundef=false -Dtools=false -Dexamples=false -Dwerror="${XNVME_WERROR:-false}" \
 		-Dc_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		>"$work/logs/setup.log" 2>&1 || {
 		tail -30 "$work/logs/setup.log"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # README command 2: every test. Installs what is missing, then
-#   1. gcc build (-Werror) and the whole meson suite (api, unit, tools)
+#   1. gcc build (-Werror) and the whole meson suite (--setup full: the slow duckdb suite too)
 #   2. clang build (-Werror) and the unit suite
 #   3. ASan+UBSan build and the unit suite
 #   3b. ThreadSanitizer over the concurrency and churn programs
@@ -11,6 +11,8 @@
 #   6. fio 3.33 from Debian's source package with its xnvme engine, verifying data
 #   7. the device suite inside a QEMU guest with emulated NVMe (tests/guest/run_suite.sh):
 #      the real Linux NVMe driver, every device x mechanism pair, fio on the kernel paths
+#   8. the C sources against .clang-format (scripts/check_format.sh), and that the run left
+#      nothing new in `git status`
 # Ends with one "N passed, N failed, N skipped" line; exits non-zero if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +21,12 @@ out="$root/_test"
 mkdir -p "$out"
 
 ./scripts/setup.sh || { echo "setup failed"; exit 1; }
+
+# werror is off by default (meson.build): every build this run configures turns it on, also
+# those of scripts/fuzz.sh, duckdb/build.sh and bench/run_all.sh (they read XNVME_WERROR)
+export XNVME_WERROR=true
+# what git reports before the run: the run itself must add nothing (checked at the end)
+git_before=$(git status --porcelain 2>/dev/null || true)
 
 passed=0
 failed=0
@@ -82,7 +90,8 @@ mtest() {
 
 step "gcc build and all suites"
 if build "$out/build-gcc" -Dwerror=true; then
-	mtest "$out/build-gcc" gcc --num-processes 2
+	# --setup full: also the suites the quick default setup leaves out (duckdb)
+	MTEST_SETUP=full mtest "$out/build-gcc" gcc --setup full --num-processes 2
 fi
 
 step "clang build and unit suite"
@@ -91,7 +100,8 @@ if CC=clang build "$out/build-clang" -Dwerror=true; then
 fi
 
 step "ASan+UBSan build and unit suite"
-if build "$out/build-asan" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug; then
+if build "$out/build-asan" -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+	-Dwerror=true; then
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 		mtest "$out/build-asan" asan --suite unit --num-processes 2
 fi
@@ -99,7 +109,7 @@ fi
 step "ThreadSanitizer: the concurrency and churn programs"
 tsan="$out/build-tsan"
 if { [ -f "$tsan/build.ninja" ] || meson setup "$tsan" -Db_sanitize=thread -Db_lundef=false \
-	-Dtools=false >"$out/build-tsan-setup.log" 2>&1; } &&
+	-Dtools=false -Dwerror=true >"$out/build-tsan-setup.log" 2>&1; } &&
 	ninja -C "$tsan" tests/test_threads tests/test_churn >"$out/build-tsan-build.log" 2>&1; then
 	TSAN_OPTIONS=halt_on_error=1 mtest "$tsan" tsan --no-rebuild threads churn
 else
@@ -123,7 +133,7 @@ failed=$((failed + ${f:-1}))
 
 step "install, examples through pkg-config"
 rm -rf "$out/install"
-if build "$out/build-install" --prefix="$out/install" --libdir=lib -Dtests=false &&
+if build "$out/build-install" --prefix="$out/install" --libdir=lib -Dtests=false -Dwerror=true &&
 	meson install -C "$out/build-install" --quiet >"$out/install.log" 2>&1; then
 	if bash tests/check_install.sh "$out/install" "$out/examples"; then
 		passed=$((passed + 1))
@@ -186,6 +196,26 @@ if [ -f "$out/build-gcc/build.ninja" ] && tests/qemu/rig.sh prepare --fdp >"$out
 else
 	tail -30 "$out/qemu-prepare.log"
 	failed=$((failed + 1)); failures+=("qemu rig")
+fi
+
+step "C sources match .clang-format (scripts/check_format.sh)"
+if scripts/check_format.sh >"$out/format.log" 2>&1; then
+	passed=$((passed + 1))
+else
+	cat "$out/format.log"
+	failed=$((failed + 1)); failures+=("format (scripts/check_format.sh --fix rewrites)")
+fi
+
+step "the run leaves the tree clean (git status --porcelain)"
+if git rev-parse --git-dir >/dev/null 2>&1; then
+	dirty=$(comm -13 <(sort <<<"$git_before") <(git status --porcelain | sort))
+	if [ -z "$dirty" ]; then
+		passed=$((passed + 1))
+	else
+		echo "$dirty"
+		failed=$((failed + 1))
+		failures+=("files left in the tree: $(awk '{print $NF}' <<<"$dirty" | tr '\n' ' ')")
+	fi
 fi
 
 echo

@@ -2,8 +2,8 @@
 /*
  * Shared by tests/test_threads.c and tests/test_churn.c: the targets (the ramdisk "1GB" and a
  * regular file in a private temporary directory, or URIs given with --uri), the async
- * mechanisms of the build, which of them a target must offer, a thread-safe CHECK, and whether
- * the program runs under valgrind (then the programs do less work).
+ * mechanisms of the build, which of them a target must offer, and whether the program runs
+ * under valgrind (then the programs do less work). Checks: CHECK_AT of xnvme_test.h.
  */
 #ifndef XNVME_CONC_COMMON_H
 #define XNVME_CONC_COMMON_H
@@ -19,30 +19,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "xnvme_test.h"
 
 #define CONC_MAX_TARGETS 8
 #define CONC_FILE_NBYTES (64ULL << 20)
 
-static int conc_nfail;
-static int conc_ncheck;
 static bool conc_quiet; ///< no skip notes (e.g. while warming up)
-static pthread_mutex_t conc_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* A check that any thread may make; the message names the target and mechanism */
-#define CCHECK(label, mech, cond, ...)                                                       \
-	do {                                                                                 \
-		bool ok_ = (cond);                                                           \
-		pthread_mutex_lock(&conc_lock);                                              \
-		conc_ncheck++;                                                               \
-		if (!ok_) {                                                                  \
-			conc_nfail++;                                                        \
-			fprintf(stderr, "FAIL %s/%s %s:%d: %s: ", (label), (mech), __func__,  \
-				__LINE__, #cond);                                            \
-			fprintf(stderr, __VA_ARGS__);                                        \
-			fprintf(stderr, "\n");                                               \
-		}                                                                            \
-		pthread_mutex_unlock(&conc_lock);                                            \
-	} while (0)
 
 /* The async mechanisms tried on every target (io_uring_cmd serves NVMe char devices only,
  * vfio PCI functions bound to vfio-pci) */
@@ -119,7 +101,7 @@ conc_open(const struct conc_target *t, const char *mech, bool *skipped)
 		*skipped = true;
 		return NULL;
 	}
-	CCHECK(t->label, mech ? mech : "default", dev != NULL, "open('%s'): %s", t->uri,
+	CHECK_AT(t->label, mech ? mech : "default", dev != NULL, "open('%s'): %s", t->uri,
 	       strerror(errno));
 	return NULL;
 }
@@ -206,13 +188,6 @@ conc_opt(int argc, char **argv, const char *name, const char *def)
 		}
 	}
 	return def;
-}
-
-static inline int
-conc_result(const char *name)
-{
-	printf("%s: %d checks, %d failed\n", name, conc_ncheck, conc_nfail);
-	return conc_nfail ? 1 : 0;
 }
 
 #endif /* XNVME_CONC_COMMON_H */

@@ -161,7 +161,7 @@ churn(const struct conc_target *t, const char *mech, uint64_t n, uint64_t nq)
 		err = sync_read_one(dev, i);
 		xnvme_dev_close(dev);
 		if (err) {
-			CCHECK(t->label, mech, !err, "open/close cycle %" PRIu64 ": read: %d", i, err);
+			CHECK_AT(t->label, mech, !err, "open/close cycle %" PRIu64 ": read: %d", i, err);
 			return true;
 		}
 	}
@@ -174,12 +174,12 @@ churn(const struct conc_target *t, const char *mech, uint64_t n, uint64_t nq)
 	}
 	lba_nbytes = xnvme_dev_get_geo(dev)->lba_nbytes;
 	buf = lba_nbytes ? xnvme_buf_alloc(dev, lba_nbytes) : NULL;
-	CCHECK(t->label, mech, buf != NULL, "buffer of %u bytes", lba_nbytes);
+	CHECK_AT(t->label, mech, buf != NULL, "buffer of %u bytes", lba_nbytes);
 	for (uint64_t i = 0; buf && i < nq; ++i) {
 		int err = queue_cycle(dev, buf, lba_nbytes, i);
 
 		if (err) {
-			CCHECK(t->label, mech, !err, "queue cycle %" PRIu64 ": %d", i, err);
+			CHECK_AT(t->label, mech, !err, "queue cycle %" PRIu64 ": %d", i, err);
 			break;
 		}
 	}
@@ -216,7 +216,7 @@ opener_main(void *arg)
 			break;
 		}
 		err = sync_read_one(dev, i);
-		CCHECK(t->label, "threads", !err, "cycle %" PRIu64 ": read: %d", i, err);
+		CHECK_AT(t->label, "threads", !err, "cycle %" PRIu64 ": read: %d", i, err);
 		xnvme_dev_close(dev);
 	}
 	return NULL;
@@ -267,7 +267,7 @@ main(int argc, char **argv)
 	conc_quiet = false;
 	fd0 = count_fds();
 	rss0 = rss_bytes();
-	CCHECK("process", "proc", fd0 >= 0 && rss0 > 0, "/proc/self: fds=%d rss=%" PRIu64, fd0,
+	CHECK_AT("process", "proc", fd0 >= 0 && rss0 > 0, "/proc/self: fds=%d rss=%" PRIu64, fd0,
 	       rss0);
 
 	printf("test_churn:\n");
@@ -282,7 +282,7 @@ main(int argc, char **argv)
 				continue;
 			}
 			fds = count_fds();
-			CCHECK(targets[i].label, mech, fds == fd0, "open fds: %d before, %d after", fd0,
+			CHECK_AT(targets[i].label, mech, fds == fd0, "open fds: %d before, %d after", fd0,
 			       fds);
 			printf("  - {target: %s, mech: %s, open_close: %" PRIu64 ", queue_init_term: %" PRIu64
 			       ", fds: %d, rss_kib: %" PRIu64 ", seconds: %.2f}\n",
@@ -294,13 +294,13 @@ main(int argc, char **argv)
 	start = conc_now();
 	for (int i = 0; i < 2; ++i) {
 		op[i] = (struct opener){.targets = targets, .ntargets = ntargets, .n = g_cycles / 2};
-		CCHECK("process", "threads", !pthread_create(&op[i].th, NULL, opener_main, &op[i]),
+		CHECK_AT("process", "threads", !pthread_create(&op[i].th, NULL, opener_main, &op[i]),
 		       "pthread_create");
 	}
 	for (int i = 0; i < 2; ++i) {
 		pthread_join(op[i].th, NULL);
 	}
-	CCHECK("process", "threads", count_fds() == fd0, "open fds: %d before, %d after", fd0,
+	CHECK_AT("process", "threads", count_fds() == fd0, "open fds: %d before, %d after", fd0,
 	       count_fds());
 	printf("  - {target: all, mech: default, threads: 2, open_close: %" PRIu64
 	       ", seconds: %.2f}\n",
@@ -311,12 +311,12 @@ main(int argc, char **argv)
 	       ", rss_kib_after: %" PRIu64 "%s}\n",
 	       fd0, count_fds(), rss0 >> 10, rss1 >> 10, rss_checked ? "" : ", rss_checked: false");
 	if (rss_checked) {
-		CCHECK("process", "rss", rss1 < rss0 + RSS_BOUND,
+		CHECK_AT("process", "rss", rss1 < rss0 + RSS_BOUND,
 		       "resident set grew from %" PRIu64 " KiB to %" PRIu64 " KiB", rss0 >> 10,
 		       rss1 >> 10);
 	}
 	if (own_tmp) {
 		conc_tmp_remove(&tmp);
 	}
-	return conc_result("test_churn");
+	return xnvme_test_result("test_churn");
 }

@@ -539,7 +539,7 @@ ucmd_fixed_main(const char *uri)
 	test_fixed_buffers_n(&t, 64 * (size_t)t.lba);
 	akt_rw_qd(&t, 16, 5000, 96, 3);
 	xnvme_dev_close(t.dev);
-	return akt_result("io_uring_cmd fixed buffers");
+	return xnvme_test_result("io_uring_cmd fixed buffers");
 }
 
 static void
@@ -833,7 +833,7 @@ run_file_target(struct akt *t, bool extras)
 {
 	if (akt_mkfile(t->uri, AKT_FILE_NBYTES)) {
 		fprintf(stderr, "# %s: cannot create %s\n", t->name, t->uri);
-		akt_nfail++;
+		xnvme_test_nfail++;
 		return true;
 	}
 	if (!akt_target_open(t)) {
@@ -842,7 +842,7 @@ run_file_target(struct akt *t, bool extras)
 		if (nodirect) {
 			printf("# %s: the file system refuses O_DIRECT: skipped\n", t->name);
 		} else {
-			akt_nfail++;
+			xnvme_test_nfail++;
 		}
 		unlink(t->uri);
 		return !nodirect;
@@ -873,7 +873,7 @@ run_loop_target(struct akt *t)
 		test_iopoll(t);
 		xnvme_dev_close(t->dev);
 	} else {
-		akt_nfail++;
+		xnvme_test_nfail++;
 	}
 }
 
@@ -892,7 +892,7 @@ main(int argc, char **argv)
 
 	if (!xnvme_be_linux_uring_caps()->ring) {
 		printf("SKIP: io_uring unavailable: %s\n", strerror(xnvme_be_linux_uring_caps()->err));
-		return 77;
+		return XNVME_TEST_SKIP;
 	}
 
 	test_ucmd_devnull();
@@ -908,5 +908,5 @@ main(int argc, char **argv)
 	run_file_target(&t, false);
 
 	akt_loop_run(&p, "io_uring", run_loop_target);
-	return akt_result("io_uring");
+	return xnvme_test_result("io_uring");
 }

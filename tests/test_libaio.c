@@ -262,7 +262,7 @@ run_target(struct akt *t, bool file)
 		if (t->direct && t->is_file && errno == EINVAL) {
 			printf("# %s: the file system refuses O_DIRECT: skipped\n", t->name);
 		} else {
-			akt_nfail++;
+			xnvme_test_nfail++;
 		}
 		return;
 	}
@@ -292,7 +292,7 @@ run_file_target(struct akt *t, bool extras)
 {
 	if (akt_mkfile(t->uri, AKT_FILE_NBYTES)) {
 		fprintf(stderr, "# %s: cannot create %s\n", t->name, t->uri);
-		akt_nfail++;
+		xnvme_test_nfail++;
 		return;
 	}
 	run_target(t, extras);
@@ -318,8 +318,7 @@ main(void)
 		probe.dev = akt_open(&probe, NULL);
 		if (!probe.dev && errno == ENOSYS) {
 			unlink(p.ext4);
-			printf("SKIP: built without libaio\n");
-			return 77;
+			return xnvme_test_skip("built without libaio");
 		}
 		xnvme_dev_close(probe.dev);
 	}
@@ -335,5 +334,5 @@ main(void)
 	run_file_target(&t, false);
 
 	akt_loop_run(&p, "libaio", run_loop_target);
-	return akt_result("libaio");
+	return xnvme_test_result("libaio");
 }

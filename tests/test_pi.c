@@ -16,16 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libxnvme_pi.h>
-
-static int nfail;
-
-#define CHECK(cond)                                                                 \
-	do {                                                                        \
-		if (!(cond)) {                                                      \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			nfail++;                                                    \
-		}                                                                   \
-	} while (0)
+#include "xnvme_test.h"
 
 static uint16_t
 ref_crc16(const uint8_t *buf, size_t len, uint16_t crc)
@@ -208,7 +199,7 @@ test_layout(const struct layout *l)
 	uint32_t bs = l->interleave ? l->lba + l->md : l->lba;
 	struct xnvme_pi_ctx ctx;
 	uint8_t *data, *md, *tuple;
-	int fails_before = nfail;
+	int fails_before = xnvme_test_nfail;
 
 	if (l->type != XNVME_PI_TYPE3) {
 		flags |= XNVME_PI_FLAGS_REFTAG_CHECK;
@@ -266,7 +257,7 @@ test_layout(const struct layout *l)
 	data[(size_t)(nblocks - 1) * bs] ^= 0x80;
 	CHECK(xnvme_pi_verify(&ctx, data, md, nblocks) == 0);
 
-	if (nfail != fails_before) {
+	if (xnvme_test_nfail != fails_before) {
 		fprintf(stderr, "  layout: lba %u md %u interleave %d pi_loc %d pif %d type %d\n",
 			l->lba, l->md, l->interleave, l->pi_loc, l->pif, l->type);
 	}
@@ -427,8 +418,8 @@ main(void)
 	test_tags();
 	test_long_guards();
 
-	if (nfail) {
-		fprintf(stderr, "test_pi: %d check(s) failed\n", nfail);
+	if (xnvme_test_nfail) {
+		fprintf(stderr, "test_pi: %d check(s) failed\n", xnvme_test_nfail);
 		return 1;
 	}
 	printf("test_pi: all checks passed\n");

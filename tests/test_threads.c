@@ -155,7 +155,7 @@ queue_pass(struct io_thread *it, struct xnvme_queue *q, uint8_t opc, uint64_t sl
 	}
 	for (uint32_t i = 0; i < ncmd && !err; ++i) {
 		if (recs[i].calls != 1 || recs[i].status) {
-			CCHECK(run->t->label, run->mech, 0, "thread %u cmd %u: calls=%u status=%d",
+			CHECK_AT(run->t->label, run->mech, 0, "thread %u cmd %u: calls=%u status=%d",
 			       it->tid, i, recs[i].calls, recs[i].status);
 			err = -EIO;
 		}
@@ -206,13 +206,13 @@ io_main(void *arg)
 	uint8_t *rbuf = xnvme_buf_alloc(run->dev, nbytes);
 	int err = 0;
 
-	CCHECK(run->t->label, run->mech, recs && wbuf && rbuf, "thread %u: alloc", it->tid);
+	CHECK_AT(run->t->label, run->mech, recs && wbuf && rbuf, "thread %u: alloc", it->tid);
 	if (!recs || !wbuf || !rbuf) {
 		goto out;
 	}
 	if (!sync) {
 		err = xnvme_queue_init(run->dev, QDEPTH, 0, &q);
-		CCHECK(run->t->label, run->mech, !err, "thread %u: queue_init: %d", it->tid, err);
+		CHECK_AT(run->t->label, run->mech, !err, "thread %u: queue_init: %d", it->tid, err);
 		if (err) {
 			goto out;
 		}
@@ -228,12 +228,12 @@ io_main(void *arg)
 		memset(rbuf, 0xA5, nbytes);
 		err = sync ? sync_pass(it, XNVME_SPEC_NVM_OPC_WRITE, slba, wbuf)
 			   : queue_pass(it, q, XNVME_SPEC_NVM_OPC_WRITE, slba, wbuf, recs);
-		CCHECK(run->t->label, run->mech, !err, "thread %u%s round %u write: %d", it->tid,
+		CHECK_AT(run->t->label, run->mech, !err, "thread %u%s round %u write: %d", it->tid,
 		       sync ? " (sync)" : "", round, err);
 		if (!err) {
 			err = sync ? sync_pass(it, XNVME_SPEC_NVM_OPC_READ, slba, rbuf)
 				   : queue_pass(it, q, XNVME_SPEC_NVM_OPC_READ, slba, rbuf, recs);
-			CCHECK(run->t->label, run->mech, !err, "thread %u%s round %u read: %d",
+			CHECK_AT(run->t->label, run->mech, !err, "thread %u%s round %u read: %d",
 			       it->tid, sync ? " (sync)" : "", round, err);
 		}
 		if (err) {
@@ -244,7 +244,7 @@ io_main(void *arg)
 			continue;
 		}
 		bad = pattern_check(rbuf, run->lba_nbytes, slba, g_span, it->tid, round, &want, &got);
-		CCHECK(run->t->label, run->mech, bad == g_span,
+		CHECK_AT(run->t->label, run->mech, bad == g_span,
 		       "thread %u%s round %u: LBA %" PRIu64 " holds 0x%016" PRIx64
 		       " (thread %u round %u LBA %" PRIu64 "), want 0x%016" PRIx64,
 		       it->tid, sync ? " (sync)" : "", round, slba + bad, got,
@@ -256,7 +256,7 @@ io_main(void *arg)
 		it->verified += nbytes;
 	}
 	if (q) {
-		CCHECK(run->t->label, run->mech, xnvme_queue_term(q) == 0, "thread %u: term",
+		CHECK_AT(run->t->label, run->mech, xnvme_queue_term(q) == 0, "thread %u: term",
 		       it->tid);
 	}
 out:
@@ -289,7 +289,7 @@ io_phase(const struct conc_target *t, const char *mech)
 	run.deadline = start + g_seconds;
 	if (!run.lba_nbytes || geo->tbytes / run.lba_nbytes < (uint64_t)SPAN * 12 ||
 	    run.lba_nbytes % 8) {
-		CCHECK(t->label, mech, 0, "geometry: lba_nbytes=%u tbytes=%" PRIu64,
+		CHECK_AT(t->label, mech, 0, "geometry: lba_nbytes=%u tbytes=%" PRIu64,
 		       run.lba_nbytes, geo->tbytes);
 		xnvme_dev_close(run.dev);
 		return;
@@ -297,7 +297,7 @@ io_phase(const struct conc_target *t, const char *mech)
 	for (unsigned i = 0; i < NQ_THREADS + NSYNC_THREADS; ++i) {
 		th[i] = (struct io_thread){.run = &run, .tid = i};
 		if (pthread_create(&th[i].th, NULL, io_main, &th[i])) {
-			CCHECK(t->label, mech, 0, "pthread_create %u", i);
+			CHECK_AT(t->label, mech, 0, "pthread_create %u", i);
 			th[i].run = NULL;
 		}
 	}
@@ -518,7 +518,7 @@ derive_phase(const struct conc_target *t, const char *grow_path)
 	run.want_ssw = xnvme_dev_get_ssw(run.dev);
 	if (!run.want.lba_nbytes || run.want.tbytes < 64ULL * run.want.lba_nbytes ||
 	    run.want.lba_nbytes % 8) {
-		CCHECK(t->label, run.phase, 0, "geometry: lba_nbytes=%u tbytes=%" PRIu64,
+		CHECK_AT(t->label, run.phase, 0, "geometry: lba_nbytes=%u tbytes=%" PRIu64,
 		       run.want.lba_nbytes, run.want.tbytes);
 		xnvme_dev_close(run.dev);
 		return;
@@ -526,12 +526,12 @@ derive_phase(const struct conc_target *t, const char *grow_path)
 
 	for (int i = 0; i < NREADERS; ++i) {
 		readers[i] = (struct reader){.run = &run};
-		CCHECK(t->label, run.phase,
+		CHECK_AT(t->label, run.phase,
 		       !pthread_create(&readers[i].th, NULL, reader_main, &readers[i]), "reader %d",
 		       i);
 	}
-	CCHECK(t->label, run.phase, !pthread_create(&io.th, NULL, derive_io_main, &io), "io");
-	CCHECK(t->label, run.phase, !pthread_create(&deriver, NULL, deriver_main, &run),
+	CHECK_AT(t->label, run.phase, !pthread_create(&io.th, NULL, derive_io_main, &io), "io");
+	CHECK_AT(t->label, run.phase, !pthread_create(&deriver, NULL, deriver_main, &run),
 	       "deriver");
 	/* at least one derivation and one verified I/O round, however slowly threads run */
 	while (conc_now() < start + secs ||
@@ -548,21 +548,21 @@ derive_phase(const struct conc_target *t, const char *grow_path)
 		nread += readers[i].nread;
 		nbad += readers[i].nbad;
 		nbad_geo += readers[i].nbad_geo;
-		CCHECK(t->label, run.phase, !readers[i].nbad,
+		CHECK_AT(t->label, run.phase, !readers[i].nbad,
 		       "reader %d: %" PRIu64 " of %" PRIu64 " readings differ (%" PRIu64
 		       " in the geometry), first: %s",
 		       i, readers[i].nbad, readers[i].nread, readers[i].nbad_geo,
 		       readers[i].first_bad);
 	}
-	CCHECK(t->label, run.phase, run.nderive > 0 && !run.nderive_err,
+	CHECK_AT(t->label, run.phase, run.nderive > 0 && !run.nderive_err,
 	       "derive_geo: %" PRIu64 " calls, %" PRIu64 " failed", run.nderive, run.nderive_err);
-	CCHECK(t->label, run.phase, !io.nerr && !io.nmismatch && io.verified,
+	CHECK_AT(t->label, run.phase, !io.nerr && !io.nmismatch && io.verified,
 	       "I/O during derive_geo: %" PRIu64 " errors, %" PRIu64 " mismatches, %" PRIu64
 	       " bytes verified",
 	       io.nerr, io.nmismatch, io.verified);
 	if (grow_path) {
-		CCHECK(t->label, run.phase, !xnvme_dev_derive_geo(run.dev), "last derive_geo");
-		CCHECK(t->label, run.phase, xnvme_dev_get_geo(run.dev)->tbytes == run.final_size,
+		CHECK_AT(t->label, run.phase, !xnvme_dev_derive_geo(run.dev), "last derive_geo");
+		CHECK_AT(t->label, run.phase, xnvme_dev_get_geo(run.dev)->tbytes == run.final_size,
 		       "tbytes %" PRIu64 " after growing to %" PRIu64,
 		       xnvme_dev_get_geo(run.dev)->tbytes, run.final_size);
 	}
@@ -616,7 +616,7 @@ main(int argc, char **argv)
 		if (targets[i].file) {
 			int fd = open(grow, O_CREAT | O_TRUNC | O_RDWR, 0600);
 
-			CCHECK("grow-file", "create", fd >= 0 && !ftruncate(fd, 1 << 20), "%s", grow);
+			CHECK_AT("grow-file", "create", fd >= 0 && !ftruncate(fd, 1 << 20), "%s", grow);
 			if (fd >= 0) {
 				close(fd);
 				derive_phase(&targets[i], grow);
@@ -630,5 +630,5 @@ main(int argc, char **argv)
 	if (own_tmp) {
 		conc_tmp_remove(&tmp);
 	}
-	return conc_result("test_threads");
+	return xnvme_test_result("test_threads");
 }

@@ -1,12 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Minimal test helpers shared by the C test programs: each program exits 0 (pass), 1 (fail)
- * or 77 (skip: a kernel feature or device is missing).
+ * The assertion header of every C test program (tests/, tests/guest/); helpers of a group of
+ * tests (conc_common.h, async_kernel_common.h) build on it.
+ *
+ * Exit status: 0 pass, 1 fail, 77 skip (XNVME_TEST_SKIP, meson's skip code). The rule:
+ *  - 77 only when the whole program cannot run for a reason outside the tree: a kernel feature,
+ *    a privilege (loop devices, /dev/nvme*), a device, or an optional dependency this build
+ *    was configured without. Print the reason on stdout first ("SKIP: ...").
+ *  - When only some cases cannot run for such a reason, print "# skip <case>: <reason>", go on
+ *    with the others, and exit 0 or 1 from those.
+ *  - Everything the test sets up itself (files, the ramdisk, buffers, queues) and everything
+ *    the library claims to support failing is a failed check (1), never a skip.
+ *
+ * Checks count into xnvme_test_ncheck / xnvme_test_nfail: one pair per program (weak
+ * definitions shared by the program's translation units, compiled helpers included), safe to
+ * use from any thread. A program ends with `return xnvme_test_result("name");`.
  */
 #ifndef XNVME_TEST_H
 #define XNVME_TEST_H
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,8 +39,8 @@
 #define SC_INVALID_OPCODE 0x01
 #define SC_INVALID_FIELD 0x02
 
-static int xnvme_test_nfail;
-static int xnvme_test_ncheck;
+__attribute__((weak)) _Atomic int xnvme_test_nfail;
+__attribute__((weak)) _Atomic int xnvme_test_ncheck;
 
 #define CHECK(cond)                                                                          \
 	do {                                                                                 \
@@ -35,6 +50,44 @@ static int xnvme_test_ncheck;
 			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);      \
 		}                                                                            \
 	} while (0)
+
+/*
+ * Prints a failed check as one piece, whichever thread fails:
+ * "FAIL [<who>/<what> ]<function>:<line>: <condition>: <message>"
+ */
+__attribute__((format(printf, 6, 7))) static inline void
+xnvme_test_fail(const char *who, const char *what, const char *func, int line, const char *cond,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	flockfile(stderr);
+	fputs("FAIL ", stderr);
+	if (who) {
+		fprintf(stderr, "%s/%s ", who, what);
+	}
+	fprintf(stderr, "%s:%d: %s: ", func, line, cond);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+}
+
+/* CHECK naming what was tested (two strings, e.g. target and mechanism), a printf message */
+#define CHECK_AT(who, what, cond, ...)                                                       \
+	do {                                                                                 \
+		bool ok_ = (cond);                                                           \
+		xnvme_test_ncheck++;                                                         \
+		if (!ok_) {                                                                  \
+			xnvme_test_nfail++;                                                  \
+			xnvme_test_fail((who), (what), __func__, __LINE__, #cond,            \
+					__VA_ARGS__);                                        \
+		}                                                                            \
+	} while (0)
+
+/* CHECK with a printf message after the condition: CHECKF(n == 4, "n=%d", n) */
+#define CHECKF(cond, ...) CHECK_AT(NULL, NULL, cond, __VA_ARGS__)
 
 #define CHECK_EQ(a, b)                                                                       \
 	do {                                                                                 \
@@ -183,11 +236,22 @@ xnvme_test_iov(struct iovec *iov, void *buf, const size_t *seg, int n)
 	}
 }
 
+/* The exit status of a program whose checks are done: 0 none failed, 1 some did */
 static inline int
 xnvme_test_result(const char *name)
 {
-	printf("%s: %d checks, %d failed\n", name, xnvme_test_ncheck, xnvme_test_nfail);
-	return xnvme_test_nfail ? 1 : 0;
+	int ncheck = xnvme_test_ncheck, nfail = xnvme_test_nfail;
+
+	printf("%s: %d checks, %d failed\n", name, ncheck, nfail);
+	return nfail ? 1 : 0;
+}
+
+/* Prints why the program cannot run and returns the skip status: `return xnvme_test_skip(..)` */
+static inline int
+xnvme_test_skip(const char *why)
+{
+	printf("SKIP: %s\n", why);
+	return XNVME_TEST_SKIP;
 }
 
 #endif /* XNVME_TEST_H */

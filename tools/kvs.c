@@ -77,6 +77,9 @@ kvs_check(struct xnvme_cli *cli, size_t *key_len)
 	struct xnvme_cli_args *args = &cli->args;
 	uint8_t csi = xnvme_dev_get_csi(args->dev);
 
+	if (key_len) {
+		*key_len = 0; /* defined on every return: gcc -O3 warns otherwise */
+	}
 	if (csi != XNVME_SPEC_CSI_KV) {
 		return tool_err(cli, -EINVAL,
 				"%s: not a key-value namespace (command set identifier 0x%x, "

@@ -82,7 +82,7 @@ xnvme_cli_timer_bw_pr(struct xnvme_cli *cli, const char *prefix, size_t nbytes)
 	xnvme_timer_bw_pr(&cli->timer, prefix ? prefix : "", nbytes);
 }
 
-void
+__attribute__((format(printf, 1, 2))) void
 xnvme_cli_pinf(const char *format, ...)
 {
 	va_list ap;

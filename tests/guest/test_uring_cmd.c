@@ -37,7 +37,7 @@ open_target(struct akt *t, struct xnvme_opts *opts)
 	if (!t->dev) {
 		fprintf(stderr, "FAIL %s/%s: open('%s'): %s\n", t->mech, t->name, t->uri,
 			strerror(errno));
-		akt_nfail++;
+		xnvme_test_nfail++;
 		return false;
 	}
 	t->lba = xnvme_dev_get_geo(t->dev)->lba_nbytes;
@@ -285,7 +285,7 @@ ucmd_target(const char *role, const char *chr)
 	dflt = xnvme_dev_open(chr, NULL);
 	if (!dflt) {
 		fprintf(stderr, "FAIL %s: default open: %s\n", chr, strerror(errno));
-		akt_nfail++;
+		xnvme_test_nfail++;
 	} else {
 		ACHECK(&t, !strcmp(xnvme_dev_get_opts(dflt)->async, "io_uring_cmd"),
 		       "default async on a generic node: %s", xnvme_dev_get_opts(dflt)->async);
@@ -541,8 +541,7 @@ main(void)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!getenv("XNVME_QEMU_GUEST") || !nvm) {
-		printf("SKIP: not in the QEMU NVMe guest (tests/qemu/rig.sh run)\n");
-		return 77;
+		return xnvme_test_skip("not in the QEMU NVMe guest (tests/qemu/rig.sh run)");
 	}
 	ucmd_target("NVM", nvm);
 	if (nvm4k) {
@@ -562,5 +561,5 @@ main(void)
 	if (env("NVM4K", "BLK")) {
 		block_target("io_uring", env("NVM4K", "BLK"));
 	}
-	return akt_result("test_uring_cmd");
+	return xnvme_test_result("test_uring_cmd");
 }

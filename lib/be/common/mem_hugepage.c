@@ -80,7 +80,7 @@ hugepage_buf_alloc(const struct xnvme_dev *dev, size_t nbytes, uint64_t *phys)
 	char why[XNVME_ERRMSG_LEN], fname[PATH_MAX];
 	struct hugepage_map *map;
 	const char *path;
-	size_t pgsz;
+	size_t pgsz = 0; /* gcc -O3 cannot see that hugepage_dir() sets it on success */
 	void *addr;
 	int fd, err;
 

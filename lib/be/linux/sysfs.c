@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "be_linux.h"
 
-static int
+__attribute__((format(printf, 3, 0))) static int
 sysfs_vread(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	char path[PATH_MAX];
