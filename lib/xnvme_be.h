@@ -26,7 +26,25 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#ifdef _WIN32
+/* Windows has no <sys/uio.h>: struct iovec with its POSIX layout */
+#ifndef XNVME_IOVEC_DEFINED
+#define XNVME_IOVEC_DEFINED
+struct iovec {
+	void *iov_base;
+	size_t iov_len;
+};
+#endif
+#else
 #include <sys/uio.h>
+#endif
+
+/* printf format checking: mingw-w64 checks the C99 printf it links (%zu) as gnu_printf */
+#ifdef __MINGW32__
+#define XNVME_BE_PRINTF gnu_printf
+#else
+#define XNVME_BE_PRINTF printf
+#endif
 
 #include <libxnvme.h>
 
@@ -308,7 +326,7 @@ xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin,
 /** Records a human-readable reason for a failure in dev->errmsg; returns err */
 int
 xnvme_dev_set_errmsg(struct xnvme_dev *dev, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(XNVME_BE_PRINTF, 3, 4)));
 
 /** Identifies the device once (thread-safe); returns the remembered result */
 int
@@ -335,5 +353,6 @@ extern const struct xnvme_be_async xnvme_be_async_nil;
 /** Backends */
 extern const struct xnvme_be xnvme_be_linux;
 extern const struct xnvme_be xnvme_be_ramdisk;
+extern const struct xnvme_be xnvme_be_windows;
 
 #endif /* XNVME_BE_H */
