@@ -521,7 +521,11 @@ run(struct target *t)
 int
 main(void)
 {
+#ifdef _WIN32
+	static const char *mechs[] = {"emu", "thrpool", "nil"}; /* POSIX AIO: Linux backend */
+#else
 	static const char *mechs[] = {"emu", "thrpool", "nil", "posix"};
+#endif
 	const char *tmp = getenv("TMPDIR");
 	char path[256];
 	int fd;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * What is not built on Windows: the Linux backend, the hugepage memory mechanism (hugetlbfs)
- * and, until it lands, the windows backend. Each is registered by name and refuses use.
+ * What is not built on Windows: the Linux backend and the hugepage memory mechanism
+ * (hugetlbfs). Each is registered by name and refuses use.
  */
 #include <errno.h>
 #include "xnvme_be.h"
 
 const struct xnvme_be xnvme_be_linux = {.name = "linux", .enabled = false};
-const struct xnvme_be xnvme_be_windows = {.name = "windows", .enabled = false};
 
 static int
 hugepage_absent(struct xnvme_dev *dev)
