@@ -93,7 +93,7 @@ main(void)
 	CHECK(dev == NULL && errno == ENOSYS);
 	/* the Windows mechanisms that are not built yet say so too */
 	errno = 0;
-	dev = open_file(path, false, false, NULL, "iocp");
+	dev = open_file(path, false, false, NULL, "io_ring");
 	CHECK(dev == NULL && errno == ENOSYS);
 
 	remove(path);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The windows backend. The first entry of each kind is the default. Mechanisms not built yet
- * (sync/admin "nvme", admin "block", async "iocp", "iocp_th", "io_ring") are absent from the
+ * (sync/admin "nvme", admin "block", async "iocp_th", "io_ring") are absent from the
  * lists, so naming them fails the open with -ENOSYS.
  */
 #include "be_windows.h"
@@ -24,6 +24,7 @@ static const struct xnvme_be_sync *const windows_sync[] = {
 static const struct xnvme_be_async *const windows_async[] = {
 	&xnvme_be_async_emu,
 	&xnvme_be_async_thrpool,
+	&xnvme_be_windows_async_iocp,
 	&xnvme_be_async_nil,
 	NULL,
 };

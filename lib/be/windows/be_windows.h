@@ -13,7 +13,18 @@ struct xnvme_be_windows_state {
 	HANDLE h;          ///< opened with FILE_FLAG_OVERLAPPED: every transfer names its offset
 	bool direct;       ///< FILE_FLAG_NO_BUFFERING (opts.direct)
 	uint32_t lba_nbytes;
+	DWORD access; ///< CreateFile access and flags, for the per-queue handles of "iocp"
+	DWORD flags;
 };
+
+/**
+ * Decodes a READ/WRITE/FLUSH of the NVM or file command set into byte offset, length and
+ * direction; `avail` is what the caller's buffers hold. Returns 0 for a transfer, 1 when the
+ * command is done (a FLUSH, carried out here), or a negative errno with the status in cpl.
+ */
+int
+xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, uint64_t *len,
+			   bool *write);
 
 /** Maps a Win32 error code (GetLastError()) to a positive errno */
 int
@@ -27,5 +38,6 @@ extern const struct xnvme_be_dev xnvme_be_windows_dev;
 extern const struct xnvme_be_mem xnvme_be_windows_mem;
 extern const struct xnvme_be_admin xnvme_be_windows_admin_file;
 extern const struct xnvme_be_sync xnvme_be_windows_sync_file;
+extern const struct xnvme_be_async xnvme_be_windows_async_iocp;
 
 #endif /* XNVME_BE_WINDOWS_H */

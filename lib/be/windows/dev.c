@@ -98,6 +98,8 @@ windows_dev_open(struct xnvme_dev *dev)
 					    (unsigned long)werr);
 	}
 	state->direct = dev->opts.direct;
+	state->access = open_access(&dev->opts);
+	state->flags = flags;
 	state->lba_nbytes = 512;
 	dev->ident.dtype = 4; /* a file: the file-system command set */
 	dev->ident.nsid = 1;

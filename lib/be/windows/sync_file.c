@@ -61,13 +61,8 @@ xfer(const struct xnvme_be_windows_state *state, bool write, void *buf, DWORD nb
 	return 0;
 }
 
-/*
- * Decodes the command's transfer into byte offset, length and direction; `avail` is what the
- * caller's buffers hold. Returns 0 for a transfer, 1 when the command is done (a FLUSH), or a
- * negative errno with the status in cpl.
- */
-static int
-rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, uint64_t *len, bool *write)
+int
+xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, uint64_t *len, bool *write)
 {
 	const struct xnvme_be_windows_state *state = ctx->dev->state;
 	uint8_t opc = (uint8_t)ctx->cmd.common.opcode;
@@ -140,7 +135,7 @@ file_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, siz
 
 	(void)mbuf;
 	(void)mbuf_nbytes;
-	err = rw_decode(ctx, dvec_nbytes, &off, &len, &write);
+	err = xnvme_be_windows_rw_decode(ctx, dvec_nbytes, &off, &len, &write);
 	if (err) {
 		return err < 0 ? err : 0;
 	}
