@@ -15,18 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#ifdef _WIN32
-/* Windows has no <sys/uio.h>: struct iovec with its POSIX layout */
-#ifndef XNVME_IOVEC_DEFINED
-#define XNVME_IOVEC_DEFINED
-struct iovec {
-	void *iov_base;
-	size_t iov_len;
-};
-#endif
-#else
-#include <sys/uio.h>
-#endif
 #include <time.h>
 
 #include "libxnvme_util.h"

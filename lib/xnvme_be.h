@@ -26,18 +26,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#ifdef _WIN32
-/* Windows has no <sys/uio.h>: struct iovec with its POSIX layout */
-#ifndef XNVME_IOVEC_DEFINED
-#define XNVME_IOVEC_DEFINED
-struct iovec {
-	void *iov_base;
-	size_t iov_len;
-};
-#endif
-#else
-#include <sys/uio.h>
-#endif
 
 /* printf format checking: mingw-w64 checks the C99 printf it links (%zu) as gnu_printf */
 #ifdef __MINGW32__

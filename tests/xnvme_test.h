@@ -12,18 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _WIN32
-/* Windows has no <sys/uio.h>: struct iovec with its POSIX layout */
-#ifndef XNVME_IOVEC_DEFINED
-#define XNVME_IOVEC_DEFINED
-struct iovec {
-	void *iov_base;
-	size_t iov_len;
-};
-#endif
-#else
-#include <sys/uio.h>
-#endif
 #include <libxnvme.h>
 
 #define XNVME_TEST_SKIP 77
