@@ -91,9 +91,12 @@ main(void)
 	errno = 0;
 	dev = open_file(path, false, false, "psync", NULL);
 	CHECK(dev == NULL && errno == ENOSYS);
-	/* the Windows mechanisms that are not built yet say so too */
+	/* the Windows mechanisms that are not built yet say so too (io_ring with its reason) */
 	errno = 0;
 	dev = open_file(path, false, false, NULL, "io_ring");
+	CHECK(dev == NULL && errno == ENOSYS);
+	errno = 0;
+	dev = open_file(path, false, false, NULL, "iocp_th");
 	CHECK(dev == NULL && errno == ENOSYS);
 
 	remove(path);

@@ -12,13 +12,6 @@
 #define FILE_MDTS 8 /* 2^(8 + 12) = 1 MiB */
 #define FILE_NQUEUES 63
 
-static int
-file_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
-{
-	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
-	return -EIO;
-}
-
 static void
 strpad(void *dst, size_t len, const char *src)
 {
@@ -68,7 +61,7 @@ file_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	int err;
 
 	if (!dbuf) {
-		return file_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+		return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
 	}
 	memset(&idfy, 0, sizeof(idfy));
 	if (cns == XNVME_SPEC_IDFY_NS || cns == XNVME_SPEC_IDFY_NS_IOCS) {
@@ -91,7 +84,7 @@ file_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 		break;
 	case XNVME_SPEC_IDFY_CTRLR_IOCS:
 		if (csi != XNVME_SPEC_CSI_FS) {
-			return file_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+			return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
 		}
 		idfy.fs_ctrlr.caps.direct = state->direct;
 		idfy.fs_ctrlr.iosizes.min = state->direct ? state->lba_nbytes : 1;
@@ -102,7 +95,7 @@ file_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 		break;
 	case XNVME_SPEC_IDFY_NS_IOCS:
 		if (csi != XNVME_SPEC_CSI_FS) {
-			return file_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+			return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
 		}
 		idfy.fs_ns.nsze = nbytes;
 		idfy.fs_ns.ncap = nbytes;
@@ -111,7 +104,7 @@ file_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 		idfy.fs_ns.dc = 0xDC;
 		break;
 	default:
-		return file_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+		return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
 	}
 	memcpy(dbuf, &idfy, dbuf_nbytes < 4096 ? dbuf_nbytes : 4096);
 	return 0;
@@ -130,14 +123,14 @@ file_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 		return file_idfy(ctx, dbuf, dbuf_nbytes);
 	case XNVME_SPEC_ADM_OPC_GFEAT:
 		if (ctx->cmd.gfeat.cdw10.fid != XNVME_SPEC_FEAT_NQUEUES) {
-			return file_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+			return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
 		}
 		feat.nqueues.nsqa = FILE_NQUEUES;
 		feat.nqueues.ncqa = FILE_NQUEUES;
 		ctx->cpl.cdw0 = feat.val;
 		return 0;
 	default:
-		return file_status(ctx, 0x01); /* Invalid Command Opcode */
+		return xnvme_be_windows_status(ctx, 0x01); /* Invalid Command Opcode */
 	}
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The windows backend. The first entry of each kind is the default. Mechanisms not built yet
- * (sync/admin "nvme", admin "block", async "iocp_th", "io_ring") are absent from the
- * lists, so naming them fails the open with -ENOSYS.
+ * (sync/admin "nvme", admin "block", async "iocp_th") are absent from the lists, so naming
+ * them fails the open with -ENOSYS; "io_ring" is listed and refuses with its reason.
  */
 #include "be_windows.h"
 
@@ -25,6 +25,7 @@ static const struct xnvme_be_async *const windows_async[] = {
 	&xnvme_be_async_emu,
 	&xnvme_be_async_thrpool,
 	&xnvme_be_windows_async_iocp,
+	&xnvme_be_windows_async_ioring,
 	&xnvme_be_async_nil,
 	NULL,
 };

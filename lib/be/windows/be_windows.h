@@ -6,6 +6,7 @@
 #ifndef XNVME_BE_WINDOWS_H
 #define XNVME_BE_WINDOWS_H
 
+#include <errno.h>
 #include <windows.h>
 #include "xnvme_be.h"
 
@@ -26,6 +27,14 @@ int
 xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, uint64_t *len,
 			   bool *write);
 
+/** Sets a generic NVMe status in cpl; returns -EIO, as a sync mechanism does for a status */
+static inline int
+xnvme_be_windows_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
+{
+	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
+	return -EIO;
+}
+
 /** Maps a Win32 error code (GetLastError()) to a positive errno */
 int
 xnvme_be_windows_errno(DWORD werr);
@@ -39,5 +48,6 @@ extern const struct xnvme_be_mem xnvme_be_windows_mem;
 extern const struct xnvme_be_admin xnvme_be_windows_admin_file;
 extern const struct xnvme_be_sync xnvme_be_windows_sync_file;
 extern const struct xnvme_be_async xnvme_be_windows_async_iocp;
+extern const struct xnvme_be_async xnvme_be_windows_async_ioring;
 
 #endif /* XNVME_BE_WINDOWS_H */

@@ -14,13 +14,6 @@
 #define SC_LBA_RANGE 0x80
 
 static int
-rw_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
-{
-	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, sc);
-	return -EIO;
-}
-
-static int
 rw_errno(struct xnvme_cmd_ctx *ctx, int err)
 {
 	xnvme_cpl_set_errno(ctx, err);
@@ -84,23 +77,23 @@ xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *of
 		lba_nbytes = 1ULL << ssw;
 		*len = nlb << ssw;
 		if (*len > avail || *off > ((uint64_t)INT64_MAX >> ssw)) {
-			return rw_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+			return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
 		}
 		if (ctx->cmd.common.nsid != ctx->dev->ident.nsid) {
-			return rw_status(ctx, 0x0B); /* Invalid Namespace or Format */
+			return xnvme_be_windows_status(ctx, 0x0B); /* Invalid Namespace or Format */
 		}
 		/* writes stay inside the file; reads may end in its last, partial LBA */
 		tbytes = ctx->dev->geo.tbytes;
 		nlbas = *write ? tbytes / lba_nbytes : (tbytes + lba_nbytes - 1) / lba_nbytes;
 		if (*off >= nlbas || nlb > nlbas - *off) {
-			return rw_status(ctx, SC_LBA_RANGE);
+			return xnvme_be_windows_status(ctx, SC_LBA_RANGE);
 		}
 		*off <<= ssw;
 		return 0;
 	case XNVME_SPEC_FS_OPC_READ:
 	case XNVME_SPEC_FS_OPC_WRITE:
 		if (*off > INT64_MAX) {
-			return rw_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+			return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
 		}
 		return 0;
 	case XNVME_SPEC_NVM_OPC_FLUSH:
@@ -110,7 +103,7 @@ xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *of
 		}
 		return 1;
 	default:
-		return rw_status(ctx, SC_INVALID_OPCODE);
+		return xnvme_be_windows_status(ctx, SC_INVALID_OPCODE);
 	}
 }
 
@@ -147,7 +140,7 @@ file_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, siz
 			continue;
 		}
 		if (seg > MAXDWORD || !dvec[i].iov_base) {
-			return rw_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
+			return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
 		}
 		err = xfer(state, write, dvec[i].iov_base, (DWORD)seg, off + moved, &done);
 		if (err) {
