@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-#include <sys/uio.h>
 #include "libxnvme_queue.h"
 #include "libxnvme_spec.h"
 #include "libxnvme_util.h"

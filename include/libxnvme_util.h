@@ -16,6 +16,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+#ifdef _WIN32
+/* Windows has no <sys/uio.h>: struct iovec with its POSIX layout */
+struct iovec {
+	void *iov_base;
+	size_t iov_len;
+};
+#else
+#include <sys/uio.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {

@@ -12,7 +12,6 @@
 static const struct xnvme_be xnvme_be_spdk = {.name = "spdk", .enabled = false};
 static const struct xnvme_be xnvme_be_fbsd = {.name = "fbsd", .enabled = false};
 static const struct xnvme_be xnvme_be_macos = {.name = "macos", .enabled = false};
-static const struct xnvme_be xnvme_be_windows = {.name = "windows", .enabled = false};
 
 const struct xnvme_be *const xnvme_be_registry[] = {
 	&xnvme_be_spdk,	   &xnvme_be_linux,   &xnvme_be_fbsd, &xnvme_be_macos,

@@ -9,6 +9,7 @@
 #include <time.h>
 #include "xnvme_be.h"
 #include "xnvme_bufreg.h"
+#include "xnvme_plat.h"
 
 void *
 xnvme_buf_alloc(const struct xnvme_dev *dev, size_t nbytes)
@@ -81,9 +82,6 @@ xnvme_buf_vtophys(const struct xnvme_dev *dev, void *buf, uint64_t *phys)
 void *
 xnvme_buf_virt_alloc(size_t alignment, size_t nbytes)
 {
-	void *buf;
-	int err;
-
 	if (!nbytes || !alignment || (alignment & (alignment - 1))) {
 		errno = EINVAL;
 		return NULL;
@@ -96,18 +94,13 @@ xnvme_buf_virt_alloc(size_t alignment, size_t nbytes)
 	if (alignment < sizeof(void *)) {
 		alignment = sizeof(void *);
 	}
-	err = posix_memalign(&buf, alignment, nbytes);
-	if (err) {
-		errno = err;
-		return NULL;
-	}
-	return buf;
+	return xnvme_plat_aligned_alloc(alignment, nbytes);
 }
 
 void
 xnvme_buf_virt_free(void *buf)
 {
-	free(buf);
+	xnvme_plat_aligned_free(buf);
 }
 
 /* splitmix64: reproducible for a given seed, and fine with seed 0 */

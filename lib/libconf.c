@@ -2,16 +2,15 @@
 /*
  * Build configuration as strings. The entries come from the build system (xnvme_config.h).
  */
-#include <linux/version.h>
-#include <linux/nvme_ioctl.h>
 #include <libxnvme.h>
 #include "xnvme_config.h"
+#include "xnvme_plat.h"
 
 #define XNVME_STR_(x) #x
 #define XNVME_STR(x) XNVME_STR_(x)
 
 const char *xnvme_libconf[] = {
-	"conf: XNVME_BE_LINUX_ENABLED",
+	XNVME_PLAT_LIBCONF_BE,
 	"conf: XNVME_BE_RAMDISK_ENABLED",
 	"conf: XNVME_BE_ASYNC_ENABLED",
 #ifdef XNVME_HAVE_LIBURING
@@ -38,15 +37,7 @@ xnvme_libconf_fpr(FILE *stream, enum xnvme_pr opts)
 	for (int i = 0; xnvme_libconf[i]; ++i) {
 		wrtn += fprintf(stream, "  - '%s'\n", xnvme_libconf[i]);
 	}
-	wrtn += fprintf(stream, "  - '3p: linux;LINUX_VERSION_CODE-UAPI/%d-%d.%d.%d'\n",
-			LINUX_VERSION_CODE, (LINUX_VERSION_CODE >> 16) & 0xFF,
-			(LINUX_VERSION_CODE >> 8) & 0xFF, LINUX_VERSION_CODE & 0xFF);
-#ifdef NVME_IOCTL_IO64_CMD
-	wrtn += fprintf(stream, "  - '3p: linux;NVME_IOCTL_IO64_CMD'\n");
-#endif
-#ifdef NVME_IOCTL_IO64_CMD_VEC
-	wrtn += fprintf(stream, "  - '3p: linux;NVME_IOCTL_IO64_CMD_VEC'\n");
-#endif
+	wrtn += xnvme_plat_libconf_fpr(stream);
 	return wrtn;
 }
 

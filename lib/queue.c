@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "xnvme_be.h"
+#include "xnvme_plat.h"
 
 static void
 cb_noop(struct xnvme_cmd_ctx *ctx, void *cb_arg)
@@ -25,7 +26,7 @@ queue_free(struct xnvme_queue *queue)
 {
 	free(queue->free);
 	free(queue->pooled);
-	free(queue->pool);
+	xnvme_plat_aligned_free(queue->pool);
 	free(queue);
 }
 
@@ -49,8 +50,8 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		return -ENOMEM;
 	}
 	/* contexts are 128 bytes: cache-line aligned, no context straddles two lines */
-	if (posix_memalign((void **)&q->pool, 64, npool * sizeof(*q->pool))) {
-		q->pool = NULL;
+	q->pool = xnvme_plat_aligned_alloc(64, npool * sizeof(*q->pool));
+	if (!q->pool) {
 		queue_free(q);
 		return -ENOMEM;
 	}

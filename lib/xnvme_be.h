@@ -26,7 +26,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/uio.h>
+
+/* printf format checking: mingw-w64 checks the C99 printf it links (%zu) as gnu_printf */
+#ifdef __MINGW32__
+#define XNVME_BE_PRINTF gnu_printf
+#else
+#define XNVME_BE_PRINTF printf
+#endif
 
 #include <libxnvme.h>
 
@@ -312,7 +318,7 @@ xnvme_last_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 /** Records a human-readable reason for a failure in dev->errmsg; returns err */
 int
 xnvme_dev_set_errmsg(struct xnvme_dev *dev, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(XNVME_BE_PRINTF, 3, 4)));
 
 /** Identifies the device once (thread-safe); returns the remembered result */
 int
@@ -341,5 +347,6 @@ extern const struct xnvme_be xnvme_be_linux;
 extern const struct xnvme_be xnvme_be_ramdisk;
 extern const struct xnvme_be xnvme_be_tcp;
 extern const struct xnvme_be xnvme_be_vfio;
+extern const struct xnvme_be xnvme_be_windows;
 
 #endif /* XNVME_BE_H */

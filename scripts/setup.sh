@@ -6,7 +6,8 @@ set -euo pipefail
 pkgs=(meson ninja-build gcc g++ clang pkgconf liburing-dev libaio-dev valgrind man-db
       dpkg-dev make python3
       libclang-rt-14-dev libyaml-dev # libFuzzer for scripts/fuzz.sh; YAML parser of fuzz_printers
-      clang-format-14) # scripts/check_format.sh
+      clang-format-14 # scripts/check_format.sh
+      gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64) # Windows cross build, run under Wine (scripts/wine_test.sh)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

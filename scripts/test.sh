@@ -6,6 +6,7 @@
 #   3b. ThreadSanitizer over the concurrency and churn programs
 #   4. the unit suite under valgrind (leaks and invalid accesses are errors)
 #   4b. every libFuzzer target for 10 s from its corpus (scripts/fuzz.sh; one result per target)
+#   4c. the Windows cross build (mingw-w64) and its unit programs under Wine (scripts/wine_test.sh)
 #   5. install to a prefix, build the examples through pkg-config, run them
 #   5b. the Python and Rust bindings against that install (python/run_tests.sh, rust/run_tests.sh)
 #   6. fio 3.33 from Debian's source package with its xnvme engine, verifying data
@@ -130,6 +131,14 @@ f=$(sed -nE 's/^fuzz: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$out/fuzz.log")
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 [ "${f:-1}" -eq 0 ] || failures+=("fuzz (see $out/fuzz.log)")
+
+step "Windows cross build (mingw-w64) and the portable unit programs under Wine"
+scripts/wine_test.sh "$out/build-wine" 2>&1 | tee "$out/wine.log"
+p=$(sed -nE 's/^wine: ([0-9]+) passed, ([0-9]+) failed$/\1/p' "$out/wine.log")
+f=$(sed -nE 's/^wine: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$out/wine.log")
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+[ "${f:-1}" -eq 0 ] || failures+=("wine (see $out/wine.log)")
 
 step "install, examples through pkg-config"
 rm -rf "$out/install"

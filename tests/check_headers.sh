@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every public header compiles alone, as the first include, as C11, gnu99 (the way fio compiles
-# it) and C++11, with gcc and clang; the sizes pinned in the headers are asserted by C11 builds.
+# it) and C++11, with gcc, clang and mingw-w64 (Windows); the sizes pinned in the headers are asserted by C11 builds.
 # Also compiles fio's include sequence and a C++ client that defines XNVME_QUEUE_DEPTH.
 set -u
 incdir=${1:?usage: check_headers.sh <include dir>}
@@ -10,6 +10,9 @@ fail=0
 
 compilers=("gcc:g++")
 command -v clang >/dev/null && command -v clang++ >/dev/null && compilers+=("clang:clang++")
+# Windows (mingw-w64, from scripts/setup.sh): the headers must compile there too
+command -v x86_64-w64-mingw32-gcc >/dev/null && command -v x86_64-w64-mingw32-g++ >/dev/null &&
+	compilers+=("x86_64-w64-mingw32-gcc:x86_64-w64-mingw32-g++")
 
 check() {
 	local desc=$1 src=$2

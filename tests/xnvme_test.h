@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <libxnvme.h>
 
 #define XNVME_TEST_SKIP 77

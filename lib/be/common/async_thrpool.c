@@ -10,12 +10,12 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
 #include "async_deferred.h"
 #include "async_stubs.h"
+#include "xnvme_plat.h"
 
 #define THRPOOL_NTHREADS_DEFAULT 4
 #define THRPOOL_NTHREADS_MAX 1023
@@ -155,7 +155,6 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 {
 	uint32_t size = xnvme_be_ring_size(queue->capacity);
 	struct thrpool_state *state;
-	sigset_t all, old;
 	int nthreads, err = 0;
 
 	(void)opts;
@@ -189,16 +188,13 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 	}
 
 	/* Workers must not take the process's signals (e.g. fio's SIGINT handler) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (int i = 0; i < nthreads; ++i) {
-		err = -pthread_create(&state->threads[i], NULL, thrpool_worker, state);
+		err = -xnvme_plat_thread_create(&state->threads[i], thrpool_worker, state);
 		if (err) {
 			break;
 		}
 		state->nthreads++;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 
 	if (err) {
 		thrpool_stop(state);

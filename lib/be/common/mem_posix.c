@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include "xnvme_be.h"
+#include "xnvme_plat.h"
 
 static int
 mem_posix_check_support(struct xnvme_dev *dev)
@@ -20,9 +20,7 @@ mem_posix_check_support(struct xnvme_dev *dev)
 static void *
 mem_posix_buf_alloc(const struct xnvme_dev *dev, size_t nbytes, uint64_t *phys)
 {
-	size_t pgsz = (size_t)sysconf(_SC_PAGESIZE);
-	void *buf = NULL;
-	int err;
+	size_t pgsz = xnvme_plat_pagesize();
 
 	(void)dev;
 	(void)phys; /* no physical addresses; *phys is left as the caller set it */
@@ -37,12 +35,7 @@ mem_posix_buf_alloc(const struct xnvme_dev *dev, size_t nbytes, uint64_t *phys)
 	}
 	nbytes = (nbytes + pgsz - 1) & ~(pgsz - 1);
 
-	err = posix_memalign(&buf, pgsz, nbytes);
-	if (err) {
-		errno = err;
-		return NULL;
-	}
-	return buf;
+	return xnvme_plat_aligned_alloc(pgsz, nbytes);
 }
 
 static void *
@@ -62,7 +55,7 @@ static void
 mem_posix_buf_free(const struct xnvme_dev *dev, void *buf)
 {
 	(void)dev;
-	free(buf);
+	xnvme_plat_aligned_free(buf);
 }
 
 static int

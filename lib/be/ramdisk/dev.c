@@ -8,14 +8,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include "ramdisk.h"
+#include "xnvme_plat.h"
 
-#ifndef MAP_NORESERVE
-#define MAP_NORESERVE 0
-#endif
 
 static pthread_mutex_t g_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ramdisk *g_registry;
@@ -41,10 +36,10 @@ ramdisk_destroy(struct ramdisk *rd)
 	}
 	xnvme_ramdisk_fdp_fini(rd);
 	if (rd->mem) {
-		munmap(rd->mem, rd->nbytes);
+		xnvme_plat_vmem_free(rd->mem, rd->nbytes);
 	}
 	if (rd->meta) {
-		munmap(rd->meta, rd->meta_nbytes);
+		xnvme_plat_vmem_free(rd->meta, rd->meta_nbytes);
 	}
 	xnvme_ramdisk_unc_fini(rd);
 	xnvme_ramdisk_errlog_fini(rd);
@@ -60,9 +55,8 @@ map_lazy(struct xnvme_dev *dev, uint64_t nbytes, uint8_t **out)
 	if (nbytes > SIZE_MAX) {
 		return xnvme_dev_set_errmsg(dev, -EINVAL, "cannot map %" PRIu64 " bytes", nbytes);
 	}
-	mem = mmap(NULL, (size_t)nbytes, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (mem == MAP_FAILED) {
+	mem = xnvme_plat_vmem_alloc((size_t)nbytes);
+	if (!mem) {
 		int err = -errno;
 
 		return xnvme_dev_set_errmsg(dev, err, "cannot map %" PRIu64 " bytes: %s", nbytes,
@@ -275,25 +269,23 @@ xnvme_ramdisk_check_support(struct xnvme_dev *dev)
 void
 xnvme_ramdisk_mem_zero(uint8_t *base, uint64_t off, uint64_t nbytes)
 {
-#ifdef __linux__
 	/*
-	 * Dropping private anonymous pages makes them read as zeroes and frees the memory, so
-	 * deallocating a large range does not commit it. Only pages wholly inside the range are
-	 * dropped: neighbouring LBAs are untouched.
+	 * Discarded pages read as zeroes and free the memory, so deallocating a large range does
+	 * not commit it. Only pages wholly inside the range are discarded: neighbouring LBAs are
+	 * untouched.
 	 */
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t page = (uint64_t)xnvme_plat_pagesize();
 
 	if (page && nbytes >= 4 * page) {
 		uint64_t start = (off + page - 1) & ~(page - 1);
 		uint64_t end = (off + nbytes) & ~(page - 1);
 
-		if (end > start && !madvise(base + start, end - start, MADV_DONTNEED)) {
+		if (end > start && !xnvme_plat_vmem_discard(base + start, (size_t)(end - start))) {
 			memset(base + off, 0, start - off);
 			memset(base + end, 0, off + nbytes - end);
 			return;
 		}
 	}
-#endif
 	memset(base + off, 0, nbytes);
 }
 

@@ -6,13 +6,10 @@
  * which is the normal case.
  */
 #include <errno.h>
-#include <sys/mman.h>
 
 #include "ramdisk.h"
+#include "xnvme_plat.h"
 
-#ifndef MAP_NORESERVE
-#define MAP_NORESERVE 0
-#endif
 
 void
 xnvme_ramdisk_unc_init(struct ramdisk *rd)
@@ -29,7 +26,7 @@ xnvme_ramdisk_unc_fini(struct ramdisk *rd)
 	_Atomic uint64_t *map = atomic_load_explicit(&rd->unc.map, memory_order_relaxed);
 
 	if (map) {
-		munmap((void *)map, rd->unc.map_nbytes);
+		xnvme_plat_vmem_free((void *)map, rd->unc.map_nbytes);
 	}
 	pthread_mutex_destroy(&rd->unc.lock);
 }
@@ -107,9 +104,8 @@ xnvme_ramdisk_unc_mark(struct ramdisk *rd, uint64_t slba, uint64_t nlbas)
 		void *mem;
 
 		/* Lazily committed like the data: a few marks cost a few pages */
-		mem = mmap(NULL, nbytes, PROT_READ | PROT_WRITE,
-			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (mem == MAP_FAILED) {
+		mem = xnvme_plat_vmem_alloc(nbytes);
+		if (!mem) {
 			pthread_mutex_unlock(&unc->lock);
 			return -ENOMEM;
 		}

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/* The platform interface on Windows (mingw-w64 or MSYS2: winpthreads for threads). */
+#include <errno.h>
+#include <malloc.h>
+#include <windows.h>
+#include "xnvme_plat.h"
+
+void *
+xnvme_plat_aligned_alloc(size_t alignment, size_t nbytes)
+{
+	void *buf;
+
+	if (!alignment || (alignment & (alignment - 1))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	buf = _aligned_malloc(nbytes ? nbytes : 1, alignment);
+	if (!buf) {
+		errno = ENOMEM;
+	}
+	return buf;
+}
+
+void
+xnvme_plat_aligned_free(void *buf)
+{
+	_aligned_free(buf);
+}
+
+size_t
+xnvme_plat_pagesize(void)
+{
+	SYSTEM_INFO si;
+
+	GetSystemInfo(&si);
+	return si.dwPageSize;
+}
+
+int
+xnvme_plat_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	/* Windows delivers console events on a thread of their own: nothing to block */
+	return pthread_create(thread, NULL, fn, arg);
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * What differs between the operating systems the portable core runs on, behind one small
+ * interface: lib/platform/posix/ and lib/platform/windows/ implement it, so that no call site
+ * needs an #ifdef. Threads, mutexes, condition variables and clock_gettime() are POSIX on both
+ * (mingw-w64 ships winpthreads).
+ */
+#ifndef XNVME_PLAT_H
+#define XNVME_PLAT_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "xnvme_plat_os.h" /* XNVME_PLAT_LIBCONF_BE: the libconf entry of the OS backend */
+
+/*
+ * Allocates `nbytes` aligned to `alignment` (a power of two, at least sizeof(void *)).
+ * Returns NULL with errno set (EINVAL, ENOMEM) on failure. Release with xnvme_plat_aligned_free()
+ * only: on Windows such memory cannot be given to free().
+ */
+void *
+xnvme_plat_aligned_alloc(size_t alignment, size_t nbytes);
+
+/* Releases memory from xnvme_plat_aligned_alloc(); NULL is a no-op. */
+void
+xnvme_plat_aligned_free(void *buf);
+
+/* The virtual-memory page size in bytes. */
+size_t
+xnvme_plat_pagesize(void);
+
+/*
+ * pthread_create() for library worker threads: on POSIX the thread starts with every signal
+ * blocked, so that the application's handlers (e.g. fio's SIGINT) never run on it. Returns 0 or
+ * a positive error number, like pthread_create().
+ */
+int
+xnvme_plat_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
+
+/*
+ * Anonymous memory of `nbytes` that reads as zeroes and takes physical pages only when written
+ * (large ramdisks cost what they store). Returns NULL with errno set on failure.
+ */
+void *
+xnvme_plat_vmem_alloc(size_t nbytes);
+
+/* Releases memory from xnvme_plat_vmem_alloc() (`nbytes` as allocated); NULL is a no-op. */
+void
+xnvme_plat_vmem_free(void *mem, size_t nbytes);
+
+/*
+ * Makes the whole pages [addr, addr + nbytes) of xnvme_plat_vmem_alloc() memory read as zeroes
+ * again and gives their physical pages back. `addr` and `nbytes` are page multiples. Returns 0,
+ * or negative errno when the OS refused (the caller then clears the range itself). Must not
+ * race with accesses to the range.
+ */
+int
+xnvme_plat_vmem_discard(void *addr, size_t nbytes);
+
+/* Prints the OS-specific lines of xnvme_libconf_fpr() (YAML list items); returns chars written. */
+int
+xnvme_plat_libconf_fpr(FILE *stream);
+
+#endif /* XNVME_PLAT_H */
