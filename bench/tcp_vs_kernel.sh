@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Inside the QEMU guest (tests/qemu/rig.sh run -- bash bench/tcp_vs_kernel.sh <build dir>):
-# exports a null_blk device through nvmet-tcp on 127.0.0.1:4420 and runs xnvmeperf 4 KiB
-# random reads at QD1 and QD32 through the tcp backend and through the kernel's initiator
-# (nvme connect; io_uring with O_DIRECT on the block device it creates). Prints one
-# JSON line per run. Under TCG target and initiators share the guest's CPUs: compare the
-# ratios, not the absolute numbers.
+# Inside the QEMU guest (tests/qemu/rig.sh run -- bash bench/tcp_vs_kernel.sh <build dir>
+# [seconds] [fio binary]): exports a null_blk device through nvmet-tcp on 127.0.0.1:4420 and
+# runs 4 KiB random reads at QD1 and QD32 through the tcp backend (xnvmeperf, and fio's xnvme
+# engine when a fio binary built against this library is given) and through the kernel's
+# initiator (nvme connect; fio's io_uring engine with O_DIRECT on the block device it creates,
+# and xnvmeperf there too). Prints a Markdown table: IOPS and the guest's CPU time per I/O
+# (all CPUs, from /proc/stat: initiator, target and kernel threads together, since they share
+# the guest). Under TCG compare the ratios, not the absolute numbers.
 set -u
-build=$(realpath "${1:?usage: tcp_vs_kernel.sh <build dir> [seconds]}")
+build=$(realpath "${1:?usage: tcp_vs_kernel.sh <build dir> [seconds] [fio]}")
 secs=${2:-5}
+fio=${3:-}
 modprobe null_blk nr_devices=1 gb=1 || exit 77
 modprobe nvmet-tcp || exit 77
 modprobe nvme-tcp || exit 77
@@ -23,15 +26,46 @@ mkdir $S/subsystems/$nqn && echo 1 >$S/subsystems/$nqn/attr_allow_any_host &&
 	echo 4420 >$S/ports/12/addr_trsvcid && echo ipv4 >$S/ports/12/addr_adrfam &&
 	ln -s $S/subsystems/$nqn $S/ports/12/subsystems/$nqn || exit 1
 
+echo "| initiator | tool | QD | IOPS | guest CPU us/IO |"
+echo "|---|---|---|---|---|"
+busy() { awk '/^cpu /{print $2+$3+$4+$7+$8+$9}' /proc/stat; }
+# record <initiator> <tool> <qd> <command...>: the command prints "ios iops" on its last line
+record() {
+	local who=$1 tool=$2 qd=$3 b0 b1 out ios iops
+	shift 3
+	b0=$(busy)
+	out=$("$@" | tail -n 1)
+	b1=$(busy)
+	read -r ios iops <<<"$out"
+	if [ -z "${ios:-}" ] || [ "${ios:-0}" = 0 ]; then
+		echo "| $who | $tool | $qd | failed | - |"
+		return
+	fi
+	# USER_HZ ticks of 10 ms: microseconds of guest CPU per I/O
+	echo "| $who | $tool | $qd | $(printf '%.0f' "$iops") | $(awk -v t=$((b1 - b0)) -v n="$ios" \
+		'BEGIN{printf "%.0f", t * 10000 / n}') |"
+}
 perf() {
 	local uri=$1 qd=$2
 	shift 2
-	echo "# $uri qd $qd $*"
 	"$build/tools/xnvmeperf" "$uri" --qdepth "$qd" --runtime "$secs" --size 256m --no-progress \
-		--json "$@"
+		--json "$@" | sed -n 's/.*"total": {"ios": \([0-9]*\),.*"iops": \([0-9.]*\),.*/\1 \2/p'
 }
+fiorun() {
+	local qd=$1
+	shift
+	# terse v3: field 6 KiB read, field 8 read IOPS
+	"$fio" --name=bench --thread=1 --rw=randread --bs=4k --size=256m --time_based \
+		--runtime="$secs" --iodepth="$qd" --output-format=terse "$@" |
+		awk -F';' '{print $6 / 4, $8}'
+}
+furi="127.0.0.1\\:4420?subnqn=${nqn//:/\\:}"
 for qd in 1 32; do
-	perf "127.0.0.1:4420?subnqn=$nqn" $qd
+	record "tcp backend" xnvmeperf $qd perf "127.0.0.1:4420?subnqn=$nqn" $qd
+	if [ -n "$fio" ]; then
+		record "tcp backend" "fio xnvme" $qd fiorun $qd --ioengine=xnvme --xnvme_async=tcp \
+			--xnvme_dev_nsid=1 --filename="$furi"
+	fi
 done
 hostnqn=nqn.2014-08.org.nvmexpress:uuid:5e1f0000-0000-4000-8000-00000000be0c
 nvme connect -t tcp -a 127.0.0.1 -s 4420 -n $nqn --hostnqn $hostnqn >/dev/null || exit 1
@@ -41,6 +75,10 @@ kdev=$(for c in /sys/class/nvme/nvme*; do
 done)
 kdev=/dev/$(basename "$kdev")
 for qd in 1 32; do
-	perf "$kdev" $qd --async io_uring --direct
+	if [ -n "$fio" ]; then
+		record "kernel nvme-tcp" "fio io_uring" $qd fiorun $qd --ioengine=io_uring --direct=1 \
+			--filename="$kdev"
+	fi
+	record "kernel nvme-tcp" "xnvmeperf io_uring" $qd perf "$kdev" $qd --async io_uring --direct
 done
 nvme disconnect -n $nqn >/dev/null

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <time.h>
 #include <libxnvme.h>
 
 #define XFER_NBYTES (64 * 1024)
@@ -29,13 +29,12 @@ static int nfailed;
 static double
 cpu_secs(void)
 {
-	struct rusage ru;
+	struct timespec ts;
 
-	if (getrusage(RUSAGE_SELF, &ru)) {
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)) {
 		return 0.0;
 	}
-	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 struct job {

@@ -36,7 +36,7 @@ static void
 check_registry(void)
 {
 	static const char *const names[] = {"spdk", "linux", "fbsd", "macos",
-					    "windows", "ramdisk", "vfio"};
+					    "windows", "ramdisk", "vfio", "tcp"};
 	struct xnvme_be_attr_list *list = NULL;
 	const struct xnvme_be_attr *be;
 
@@ -44,7 +44,7 @@ check_registry(void)
 	if (!list) {
 		return;
 	}
-	CHECK_EQ(list->count, 7);
+	CHECK_EQ(list->count, (int)(sizeof(names) / sizeof(names[0])));
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
 		CHECK(find_be(list, names[i]) != NULL);
 	}

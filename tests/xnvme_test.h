@@ -58,19 +58,21 @@ __attribute__((format(printf, 6, 7))) static inline void
 xnvme_test_fail(const char *who, const char *what, const char *func, int line, const char *cond,
 		const char *fmt, ...)
 {
+	char msg[1024];
+	int n;
 	va_list ap;
 
-	flockfile(stderr);
-	fputs("FAIL ", stderr);
-	if (who) {
-		fprintf(stderr, "%s/%s ", who, what);
+	/* one formatted line, one fputs: stdio writes it whole even with other threads failing */
+	n = snprintf(msg, sizeof(msg), "FAIL %s%s%s%s%s:%d: %s: ", who ? who : "", who ? "/" : "",
+		     who ? what : "", who ? " " : "", func, line, cond);
+	if (n < 0 || (size_t)n >= sizeof(msg)) {
+		n = 0;
 	}
-	fprintf(stderr, "%s:%d: %s: ", func, line, cond);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg + n, sizeof(msg) - (size_t)n - 1, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	funlockfile(stderr);
+	strcat(msg, "\n");
+	fputs(msg, stderr);
 }
 
 /* CHECK naming what was tested (two strings, e.g. target and mechanism), a printf message */

@@ -13,7 +13,9 @@ $NVMEFS_TEST_DEVICE set (e.g. /dev/ng0n1), that device replaces both the shared 
 per-test device file, and $NVMEFS_TEST_OPTS (e.g. "ASYNC 'io_uring_cmd'") is added to every
 secret naming it. Tests that damage bytes on purpose go through raw_open(): for a generic char
 device that is the block device of the same namespace ($NVMEFS_TEST_RAW), with the page cache
-dropped around each use so the passthrough path and Python agree on what is on the media.
+dropped around each use so the passthrough path and Python agree on what is on the media. The
+device may be any URI the library opens, e.g. an NVMe/TCP target "127.0.0.1:4420?subnqn=NQN",
+with $NVMEFS_TEST_RAW naming the block device the target exports.
 """
 import os
 import pathlib
@@ -46,7 +48,7 @@ def dev_params(path):
 
 def device_nbytes(path):
     """Capacity of a ramdisk URI ("<N>GB"), a file or a device"""
-    if not path.startswith("/"):
+    if not path.startswith("/") and path != DEVICE:
         return int(path.split("GB")[0]) << 30
     with raw_open(path, "rb") as f:
         return f.seek(0, os.SEEK_END)

@@ -99,7 +99,9 @@ def test_info_layout(ramdisk):
     dev = info(ramdisk, "device")[0]
     nbytes = device_nbytes(RAMDISK)
     assert dev["name"] == RAMDISK and dev["size_bytes"] == nbytes
-    assert "state=mounted" in dev["detail"] and ("be=linux" if DEVICE else "be=ramdisk") in dev["detail"]
+    # a device path opens through the linux backend, a "host:port" URI through tcp
+    be = ("be=linux" if DEVICE.startswith("/") else "be=tcp") if DEVICE else "be=ramdisk"
+    assert "state=mounted" in dev["detail"] and be in dev["detail"]
     regions = {r["name"]: r for r in info(ramdisk, "region")}
     assert set(regions) == {"db", "wal", "temp"}
     starts = sorted(int(detail_value(r, "start_lba")) for r in regions.values())

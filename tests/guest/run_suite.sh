@@ -148,7 +148,7 @@ run permission perm
 } >"$out/guest-matrix.md"
 
 # The tcp backend against the kernel's nvmet-tcp on loopback, over the 512 B namespace
-run tcp-target bash "$(dirname "${BASH_SOURCE[0]}")/tcp_target.sh" "$build"
+run tcp-target bash "$(dirname "${BASH_SOURCE[0]}")/tcp_target.sh" "$build" "$fio"
 
 [ -n "${XNVME_QEMU_SPARE_PCI_BDF:-}" ] && run vfio "$(dirname "$0")/vfio.sh" "$build" "$fio"
 # Command timeouts against the controller that answers late (skips without rig.sh --slow);

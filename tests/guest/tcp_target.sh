@@ -4,11 +4,15 @@
 # tests/test_tcp against it (without and with digests; it overwrites the namespace's first
 # 16 MiB), reads what the initiator wrote back through the block device, cross-checks data with
 # the kernel's own initiator (nvme connect) both ways, removes the target's port during I/O
-# (xnvmeperf must fail and exit, not hang), and removes the configuration. Exit 0 pass, 1 fail, 77 skip (not in the guest, or no nvmet-tcp).
+# (xnvmeperf must fail and exit, not hang), and removes the configuration. Given a fio binary
+# built against this library, fio's xnvme engine verifies data over the backend too; given
+# NVMEFS_EXTENSION (built against this library), part of DuckDB's nvmefs suite runs on the
+# target. Exit 0 pass, 1 fail, 77 skip (not in the guest, or no nvmet-tcp).
 #
-#   usage: tcp_target.sh <build dir>
+#   usage: tcp_target.sh <build dir> [fio binary]
 set -u
-build=$(realpath "${1:?usage: tcp_target.sh <build dir>}")
+build=$(realpath "${1:?usage: tcp_target.sh <build dir> [fio]}")
+fio=${2:-}
 dev=${XNVME_QEMU_NVM_BLK:-}
 [ -n "${XNVME_QEMU_GUEST:-}" ] && [ -n "$dev" ] || exit 77
 modprobe nvmet-tcp 2>/dev/null || exit 77
@@ -90,6 +94,49 @@ if [ $rc -eq 0 ] && command -v nvme >/dev/null && modprobe nvme-tcp 2>/dev/null;
 		cat "$tmp/connect.log"
 	fi
 	rm -rf "$tmp"
+fi
+
+# fio 3.33's xnvme engine over the backend, verifying what it writes (crc32c), past the data
+# checked above: the async mechanism at QD 1 and 16, the sync one through emu. fio splits file
+# names at ':', hence the escapes.
+if [ $rc -eq 0 ] && [ -n "$fio" ] && [ -x "$fio" ]; then
+	furi="127.0.0.1\\:4420?subnqn=${nqn//:/\\:}"
+	fiorun() {
+		local name=$1
+		shift
+		"$fio" --name="tcp-$name" --ioengine=xnvme --thread=1 --filename="$furi" \
+			--xnvme_dev_nsid=1 --offset=32M --size=4M --bs=4k --rw=randwrite \
+			--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_state_save=0 \
+			--output-format=terse "$@" >/dev/null || {
+			echo "tcp_target: fio $name failed"
+			rc=1
+		}
+	}
+	fiorun async-qd1 --xnvme_async=tcp --iodepth=1
+	fiorun async-qd16 --xnvme_async=tcp --iodepth=16
+	fiorun sync-emu --xnvme_sync=tcp --xnvme_async=emu --iodepth=16
+	[ $rc -eq 0 ] && echo "tcp_target: fio's xnvme engine verified its data over TCP"
+elif [ -z "$fio" ]; then
+	echo "tcp_target: no fio binary given (skipping fio)"
+fi
+
+# DuckDB's nvmefs extension on the target (most storage and crash-recovery tests; they format
+# the namespace): the secret's DEVICE is the URI with its subnqn option, raw byte checks go through
+# the exported block device. Needs NVMEFS_EXTENSION built against this library and
+# XNVME_GUEST_PYTHON (the interpreter with duckdb and pytest).
+if [ $rc -eq 0 ] && [ -n "${NVMEFS_EXTENSION:-}" ]; then
+	suite=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../duckdb/tests" && pwd)
+	# about 2 minutes under TCG: the two slowest crash tests (over a minute and a half) stay
+	# in the on-device runs of run_suite.sh
+	sel="(storage or recovery) and not repeated_crashes and not checkpoint_and_large"
+	if env NVMEFS_TEST_DEVICE="127.0.0.1:4420?subnqn=$nqn" NVMEFS_TEST_RAW="$dev" \
+		NVMEFS_TEST_OPTS="ASYNC 'tcp'" "${XNVME_GUEST_PYTHON:-python3}" -m pytest -q -rs \
+		-p no:cacheprovider -k "$sel" "$suite"; then
+		echo "tcp_target: DuckDB's nvmefs storage and recovery tests pass over TCP"
+	else
+		echo "tcp_target: DuckDB's nvmefs tests failed over TCP"
+		rc=1
+	fi
 fi
 
 # The target's port removed during I/O: the initiator's commands fail and it exits, no hang
