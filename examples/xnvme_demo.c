@@ -69,8 +69,10 @@ run_pass(struct xnvme_dev *dev, struct xnvme_queue *queue, uint8_t *buf, bool wr
 		if (!queue) {
 			struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
 
-			err = write ? xnvme_nvm_write(&ctx, nsid, slba, lbas_per_cmd - 1, data, NULL)
-				    : xnvme_nvm_read(&ctx, nsid, slba, lbas_per_cmd - 1, data, NULL);
+			err = write ? xnvme_nvm_write(&ctx, nsid, slba, lbas_per_cmd - 1, data,
+						      NULL)
+				    : xnvme_nvm_read(&ctx, nsid, slba, lbas_per_cmd - 1, data,
+						     NULL);
 			job->ncmds++;
 			job->nerr += err != 0;
 			continue;
@@ -124,7 +126,8 @@ run_one(const char *uri, const char *mech, uint8_t *pattern)
 		return;
 	}
 	if (xnvme_dev_get_geo(dev)->tbytes < TOTAL_NBYTES) {
-		printf("%-24s %-10s %10s %10s %10s  %s\n", uri, mech, "-", "-", "-", "device too small");
+		printf("%-24s %-10s %10s %10s %10s  %s\n", uri, mech, "-", "-", "-",
+		       "device too small");
 		xnvme_dev_close(dev);
 		return;
 	}

@@ -37,7 +37,8 @@ extern "C" {
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_adm_idfy(struct xnvme_cmd_ctx *ctx, uint8_t cns, uint16_t cntid, uint8_t nsid, uint16_t nvmsetid, uint8_t uuid, struct xnvme_spec_idfy *dbuf);
+xnvme_adm_idfy(struct xnvme_cmd_ctx *ctx, uint8_t cns, uint16_t cntid, uint8_t nsid,
+	       uint16_t nvmsetid, uint8_t uuid, struct xnvme_spec_idfy *dbuf);
 
 /**
  * Identify Controller (CNS 0x01) into the 4096-byte `dbuf`.
@@ -67,7 +68,8 @@ xnvme_adm_idfy_ns(struct xnvme_cmd_ctx *ctx, uint32_t nsid, struct xnvme_spec_id
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_adm_idfy_ns_csi(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t csi, struct xnvme_spec_idfy *dbuf);
+xnvme_adm_idfy_ns_csi(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t csi,
+		      struct xnvme_spec_idfy *dbuf);
 
 /**
  * Prepares a Get Log Page command in ctx->cmd without submitting: log id `lid`, log specific
@@ -76,7 +78,8 @@ xnvme_adm_idfy_ns_csi(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t csi, str
  * Thread safety: touches only `ctx`.
  */
 void
-xnvme_prep_adm_log(struct xnvme_cmd_ctx *ctx, uint8_t lid, uint8_t lsp, uint64_t lpo_nbytes, uint32_t nsid, uint8_t rae, uint32_t dbuf_nbytes);
+xnvme_prep_adm_log(struct xnvme_cmd_ctx *ctx, uint8_t lid, uint8_t lsp, uint64_t lpo_nbytes,
+		   uint32_t nsid, uint8_t rae, uint32_t dbuf_nbytes);
 
 /**
  * Get Log Page `lid` (log specific field `lsp`) of `nsid` from byte offset `lpo_nbytes` into
@@ -85,7 +88,8 @@ xnvme_prep_adm_log(struct xnvme_cmd_ctx *ctx, uint8_t lid, uint8_t lsp, uint64_t
  * that is not a multiple of 4. Thread safety: see the header comment.
  */
 int
-xnvme_adm_log(struct xnvme_cmd_ctx *ctx, uint8_t lid, uint8_t lsp, uint64_t lpo_nbytes, uint32_t nsid, uint8_t rae, void *dbuf, uint32_t dbuf_nbytes);
+xnvme_adm_log(struct xnvme_cmd_ctx *ctx, uint8_t lid, uint8_t lsp, uint64_t lpo_nbytes,
+	      uint32_t nsid, uint8_t rae, void *dbuf, uint32_t dbuf_nbytes);
 
 /**
  * Prepares Get Features of feature `fid` with select `sel` (0 current, 1 default, 2 saved,
@@ -100,7 +104,8 @@ xnvme_prep_adm_gfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint
  * ctx->cmd without submitting. A NULL ctx is ignored. Thread safety: touches only `ctx`.
  */
 void
-xnvme_prep_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t feat, uint8_t save);
+xnvme_prep_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t feat,
+		     uint8_t save);
 
 /**
  * Get Features `fid` with select `sel` (see xnvme_prep_adm_gfeat()); the value is in
@@ -108,7 +113,8 @@ xnvme_prep_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_adm_gfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint8_t sel, void *dbuf, size_t dbuf_nbytes);
+xnvme_adm_gfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint8_t sel, void *dbuf,
+		size_t dbuf_nbytes);
 
 /**
  * Set Features `fid` to `feat` (CDW11), `save` 1 to persist; `dbuf` of `dbuf_nbytes` (NULL
@@ -116,7 +122,8 @@ xnvme_adm_gfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint8_t s
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t feat, uint8_t save, const void *dbuf, size_t dbuf_nbytes);
+xnvme_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t feat, uint8_t save,
+		const void *dbuf, size_t dbuf_nbytes);
 
 /**
  * Format NVM of `nsid`: `lbaf`/`zf` are the lower 4 and upper 2 bits of the LBA format index,
@@ -126,7 +133,8 @@ xnvme_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t 
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_adm_format(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t lbaf, uint8_t zf, uint8_t mset, uint8_t ses, uint8_t pi, uint8_t pil);
+xnvme_adm_format(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t lbaf, uint8_t zf, uint8_t mset,
+		 uint8_t ses, uint8_t pi, uint8_t pil);
 
 /**
  * Sanitize (an admin command despite its prefix): action `sanact` (1 exit failure mode, 2
@@ -136,7 +144,8 @@ xnvme_adm_format(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t lbaf, uint8_t
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_nvm_sanitize(struct xnvme_cmd_ctx *ctx, uint8_t sanact, bool ause, uint32_t ovrpat, uint8_t owpass, bool oipbp, bool nodas);
+xnvme_nvm_sanitize(struct xnvme_cmd_ctx *ctx, uint8_t sanact, bool ause, uint32_t ovrpat,
+		   uint8_t owpass, bool oipbp, bool nodas);
 
 /**
  * Directive Send without data: operation `doper` on directive type `dtype` (0 identify,
@@ -145,7 +154,8 @@ xnvme_nvm_sanitize(struct xnvme_cmd_ctx *ctx, uint8_t sanact, bool ause, uint32_
  * Thread safety: see the header comment.
  */
 int
-xnvme_adm_dir_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t doper, uint32_t dtype, uint32_t dspec, uint32_t val);
+xnvme_adm_dir_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t doper, uint32_t dtype,
+		   uint32_t dspec, uint32_t val);
 
 /**
  * Directive Receive: operation `doper` on directive type `dtype`, CDW12 value `val`, into
@@ -153,7 +163,8 @@ xnvme_adm_dir_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t doper, uint
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_adm_dir_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t doper, uint32_t dtype, uint32_t val, void *dbuf, size_t dbuf_nbytes);
+xnvme_adm_dir_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t doper, uint32_t dtype,
+		   uint32_t val, void *dbuf, size_t dbuf_nbytes);
 
 #ifdef __cplusplus
 }

@@ -90,21 +90,24 @@ xnvme_cmd_ctx_cpl_status(struct xnvme_cmd_ctx *ctx)
  * thread. Queue contexts: only on the thread that owns the queue (no locking on that path).
  */
 int
-xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes);
+xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+	       size_t mbuf_nbytes);
 
 /**
  * Vectored form of xnvme_cmd_pass() with at most one metadata iovec (else -EINVAL).
  * Thread safety: as xnvme_cmd_pass().
  */
 int
-xnvme_cmd_passv(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes, struct iovec *mvec, size_t mvec_cnt, size_t mvec_nbytes);
+xnvme_cmd_passv(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+		struct iovec *mvec, size_t mvec_cnt, size_t mvec_nbytes);
 
 /**
  * Vectored form of xnvme_cmd_pass() with a contiguous metadata buffer.
  * Thread safety: as xnvme_cmd_pass().
  */
 int
-xnvme_cmd_pass_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes);
+xnvme_cmd_pass_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
+		   size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes);
 
 /**
  * Passes the admin command in ctx->cmd with data buffer `dbuf` of `dbuf_nbytes` bytes and
@@ -114,7 +117,8 @@ xnvme_cmd_pass_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cn
  * (commands that change the device, e.g. Format, affect the I/O of every thread).
  */
 int
-xnvme_cmd_pass_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes);
+xnvme_cmd_pass_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		     size_t mbuf_nbytes);
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,8 @@ typedef int (*xnvme_enumerate_cb)(struct xnvme_dev *dev, void *cb_args);
  * @return 0, or a negative errno on invalid arguments
  */
 int
-xnvme_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func, void *cb_args);
+xnvme_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
+		void *cb_args);
 
 /**
  * Re-identifies the device and recomputes its geometry (e.g. after a file grew or a namespace

@@ -64,8 +64,6 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_geo) == 64, "Incorrect size")
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_geo, tbytes) == 32, "Incorrect offset")
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_geo, lba_extended) == 56, "Incorrect offset")
 
-
-
 #ifdef __cplusplus
 }
 #endif

@@ -44,9 +44,6 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_ident, dtype) == 640, "Incorrect offse
 int
 xnvme_ident_from_uri(const char *uri, struct xnvme_ident *ident);
 
-
-
-
 #ifdef __cplusplus
 }
 #endif

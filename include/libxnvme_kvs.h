@@ -46,7 +46,8 @@ enum xnvme_store_opts {
  * Thread safety: see the header comment.
  */
 int
-xnvme_kvs_retrieve(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes, uint8_t opt);
+xnvme_kvs_retrieve(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len,
+		   const void *vbuf, uint32_t vbuf_nbytes, uint8_t opt);
 
 /**
  * Store `vbuf_nbytes` bytes of `vbuf` as the value of `key`; `opt`: enum xnvme_store_opts
@@ -54,7 +55,8 @@ xnvme_kvs_retrieve(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, ui
  * Thread safety: see the header comment.
  */
 int
-xnvme_kvs_store(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes, uint8_t opt);
+xnvme_kvs_store(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len,
+		const void *vbuf, uint32_t vbuf_nbytes, uint8_t opt);
 
 /**
  * Delete `key` and its value. Returns as the common rules above.
@@ -78,7 +80,8 @@ xnvme_kvs_exist(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8
  * Thread safety: see the header comment.
  */
 int
-xnvme_kvs_list(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len, const void *vbuf, uint32_t vbuf_nbytes);
+xnvme_kvs_list(struct xnvme_cmd_ctx *ctx, uint32_t nsid, const void *key, uint8_t key_len,
+	       const void *vbuf, uint32_t vbuf_nbytes);
 
 #ifdef __cplusplus
 }

@@ -48,7 +48,8 @@ extern "C" {
  * Thread safety: see the header comment.
  */
 int
-xnvme_nvm_read(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf, void *mbuf);
+xnvme_nvm_read(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf,
+	       void *mbuf);
 
 /**
  * Write `nlb + 1` blocks (nlb zero-based) from `dbuf` (and metadata from `mbuf`, or NULL) to
@@ -56,7 +57,8 @@ xnvme_nvm_read(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t
  * Thread safety: see the header comment.
  */
 int
-xnvme_nvm_write(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, const void *dbuf, const void *mbuf);
+xnvme_nvm_write(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb,
+		const void *dbuf, const void *mbuf);
 
 /**
  * Write Uncorrectable: marks `nlb + 1` blocks (nlb zero-based) from `slba` so that reading them
@@ -65,7 +67,8 @@ xnvme_nvm_write(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_
  * Thread safety: see the header comment.
  */
 int
-xnvme_nvm_write_uncorrectable(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb);
+xnvme_nvm_write_uncorrectable(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba,
+			      uint16_t nlb);
 
 /**
  * Write Zeroes: `nlb + 1` blocks (nlb zero-based) from `slba` read back as zeroes. No data
@@ -81,7 +84,8 @@ xnvme_nvm_write_zeroes(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, 
  * Thread safety: touches only `ctx`.
  */
 void
-xnvme_prep_nvm(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint16_t nlb);
+xnvme_prep_nvm(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba,
+	       uint16_t nlb);
 
 /**
  * Simple Copy to `sdlba` from the source ranges in `ranges`; `nr` is the ZERO-BASED number of
@@ -91,7 +95,9 @@ xnvme_prep_nvm(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_nvm_scopy(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t sdlba, struct xnvme_spec_nvm_scopy_fmt_zero *ranges, uint8_t nr, enum xnvme_nvm_scopy_fmt copy_fmt);
+xnvme_nvm_scopy(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t sdlba,
+		struct xnvme_spec_nvm_scopy_fmt_zero *ranges, uint8_t nr,
+		enum xnvme_nvm_scopy_fmt copy_fmt);
 
 /**
  * Dataset Management over `nr + 1` ranges (nr ZERO-BASED) in `dsm_range` (each range has a
@@ -100,7 +106,8 @@ xnvme_nvm_scopy(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t sdlba, struct
  * Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_nvm_dsm(struct xnvme_cmd_ctx *ctx, uint32_t nsid, struct xnvme_spec_dsm_range *dsm_range, uint8_t nr, bool ad, bool idw, bool idr);
+xnvme_nvm_dsm(struct xnvme_cmd_ctx *ctx, uint32_t nsid, struct xnvme_spec_dsm_range *dsm_range,
+	      uint8_t nr, bool ad, bool idw, bool idr);
 
 /**
  * I/O Management Receive (FDP): management operation `mo` (1: reclaim unit handle status)
@@ -108,7 +115,8 @@ xnvme_nvm_dsm(struct xnvme_cmd_ctx *ctx, uint32_t nsid, struct xnvme_spec_dsm_ra
  * derived from it). Returns as the common rules above. Thread safety: see the header comment.
  */
 int
-xnvme_nvm_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos, void *dbuf, uint32_t dbuf_nbytes);
+xnvme_nvm_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos, void *dbuf,
+		    uint32_t dbuf_nbytes);
 
 /**
  * I/O Management Send (FDP): management operation `mo` (1: reclaim unit handle update) with
@@ -117,7 +125,8 @@ xnvme_nvm_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16
  * Thread safety: see the header comment.
  */
 int
-xnvme_nvm_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos, void *dbuf, uint32_t dbuf_nbytes);
+xnvme_nvm_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos, void *dbuf,
+		    uint32_t dbuf_nbytes);
 
 /**
  * Compare: the device compares `nlb + 1` blocks (nlb zero-based) from `slba` with `dbuf` (and
@@ -126,7 +135,8 @@ xnvme_nvm_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16
  * Thread safety: see the header comment.
  */
 int
-xnvme_nvm_compare(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf, void *mbuf);
+xnvme_nvm_compare(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf,
+		  void *mbuf);
 
 #ifdef __cplusplus
 }

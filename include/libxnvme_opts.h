@@ -92,7 +92,7 @@ struct xnvme_opts {
 	 * command identifier stays reserved until the device completes it (docs/vfio.md).
 	 */
 	uint32_t command_timeout;
-	uint32_t spdk_fabrics;    ///< output: non-zero when connected over fabrics
+	uint32_t spdk_fabrics; ///< output: non-zero when connected over fabrics
 	uint32_t keep_alive_timeout_ms;
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_opts) == 136, "Incorrect size")

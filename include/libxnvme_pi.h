@@ -99,7 +99,10 @@ xnvme_pi_size(enum xnvme_spec_nvm_ns_pif pi_format);
  * little metadata, a misaligned block size, a reference tag check with type 3)
  */
 int
-xnvme_pi_ctx_init(struct xnvme_pi_ctx *ctx, uint32_t block_size, uint32_t md_size, bool md_interleave, bool pi_loc, enum xnvme_pi_type pi_type, uint32_t pi_flags, uint32_t init_ref_tag, uint16_t apptag_mask, uint16_t app_tag, enum xnvme_spec_nvm_ns_pif pi_format);
+xnvme_pi_ctx_init(struct xnvme_pi_ctx *ctx, uint32_t block_size, uint32_t md_size,
+		  bool md_interleave, bool pi_loc, enum xnvme_pi_type pi_type, uint32_t pi_flags,
+		  uint32_t init_ref_tag, uint16_t apptag_mask, uint16_t app_tag,
+		  enum xnvme_spec_nvm_ns_pif pi_format);
 
 /**
  * Writes the flagged PI fields of `num_blocks` blocks: into `data_buf` when the metadata is
@@ -107,7 +110,8 @@ xnvme_pi_ctx_init(struct xnvme_pi_ctx *ctx, uint32_t block_size, uint32_t md_siz
  * Thread safety: safe from any thread; reads `ctx`, writes only the given buffers.
  */
 void
-xnvme_pi_generate(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks);
+xnvme_pi_generate(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf,
+		  uint32_t num_blocks);
 
 /**
  * Checks the flagged PI fields of `num_blocks` blocks.

@@ -95,7 +95,8 @@ xnvme_lba_prn(const uint64_t *lba, uint16_t nlb, enum xnvme_pr opts);
  * comment.
  */
 int
-xnvme_ident_yaml(FILE *stream, const struct xnvme_ident *ident, int indent, const char *sep, int head);
+xnvme_ident_yaml(FILE *stream, const struct xnvme_ident *ident, int indent, const char *sep,
+		 int head);
 
 /**
  * Prints `ident` as a YAML mapping "xnvme_ident:" to `stream`; NULL prints "~". `opts`

@@ -29,9 +29,9 @@ extern "C" {
 #define ZND_CHANGES_LEN 511
 
 #define XNVME_SPEC_FEAT_ERROR_RECOVERY_DULBE(f) ((f) & (1 << 16))
-#define XNVME_SPEC_FEAT_ERROR_RECOVERY_TLER(f) ((f) & 0xffff)
-#define XNVME_SPEC_FEAT_MEDIA_FEEDBACK_HECC(f) ((f) & 0x1)
-#define XNVME_SPEC_FEAT_MEDIA_FEEDBACK_VHECC(f) ((f) & 0x2)
+#define XNVME_SPEC_FEAT_ERROR_RECOVERY_TLER(f) ((f)&0xffff)
+#define XNVME_SPEC_FEAT_MEDIA_FEEDBACK_HECC(f) ((f)&0x1)
+#define XNVME_SPEC_FEAT_MEDIA_FEEDBACK_VHECC(f) ((f)&0x2)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Enumerations                                                                               */
@@ -342,12 +342,12 @@ enum xnvme_spec_kv_status_code {
 struct xnvme_spec_status {
 	union {
 		struct {
-			uint16_t p : 1;     ///< phase tag
-			uint16_t sc : 8;    ///< status code
-			uint16_t sct : 3;   ///< status code type
+			uint16_t p : 1;   ///< phase tag
+			uint16_t sc : 8;  ///< status code
+			uint16_t sct : 3; ///< status code type
 			uint16_t rsvd2 : 2;
-			uint16_t m : 1;     ///< more information in the error log
-			uint16_t dnr : 1;   ///< do not retry
+			uint16_t m : 1;   ///< more information in the error log
+			uint16_t dnr : 1; ///< do not retry
 		};
 		uint16_t val; ///< the whole word, phase tag included
 	};
@@ -521,15 +521,15 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_cmd_gfeat) == 64, "Incorrect size")
 struct xnvme_spec_feat {
 	union {
 		struct {
-			uint32_t tmpth : 16;  ///< temperature threshold, in Kelvin
-			uint32_t tmpsel : 4;  ///< threshold temperature select
-			uint32_t thsel : 3;   ///< threshold type select
+			uint32_t tmpth : 16; ///< temperature threshold, in Kelvin
+			uint32_t tmpsel : 4; ///< threshold temperature select
+			uint32_t thsel : 3;  ///< threshold type select
 			uint32_t rsvd : 9;
 		} temp_threshold;
 
 		struct {
-			uint32_t tler : 16;  ///< time limited error recovery
-			uint32_t dulbe : 1;  ///< deallocated or unwritten logical block error enable
+			uint32_t tler : 16; ///< time limited error recovery
+			uint32_t dulbe : 1; ///< deallocated or unwritten logical block error enable
 			uint32_t rsvd : 15;
 		} error_recovery;
 
@@ -598,8 +598,8 @@ struct xnvme_spec_cmd_dsend {
 
 	uint32_t numd; ///< number of dwords (zero-based)
 
-	uint32_t doper : 8; ///< directive operation
-	uint32_t dtype : 8; ///< directive type
+	uint32_t doper : 8;  ///< directive operation
+	uint32_t dtype : 8;  ///< directive type
 	uint32_t dspec : 16; ///< directive specific
 
 	union {
@@ -622,8 +622,8 @@ struct xnvme_spec_cmd_drecv {
 
 	uint32_t numd; ///< number of dwords (zero-based)
 
-	uint32_t doper : 8; ///< directive operation
-	uint32_t dtype : 8; ///< directive type
+	uint32_t doper : 8;  ///< directive operation
+	uint32_t dtype : 8;  ///< directive type
 	uint32_t dspec : 16; ///< directive specific
 
 	union {
@@ -654,10 +654,10 @@ struct xnvme_spec_cmd_nvm {
 
 	union {
 		struct {
-			uint32_t af : 4;     ///< access frequency
-			uint32_t al : 2;     ///< access latency
-			uint32_t sr : 1;     ///< sequential request
-			uint32_t incom : 1;  ///< incompressible
+			uint32_t af : 4;    ///< access frequency
+			uint32_t al : 2;    ///< access latency
+			uint32_t sr : 1;    ///< sequential request
+			uint32_t incom : 1; ///< incompressible
 			uint32_t rsvd3 : 8;
 			uint32_t dspec : 16; ///< directive specific (e.g. placement handle)
 		};
@@ -699,7 +699,7 @@ struct xnvme_spec_nvm_cmd_scopy {
 	uint32_t df : 4;      ///< descriptor format
 	uint32_t prinfor : 4; ///< protection information for reads
 	uint32_t rsvd1 : 4;
-	uint32_t dtype : 4;   ///< directive type
+	uint32_t dtype : 4; ///< directive type
 	uint32_t rsvd2 : 2;
 	uint32_t prinfow : 4; ///< protection information for writes
 	uint32_t fua : 1;
@@ -922,8 +922,8 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_cmd) == 64, "Incorrect size")
 
 /** LBA Format: metadata size, data size (log2) and relative performance */
 struct xnvme_spec_lbaf {
-	uint16_t ms; ///< metadata bytes per LBA
-	uint8_t ds;  ///< LBA data size, as a power of two
+	uint16_t ms;    ///< metadata bytes per LBA
+	uint8_t ds;     ///< LBA data size, as a power of two
 	uint8_t rp : 2; ///< relative performance
 	uint8_t rsvd : 6;
 };
@@ -1128,8 +1128,8 @@ struct xnvme_spec_idfy_ctrlr {
 	uint16_t vid;   ///< PCI vendor id
 	uint16_t ssvid; ///< PCI subsystem vendor id
 
-	int8_t sn[XNVME_SPEC_CTRLR_SN_LEN]; ///< serial number, space padded
-	int8_t mn[XNVME_SPEC_CTRLR_MN_LEN]; ///< model number, space padded
+	int8_t sn[XNVME_SPEC_CTRLR_SN_LEN];  ///< serial number, space padded
+	int8_t mn[XNVME_SPEC_CTRLR_MN_LEN];  ///< model number, space padded
 	uint8_t fr[XNVME_SPEC_CTRLR_FR_LEN]; ///< firmware revision
 
 	uint8_t rab; ///< recommended arbitration burst
@@ -2023,8 +2023,7 @@ struct __attribute__((packed)) xnvme_spec_fdp_event_media_reallocated {
 	uint64_t lba;
 	uint8_t rsvd2[4];
 };
-XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_fdp_event_media_reallocated) == 16,
-		    "Incorrect size")
+XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_fdp_event_media_reallocated) == 16, "Incorrect size")
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_fdp_event_media_reallocated, lba) == 4,
 		    "Incorrect offset")
 
@@ -2189,7 +2188,8 @@ xnvme_spec_log_health_pr(const struct xnvme_spec_log_health_entry *log, int opts
  * characters written. Thread safety: see above.
  */
 int
-xnvme_spec_log_erri_fpr(FILE *stream, const struct xnvme_spec_log_erri_entry *log, int limit, int opts);
+xnvme_spec_log_erri_fpr(FILE *stream, const struct xnvme_spec_log_erri_entry *log, int limit,
+			int opts);
 
 /**
  * xnvme_spec_log_erri_fpr() on stdout. @return the number of characters written. Thread safety:
@@ -2347,7 +2347,8 @@ xnvme_spec_drecv_sar_pr(struct xnvme_spec_alloc_resource sar, int opts);
  * characters written. Thread safety: see above.
  */
 int
-xnvme_spec_nvm_scopy_fmt_zero_fpr(FILE *stream, const struct xnvme_spec_nvm_scopy_fmt_zero *entry, int opts);
+xnvme_spec_nvm_scopy_fmt_zero_fpr(FILE *stream, const struct xnvme_spec_nvm_scopy_fmt_zero *entry,
+				  int opts);
 
 /**
  * xnvme_spec_nvm_scopy_fmt_zero_fpr() on stdout. @return the number of characters written. Thread
@@ -2361,14 +2362,17 @@ xnvme_spec_nvm_scopy_fmt_zero_pr(const struct xnvme_spec_nvm_scopy_fmt_zero *ent
  * `stream`. @return the number of characters written. Thread safety: see above.
  */
 int
-xnvme_spec_nvm_scopy_source_range_fpr(FILE *stream, const struct xnvme_spec_nvm_scopy_source_range *srange, uint8_t nr, int opts);
+xnvme_spec_nvm_scopy_source_range_fpr(FILE *stream,
+				      const struct xnvme_spec_nvm_scopy_source_range *srange,
+				      uint8_t nr, int opts);
 
 /**
  * xnvme_spec_nvm_scopy_source_range_fpr() on stdout. @return the number of characters written.
  * Thread safety: see above.
  */
 int
-xnvme_spec_nvm_scopy_source_range_pr(const struct xnvme_spec_nvm_scopy_source_range *srange, uint8_t nr, int opts);
+xnvme_spec_nvm_scopy_source_range_pr(const struct xnvme_spec_nvm_scopy_source_range *srange,
+				     uint8_t nr, int opts);
 
 /**
  * Prints NVM command set specific Identify Controller data to `stream`. @return the number of
@@ -2438,7 +2442,8 @@ xnvme_spec_znd_idfy_ns_pr(struct xnvme_spec_znd_idfy_ns *zns, int opts);
  * Thread safety: see above.
  */
 int
-xnvme_spec_znd_log_changes_fpr(FILE *stream, const struct xnvme_spec_znd_log_changes *changes, int opts);
+xnvme_spec_znd_log_changes_fpr(FILE *stream, const struct xnvme_spec_znd_log_changes *changes,
+			       int opts);
 
 /**
  * xnvme_spec_znd_log_changes_fpr() on stdout. @return the number of characters written. Thread
@@ -2481,7 +2486,8 @@ xnvme_spec_znd_report_hdr_pr(const struct xnvme_spec_znd_report_hdr *hdr, int op
  * prints "~". @return the number of characters written. Thread safety: see above.
  */
 int
-xnvme_spec_znd_descr_fpr_yaml(FILE *stream, const struct xnvme_spec_znd_descr *descr, int indent, const char *sep);
+xnvme_spec_znd_descr_fpr_yaml(FILE *stream, const struct xnvme_spec_znd_descr *descr, int indent,
+			      const char *sep);
 
 /**
  * Prints Key-Value Identify Namespace data to `stream`. @return the number of characters written.

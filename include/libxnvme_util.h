@@ -48,11 +48,10 @@ extern "C" {
 #define XNVME_SIZEOF_MEMBER(type, member) (sizeof(((type *)0)->member))
 
 #define XNVME_I8_FMT "%c%c%c%c%c%c%c%c"
-#define XNVME_I8_TO_STR(i8)                                                                  \
-	(((i8) & 0x80) ? '1' : '0'), (((i8) & 0x40) ? '1' : '0'), (((i8) & 0x20) ? '1' : '0'), \
-		(((i8) & 0x10) ? '1' : '0'), (((i8) & 0x08) ? '1' : '0'),                      \
-		(((i8) & 0x04) ? '1' : '0'), (((i8) & 0x02) ? '1' : '0'),                      \
-		(((i8) & 0x01) ? '1' : '0')
+#define XNVME_I8_TO_STR(i8)                                                                        \
+	(((i8)&0x80) ? '1' : '0'), (((i8)&0x40) ? '1' : '0'), (((i8)&0x20) ? '1' : '0'),           \
+		(((i8)&0x10) ? '1' : '0'), (((i8)&0x08) ? '1' : '0'), (((i8)&0x04) ? '1' : '0'),   \
+		(((i8)&0x02) ? '1' : '0'), (((i8)&0x01) ? '1' : '0')
 
 #define XNVME_I16_FMT XNVME_I8_FMT XNVME_I8_FMT
 #define XNVME_I16_TO_STR(i16) XNVME_I8_TO_STR((i16) >> 8), XNVME_I8_TO_STR(i16)
@@ -64,11 +63,11 @@ extern "C" {
 #define XNVME_I64_TO_STR(i64) XNVME_I32_TO_STR((i64) >> 32), XNVME_I32_TO_STR(i64)
 
 #ifdef XNVME_DEBUG_ENABLED
-#define XNVME_DEBUG(...)                                                                     \
-	do {                                                                                 \
-		fprintf(stderr, "# DBG:%s:%s-%d: ", __FILE__, __func__, __LINE__);            \
-		fprintf(stderr, __VA_ARGS__);                                                \
-		fprintf(stderr, "\n");                                                       \
+#define XNVME_DEBUG(...)                                                                           \
+	do {                                                                                       \
+		fprintf(stderr, "# DBG:%s:%s-%d: ", __FILE__, __func__, __LINE__);                 \
+		fprintf(stderr, __VA_ARGS__);                                                      \
+		fprintf(stderr, "\n");                                                             \
 	} while (0)
 #else
 #define XNVME_DEBUG(...)

@@ -43,13 +43,13 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_znd_report, zrent_nbytes) == 40, "Inco
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_znd_report, storage) == 64, "Incorrect offset")
 
 /** Zone descriptor of entry `nth` of report `rprt` */
-#define XNVME_ZND_REPORT_DESCR(rprt, nth) \
+#define XNVME_ZND_REPORT_DESCR(rprt, nth)                                                          \
 	((struct xnvme_spec_znd_descr *)&(rprt)->storage[(nth) * (rprt)->zrent_nbytes])
 
 /** Descriptor extension of entry `nth` of report `rprt`; NULL when the report is not extended */
-#define XNVME_ZND_REPORT_DEXT(rprt, nth)                                                       \
-	((rprt)->extended                                                                      \
-		 ? (void *)&(rprt)->storage[(nth) * (rprt)->zrent_nbytes + (rprt)->zd_nbytes] \
+#define XNVME_ZND_REPORT_DEXT(rprt, nth)                                                           \
+	((rprt)->extended                                                                          \
+		 ? (void *)&(rprt)->storage[(nth) * (rprt)->zrent_nbytes + (rprt)->zd_nbytes]      \
 		 : NULL)
 
 /*
@@ -92,7 +92,10 @@ xnvme_znd_dev_get_lbafe(struct xnvme_dev *dev);
  * (-EINVAL for a NULL ctx); 0 means queued for a queue context. Thread safety: see above.
  */
 int
-xnvme_znd_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, enum xnvme_spec_znd_cmd_mgmt_recv_action zra, enum xnvme_spec_znd_cmd_mgmt_recv_action_sf zrasf, uint8_t partial, void *dbuf, uint32_t dbuf_nbytes);
+xnvme_znd_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba,
+		    enum xnvme_spec_znd_cmd_mgmt_recv_action zra,
+		    enum xnvme_spec_znd_cmd_mgmt_recv_action_sf zrasf, uint8_t partial, void *dbuf,
+		    uint32_t dbuf_nbytes);
 
 /**
  * Copies the descriptor of the zone starting at `slba` (the first zone reported from `slba`)
@@ -110,7 +113,8 @@ xnvme_znd_descr_from_dev(struct xnvme_dev *dev, uint64_t slba, struct xnvme_spec
  * is in that state or the command failed. Thread safety: see above.
  */
 int
-xnvme_znd_descr_from_dev_in_state(struct xnvme_dev *dev, enum xnvme_spec_znd_state state, struct xnvme_spec_znd_descr *zdescr);
+xnvme_znd_descr_from_dev_in_state(struct xnvme_dev *dev, enum xnvme_spec_znd_state state,
+				  struct xnvme_spec_znd_descr *zdescr);
 
 /**
  * Counts the zones matching report filter `sfield` (e.g. XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL)
@@ -118,7 +122,8 @@ xnvme_znd_descr_from_dev_in_state(struct xnvme_dev *dev, enum xnvme_spec_znd_sta
  * Thread safety: see above.
  */
 int
-xnvme_znd_stat(struct xnvme_dev *dev, enum xnvme_spec_znd_cmd_mgmt_recv_action_sf sfield, uint64_t *nzones);
+xnvme_znd_stat(struct xnvme_dev *dev, enum xnvme_spec_znd_cmd_mgmt_recv_action_sf sfield,
+	       uint64_t *nzones);
 
 /**
  * Reads the Changed Zone List log page. @return a buffer to free with xnvme_buf_free(dev, ..),
@@ -138,7 +143,9 @@ xnvme_znd_log_changes_from_dev(struct xnvme_dev *dev);
  * Thread safety: see above.
  */
 int
-xnvme_znd_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, bool select_all, enum xnvme_spec_znd_cmd_mgmt_send_action zsa, enum xnvme_spec_znd_mgmt_send_action_so zsa_so, void *dbuf);
+xnvme_znd_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, bool select_all,
+		    enum xnvme_spec_znd_cmd_mgmt_send_action zsa,
+		    enum xnvme_spec_znd_mgmt_send_action_so zsa_so, void *dbuf);
 
 /**
  * Zone Append of `nlb + 1` blocks (nlb ZERO-BASED) to the zone starting at `zslba`; the LBA
@@ -147,7 +154,8 @@ xnvme_znd_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, bo
  * is overrun. @return as xnvme_nvm_write(); -EINVAL for a NULL ctx. Thread safety: see above.
  */
 int
-xnvme_znd_append(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, uint16_t nlb, const void *dbuf, const void *mbuf);
+xnvme_znd_append(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, uint16_t nlb,
+		 const void *dbuf, const void *mbuf);
 
 /**
  * Flushes the zone random write area up to `lba` (Zone Management Send, action flush).
@@ -184,7 +192,8 @@ xnvme_znd_report_from_dev(struct xnvme_dev *dev, uint64_t slba, size_t limit, ui
  * Thread safety: see above.
  */
 int
-xnvme_znd_report_find_arbitrary(const struct xnvme_znd_report *report, enum xnvme_spec_znd_state state, uint64_t *zlba, int opts);
+xnvme_znd_report_find_arbitrary(const struct xnvme_znd_report *report,
+				enum xnvme_spec_znd_state state, uint64_t *zlba, int opts);
 
 #ifdef __cplusplus
 }

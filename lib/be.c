@@ -14,9 +14,8 @@ static const struct xnvme_be xnvme_be_fbsd = {.name = "fbsd", .enabled = false};
 static const struct xnvme_be xnvme_be_macos = {.name = "macos", .enabled = false};
 
 const struct xnvme_be *const xnvme_be_registry[] = {
-	&xnvme_be_spdk,	   &xnvme_be_linux,   &xnvme_be_fbsd, &xnvme_be_macos,
-	&xnvme_be_windows, &xnvme_be_ramdisk, &xnvme_be_vfio,
-	&xnvme_be_tcp,
+	&xnvme_be_spdk,    &xnvme_be_linux,   &xnvme_be_fbsd, &xnvme_be_macos,
+	&xnvme_be_windows, &xnvme_be_ramdisk, &xnvme_be_vfio, &xnvme_be_tcp,
 };
 const int xnvme_be_registry_len = sizeof(xnvme_be_registry) / sizeof(xnvme_be_registry[0]);
 
@@ -67,8 +66,8 @@ mech_find(const void *const *list, const char *name)
 }
 
 int
-xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin,
-		      const char *sync, const char *async)
+xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin, const char *sync,
+		      const char *async)
 {
 	const struct xnvme_be *be = dev->be;
 
@@ -170,8 +169,9 @@ resolve_named(struct xnvme_dev *dev, const struct xnvme_opts *opts, char *missin
 			char names[160];
 
 			mech_names(want[i].list, names, sizeof(names));
-			snprintf(missing, missing_len, "has no %s mechanism named '%.64s' (valid: %s)",
-				 want[i].kind, want[i].name, names);
+			snprintf(missing, missing_len,
+				 "has no %s mechanism named '%.64s' (valid: %s)", want[i].kind,
+				 want[i].name, names);
 			return -ENOSYS;
 		}
 	}
@@ -203,7 +203,8 @@ check_support(struct xnvme_dev *dev, const struct xnvme_opts *opts, char *why, s
 		dev->errmsg[0] = '\0';
 		err = chk[i].check(dev);
 		if (err) {
-			snprintf(why, why_len, "%s %s mechanism '%.32s' cannot serve '%.96s': %.200s",
+			snprintf(why, why_len,
+				 "%s %s mechanism '%.32s' cannot serve '%.96s': %.200s",
 				 chk[i].explicit ? "the requested" : "the default", chk[i].kind,
 				 chk[i].name, dev->ident.uri,
 				 dev->errmsg[0] ? dev->errmsg : strerror(-err));
@@ -284,8 +285,9 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		dev_reset_for_backend(dev, be, uri);
 		err = dev_opts_store(dev, opts);
 		if (err) {
-			verdict_offer(&best, err, RANK_FAILED, be->name,
-				      "a string option (subnqn, hostnqn, adrfam, core_mask) is too long");
+			verdict_offer(
+				&best, err, RANK_FAILED, be->name,
+				"a string option (subnqn, hostnqn, adrfam, core_mask) is too long");
 			break;
 		}
 		err = resolve_named(dev, opts, why, sizeof(why));
@@ -340,11 +342,12 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		char why[256];
 		size_t used;
 
-		used = (size_t)snprintf(why, sizeof(why), "unknown backend '%.64s' (valid:", opts->be);
+		used = (size_t)snprintf(why, sizeof(why),
+					"unknown backend '%.64s' (valid:", opts->be);
 		for (int i = 0; i < xnvme_be_registry_len && used < sizeof(why); ++i) {
-			used += (size_t)snprintf(why + used, sizeof(why) - used, " %s%s",
-						 xnvme_be_registry[i]->name,
-						 xnvme_be_registry[i]->enabled ? "" : " (not built)");
+			used += (size_t)snprintf(
+				why + used, sizeof(why) - used, " %s%s", xnvme_be_registry[i]->name,
+				xnvme_be_registry[i]->enabled ? "" : " (not built)");
 		}
 		if (used < sizeof(why)) {
 			snprintf(why + used, sizeof(why) - used, ")");

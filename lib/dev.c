@@ -74,7 +74,8 @@ xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts)
 		return NULL;
 	}
 	if (strnlen(dev_uri, XNVME_IDENT_URI_LEN) >= XNVME_IDENT_URI_LEN) {
-		xnvme_last_error_set("xnvme: URI longer than %d characters", XNVME_IDENT_URI_LEN - 1);
+		xnvme_last_error_set("xnvme: URI longer than %d characters",
+				     XNVME_IDENT_URI_LEN - 1);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -187,7 +188,8 @@ probe_css(struct xnvme_dev *dev, struct idfy_set *set)
 		/* a KV namespace answers its own command set with a non-zero size */
 		if (kns->nsze && kns->nkvf) {
 			memset(&set->ctrlr_css, 0, sizeof(set->ctrlr_css));
-			idfy(dev, XNVME_SPEC_IDFY_CTRLR_IOCS, 0, XNVME_SPEC_CSI_KV, &set->ctrlr_css);
+			idfy(dev, XNVME_SPEC_IDFY_CTRLR_IOCS, 0, XNVME_SPEC_CSI_KV,
+			     &set->ctrlr_css);
 			set->ns_css = ns;
 			set->csi = XNVME_SPEC_CSI_KV;
 			return;
@@ -368,7 +370,8 @@ xnvme_dev_derive_geo(struct xnvme_dev *dev)
 		err = xnvme_geo_derive_from(dev, &set->ctrlr, &set->ns, &set->ns_css, set->csi,
 					    &set->geo);
 		if (err) {
-			memset(&set->geo, 0, sizeof(set->geo)); /* all zero, as a failed first one */
+			memset(&set->geo, 0,
+			       sizeof(set->geo)); /* all zero, as a failed first one */
 		}
 		if (!err || !had_geo) {
 			publish_ident(dev, set, 0);

@@ -257,8 +257,7 @@ pi_app_load(const struct xnvme_pi_ctx *ctx, const uint8_t *tuple)
 }
 
 void
-xnvme_pi_generate(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf,
-		  uint32_t num_blocks)
+xnvme_pi_generate(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks)
 {
 	bool g16;
 	bool want_guard;
@@ -318,8 +317,7 @@ pi_blk_escaped(const struct xnvme_pi_ctx *ctx, const uint8_t *tuple)
 }
 
 int
-xnvme_pi_verify(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf,
-		uint32_t num_blocks)
+xnvme_pi_verify(struct xnvme_pi_ctx *ctx, uint8_t *data_buf, uint8_t *md_buf, uint32_t num_blocks)
 {
 	bool g16;
 	bool want_guard;

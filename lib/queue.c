@@ -84,8 +84,9 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 	if (err) {
 		if (!xnvme_last_error()[0]) { /* keep the mechanism's own reason when it gave one */
 			xnvme_last_error_set("%s: async mechanism '%s' could not set up a queue of "
-					     "capacity %u: %s", dev->be->name, q->async->name,
-					     capacity, strerror(-err));
+					     "capacity %u: %s",
+					     dev->be->name, q->async->name, capacity,
+					     strerror(-err));
 		}
 		queue_free(q);
 		return err;
@@ -241,9 +242,8 @@ xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 	/* O(1): a context of this pool (address range and alignment) that is not on the stack */
 	off = (uintptr_t)ctx - (uintptr_t)queue->pool;
 	idx = off / sizeof(*ctx);
-	if (XNVME_BE_UNLIKELY((uintptr_t)ctx < (uintptr_t)queue->pool ||
-			      off % sizeof(*ctx) || idx > queue->capacity ||
-			      queue->pooled[idx])) {
+	if (XNVME_BE_UNLIKELY((uintptr_t)ctx < (uintptr_t)queue->pool || off % sizeof(*ctx) ||
+			      idx > queue->capacity || queue->pooled[idx])) {
 		return -EINVAL;
 	}
 	queue->pooled[idx] = 1;

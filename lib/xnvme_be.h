@@ -308,8 +308,8 @@ xnvme_be_enumerate_visit(const char *uri, struct xnvme_opts *opts, xnvme_enumera
 
 /** Picks a mechanism by name for a kind the caller left automatic (no-op when already set) */
 int
-xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin,
-		      const char *sync, const char *async);
+xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin, const char *sync,
+		      const char *async);
 
 /** Sets the text xnvme_last_error() returns in this thread ("" clears it) */
 void

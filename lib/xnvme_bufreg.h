@@ -38,8 +38,8 @@ xnvme_bufreg_del(void *buf);
  * a buffer containing it
  */
 static inline int
-xnvme_bufreg_match(unsigned int i, const void *p, size_t nbytes, uint64_t *gen,
-		   uintptr_t *start, size_t *len)
+xnvme_bufreg_match(unsigned int i, const void *p, size_t nbytes, uint64_t *gen, uintptr_t *start,
+		   size_t *len)
 {
 	struct xnvme_bufreg_slot *s = &xnvme_bufreg[i];
 	uint64_t g = atomic_load_explicit(&s->gen, memory_order_acquire);
@@ -52,8 +52,8 @@ xnvme_bufreg_match(unsigned int i, const void *p, size_t nbytes, uint64_t *gen,
 	st = atomic_load_explicit(&s->start, memory_order_relaxed);
 	n = atomic_load_explicit(&s->nbytes, memory_order_relaxed);
 	atomic_thread_fence(memory_order_acquire);
-	if (atomic_load_explicit(&s->gen, memory_order_relaxed) != g || a < st ||
-	    a - st > n || nbytes > n - (a - st)) {
+	if (atomic_load_explicit(&s->gen, memory_order_relaxed) != g || a < st || a - st > n ||
+	    nbytes > n - (a - st)) {
 		return 0;
 	}
 	*gen = g;
@@ -64,8 +64,8 @@ xnvme_bufreg_match(unsigned int i, const void *p, size_t nbytes, uint64_t *gen,
 
 /** The slot holding [p, p + nbytes), trying `hint` first; -1 when none does */
 static inline int
-xnvme_bufreg_find(unsigned int hint, const void *p, size_t nbytes, uint64_t *gen,
-		  uintptr_t *start, size_t *len)
+xnvme_bufreg_find(unsigned int hint, const void *p, size_t nbytes, uint64_t *gen, uintptr_t *start,
+		  size_t *len)
 {
 	if (hint < XNVME_BUFREG_SLOTS && xnvme_bufreg_match(hint, p, nbytes, gen, start, len)) {
 		return (int)hint;

@@ -28,8 +28,8 @@ static bool conc_quiet; ///< no skip notes (e.g. while warming up)
 
 /* The async mechanisms tried on every target (io_uring_cmd serves NVMe char devices only,
  * vfio PCI functions bound to vfio-pci) */
-static const char *const conc_mechs[] = {"emu",    "thrpool", "nil",          "posix",
-					 "io_uring", "libaio", "io_uring_cmd", "vfio"};
+static const char *const conc_mechs[] = {"emu",      "thrpool", "nil",          "posix",
+					 "io_uring", "libaio",  "io_uring_cmd", "vfio"};
 #define CONC_NMECHS (sizeof(conc_mechs) / sizeof(conc_mechs[0]))
 
 struct conc_target {
@@ -102,7 +102,7 @@ conc_open(const struct conc_target *t, const char *mech, bool *skipped)
 		return NULL;
 	}
 	CHECK_AT(t->label, mech ? mech : "default", dev != NULL, "open('%s'): %s", t->uri,
-	       strerror(errno));
+		 strerror(errno));
 	return NULL;
 }
 
@@ -172,8 +172,10 @@ conc_targets(int argc, char **argv, const char *const *known, struct conc_target
 		++i;
 	}
 	if (!n) {
-		targets[n++] = (struct conc_target){.label = "ramdisk", .uri = "1GB", .ramdisk = true};
-		targets[n++] = (struct conc_target){.label = "file", .uri = tmp->file, .file = true};
+		targets[n++] =
+			(struct conc_target){.label = "ramdisk", .uri = "1GB", .ramdisk = true};
+		targets[n++] =
+			(struct conc_target){.label = "file", .uri = tmp->file, .file = true};
 	}
 	return n;
 }

@@ -103,8 +103,8 @@ io_full(int fd, void *buf, size_t len, bool out)
 
 /* Sends a header (hlen bytes in hdr), then optional data; digests as negotiated */
 static int
-send_pdu(struct tt_conn *c, void *hdr, uint32_t hlen, const void *data, uint32_t dlen,
-	 bool bad_hd, bool bad_dd)
+send_pdu(struct tt_conn *c, void *hdr, uint32_t hlen, const void *data, uint32_t dlen, bool bad_hd,
+	 bool bad_dd)
 {
 	struct xnvme_tcp_ch *ch = hdr;
 	uint32_t hd = c->hd ? 4 : 0, dd = (c->dd && dlen) ? 4 : 0;
@@ -231,9 +231,9 @@ recv_h2c(struct tt_conn *c, uint16_t cid, uint8_t *buf, uint32_t len)
 				continue;
 			}
 			if (io_full(c->fd, (uint8_t *)&d + 8, sizeof(d) - 8, false) ||
-			    d.ch.type != XNVME_TCP_PDU_H2C_DATA ||
-			    d.cccid != cid || d.ttag != ttag || d.datao != off ||
-			    d.datal > end - off || d.datal > c->tt->cfg.maxh2cdata) {
+			    d.ch.type != XNVME_TCP_PDU_H2C_DATA || d.cccid != cid ||
+			    d.ttag != ttag || d.datao != off || d.datal > end - off ||
+			    d.datal > c->tt->cfg.maxh2cdata) {
 				return -1;
 			}
 			if (c->hd && (io_full(c->fd, &dg, 4, false) ||
@@ -279,8 +279,8 @@ send_c2h(struct tt_conn *c, uint16_t cid, const uint8_t *data, uint32_t len, enu
 		d.datao = off;
 		d.datal = n;
 		if (off + n == len) {
-			d.ch.flags = XNVME_TCP_F_LAST |
-				     (tt->cfg.c2h_success ? XNVME_TCP_F_SUCCESS : 0);
+			d.ch.flags =
+				XNVME_TCP_F_LAST | (tt->cfg.c2h_success ? XNVME_TCP_F_SUCCESS : 0);
 		}
 		if (f == TT_FAULT_OVERSIZED) {
 			uint8_t *big = calloc(1, len + TT_LBA);

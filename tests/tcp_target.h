@@ -13,24 +13,24 @@
 
 enum tt_fault {
 	TT_FAULT_NONE = 0,
-	TT_FAULT_TRUNCATED,   ///< response with a PDU length shorter than its header
-	TT_FAULT_OVERSIZED,   ///< C2HData longer than the read
-	TT_FAULT_UNKNOWN_CID, ///< response for a CID that is not outstanding
-	TT_FAULT_BAD_HDGST,   ///< response with a wrong header digest
-	TT_FAULT_BAD_DDGST,   ///< C2HData with a wrong data digest
-	TT_FAULT_DROP,        ///< half of the read data, then the connection is closed
-	TT_FAULT_NO_RESPONSE, ///< the command is never answered
-	TT_FAULT_TERM,        ///< C2HTermReq instead of a response
-	TT_FAULT_EARLY_RESP,  ///< a write is answered before its data was requested
+	TT_FAULT_TRUNCATED,        ///< response with a PDU length shorter than its header
+	TT_FAULT_OVERSIZED,        ///< C2HData longer than the read
+	TT_FAULT_UNKNOWN_CID,      ///< response for a CID that is not outstanding
+	TT_FAULT_BAD_HDGST,        ///< response with a wrong header digest
+	TT_FAULT_BAD_DDGST,        ///< C2HData with a wrong data digest
+	TT_FAULT_DROP,             ///< half of the read data, then the connection is closed
+	TT_FAULT_NO_RESPONSE,      ///< the command is never answered
+	TT_FAULT_TERM,             ///< C2HTermReq instead of a response
+	TT_FAULT_EARLY_RESP,       ///< a write is answered before its data was requested
 	TT_FAULT_DATA_UNKNOWN_CID, ///< C2HData for a CID that is not outstanding
 };
 
 struct tt_cfg {
-	uint32_t nlbas;       ///< namespace size in 512-byte LBAs
-	uint32_t maxh2cdata;  ///< ICResp MAXH2CDATA
-	uint32_t icd_nbytes;  ///< in-capsule data of I/O queues (IOCCSZ - 64)
-	uint32_t c2h_chunk;   ///< bytes per C2HData PDU
-	int c2h_success;      ///< use the SUCCESS flag instead of a response capsule
+	uint32_t nlbas;      ///< namespace size in 512-byte LBAs
+	uint32_t maxh2cdata; ///< ICResp MAXH2CDATA
+	uint32_t icd_nbytes; ///< in-capsule data of I/O queues (IOCCSZ - 64)
+	uint32_t c2h_chunk;  ///< bytes per C2HData PDU
+	int c2h_success;     ///< use the SUCCESS flag instead of a response capsule
 };
 
 struct tt;

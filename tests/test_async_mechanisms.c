@@ -35,7 +35,7 @@ struct target {
 	const char *uri_name;
 	const char *mech;
 	struct xnvme_dev *dev;
-	bool verify; ///< the mechanism moves data ("nil" does not)
+	bool verify;    ///< the mechanism moves data ("nil" does not)
 	bool multi_iov; ///< accepts more than one data iovec
 };
 
@@ -134,7 +134,7 @@ test_busy(struct target *t, uint16_t cap)
 		MCHECK(!err, "submit %u: err=%d", i, err);
 	}
 	MCHECK(xnvme_queue_get_outstanding(q) == cap, "outstanding=%u",
-	      xnvme_queue_get_outstanding(q));
+	       xnvme_queue_get_outstanding(q));
 	prep(ctxs[cap], XNVME_SPEC_NVM_OPC_WRITE, cap, 0, &recs[cap]);
 	err = xnvme_cmd_pass(ctxs[cap], buf, LBA_NBYTES, NULL, 0);
 	MCHECK(err == -EBUSY, "submit past capacity: err=%d", err);
@@ -155,7 +155,7 @@ test_busy(struct target *t, uint16_t cap)
 		unsigned int want = i < cap ? 1 : 0;
 
 		MCHECK(recs[i].calls == want && !recs[i].status, "rec %u: calls=%u status=%d", i,
-		      recs[i].calls, recs[i].status);
+		       recs[i].calls, recs[i].status);
 	}
 	MCHECK(xnvme_queue_poke(q, 0) == 0, "idle poke");
 
@@ -233,16 +233,16 @@ test_rounds(struct target *t, uint16_t cap, uint32_t rounds, uint64_t base)
 
 				fill(expect, lba);
 				MCHECK(!memcmp(expect, buf + (size_t)i * LBA_NBYTES, LBA_NBYTES),
-				      "data of lba %" PRIu64, lba);
+				       "data of lba %" PRIu64, lba);
 			}
 		}
 	}
 	for (uint64_t i = 0; i < total; ++i) {
 		MCHECK(recs[i].calls == 1 && !recs[i].status, "rec %" PRIu64 ": calls=%u status=%d",
-		      i, recs[i].calls, recs[i].status);
+		       i, recs[i].calls, recs[i].status);
 		if (t->verify) {
 			MCHECK(recs[i].result == LBA_NBYTES || !strcmp(t->uri_name, "ramdisk"),
-			      "result=%" PRIu64, recs[i].result);
+			       "result=%" PRIu64, recs[i].result);
 		}
 	}
 	MCHECK(total == (uint64_t)cap * rounds * 2, "total=%" PRIu64, total);
@@ -309,7 +309,7 @@ test_chain(struct target *t)
 	MCHECK(err >= 0, "drain: err=%d", err);
 	total = err;
 	MCHECK(c.done == 204 && (uint32_t)total == c.done && !c.errors,
-	      "done=%u drained=%d errors=%d", c.done, total, c.errors);
+	       "done=%u drained=%d errors=%d", c.done, total, c.errors);
 	MCHECK(xnvme_queue_get_outstanding(q) == 0, "outstanding");
 	xnvme_buf_free(t->dev, c.buf);
 	MCHECK(xnvme_queue_term(q) == 0, "term");
@@ -369,7 +369,7 @@ test_drain_and_vectors(struct target *t)
 	if (t->multi_iov) {
 		MCHECK(!err, "passv 3 iovecs: err=%d", err);
 		MCHECK(xnvme_queue_drain(q) == 1 && recs[9].calls == 1 && !recs[9].status,
-		      "passv 3 done: status=%d", recs[9].status);
+		       "passv 3 done: status=%d", recs[9].status);
 	} else {
 		MCHECK(err == -ENOTSUP, "passv 3 iovecs refused: err=%d", err);
 		xnvme_queue_put_cmd_ctx(q, ctx);
@@ -389,7 +389,7 @@ test_drain_and_vectors(struct target *t)
 		/* a single 2-LBA iovec for 8 LBAs: the buffer is too small */
 		MCHECK(!err, "pass_iov submit: err=%d", err);
 		MCHECK(xnvme_queue_drain(q) == 1 && recs[10].calls == 1 && recs[10].status,
-		      "short iovec must fail with a status");
+		       "short iovec must fail with a status");
 		ctx = xnvme_queue_get_cmd_ctx(q);
 		iov[0] = (struct iovec){.iov_base = rbuf, .iov_len = 4 * LBA_NBYTES};
 		prep(ctx, XNVME_SPEC_NVM_OPC_READ, 2000, 3, &recs[11]);
@@ -403,7 +403,7 @@ test_drain_and_vectors(struct target *t)
 		for (uint32_t i = 0; i < n; ++i) {
 			fill(expect, 2000 + i);
 			MCHECK(!memcmp(expect, rbuf + i * LBA_NBYTES, LBA_NBYTES), "vector lba %u",
-			      2000 + i);
+			       2000 + i);
 		}
 	}
 
@@ -496,7 +496,7 @@ run(struct target *t)
 		return;
 	}
 	MCHECK(!strcmp(xnvme_dev_get_opts(t->dev)->async, t->mech), "reported async=%s",
-	      xnvme_dev_get_opts(t->dev)->async);
+	       xnvme_dev_get_opts(t->dev)->async);
 	t->verify = strcmp(t->mech, "nil") != 0;
 	t->multi_iov = strcmp(t->mech, "posix") != 0;
 

@@ -161,7 +161,8 @@ churn(const struct conc_target *t, const char *mech, uint64_t n, uint64_t nq)
 		err = sync_read_one(dev, i);
 		xnvme_dev_close(dev);
 		if (err) {
-			CHECK_AT(t->label, mech, !err, "open/close cycle %" PRIu64 ": read: %d", i, err);
+			CHECK_AT(t->label, mech, !err, "open/close cycle %" PRIu64 ": read: %d", i,
+				 err);
 			return true;
 		}
 	}
@@ -268,7 +269,7 @@ main(int argc, char **argv)
 	fd0 = count_fds();
 	rss0 = rss_bytes();
 	CHECK_AT("process", "proc", fd0 >= 0 && rss0 > 0, "/proc/self: fds=%d rss=%" PRIu64, fd0,
-	       rss0);
+		 rss0);
 
 	printf("test_churn:\n");
 	for (int i = 0; i < ntargets; ++i) {
@@ -282,10 +283,11 @@ main(int argc, char **argv)
 				continue;
 			}
 			fds = count_fds();
-			CHECK_AT(targets[i].label, mech, fds == fd0, "open fds: %d before, %d after", fd0,
-			       fds);
-			printf("  - {target: %s, mech: %s, open_close: %" PRIu64 ", queue_init_term: %" PRIu64
-			       ", fds: %d, rss_kib: %" PRIu64 ", seconds: %.2f}\n",
+			CHECK_AT(targets[i].label, mech, fds == fd0,
+				 "open fds: %d before, %d after", fd0, fds);
+			printf("  - {target: %s, mech: %s, open_close: %" PRIu64
+			       ", queue_init_term: %" PRIu64 ", fds: %d, rss_kib: %" PRIu64
+			       ", seconds: %.2f}\n",
 			       targets[i].label, mech, g_cycles, nq, fds, rss_bytes() >> 10,
 			       conc_now() - start);
 		}
@@ -293,15 +295,16 @@ main(int argc, char **argv)
 
 	start = conc_now();
 	for (int i = 0; i < 2; ++i) {
-		op[i] = (struct opener){.targets = targets, .ntargets = ntargets, .n = g_cycles / 2};
-		CHECK_AT("process", "threads", !pthread_create(&op[i].th, NULL, opener_main, &op[i]),
-		       "pthread_create");
+		op[i] = (struct opener){
+			.targets = targets, .ntargets = ntargets, .n = g_cycles / 2};
+		CHECK_AT("process", "threads",
+			 !pthread_create(&op[i].th, NULL, opener_main, &op[i]), "pthread_create");
 	}
 	for (int i = 0; i < 2; ++i) {
 		pthread_join(op[i].th, NULL);
 	}
 	CHECK_AT("process", "threads", count_fds() == fd0, "open fds: %d before, %d after", fd0,
-	       count_fds());
+		 count_fds());
 	printf("  - {target: all, mech: default, threads: 2, open_close: %" PRIu64
 	       ", seconds: %.2f}\n",
 	       g_cycles, conc_now() - start);
@@ -312,8 +315,8 @@ main(int argc, char **argv)
 	       fd0, count_fds(), rss0 >> 10, rss1 >> 10, rss_checked ? "" : ", rss_checked: false");
 	if (rss_checked) {
 		CHECK_AT("process", "rss", rss1 < rss0 + RSS_BOUND,
-		       "resident set grew from %" PRIu64 " KiB to %" PRIu64 " KiB", rss0 >> 10,
-		       rss1 >> 10);
+			 "resident set grew from %" PRIu64 " KiB to %" PRIu64 " KiB", rss0 >> 10,
+			 rss1 >> 10);
 	}
 	if (own_tmp) {
 		conc_tmp_remove(&tmp);

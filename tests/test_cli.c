@@ -158,8 +158,9 @@ test_parse_values(void)
 	struct xnvme_cli_args *a = &g_cli.args;
 
 	g_calls = 0;
-	CHECK_EQ(run(0, "write", "1GB", "--slba", "0x10", "--nlb", "7", "--nsid=0xA", "--all", NULL),
-		 0);
+	CHECK_EQ(
+		run(0, "write", "1GB", "--slba", "0x10", "--nlb", "7", "--nsid=0xA", "--all", NULL),
+		0);
 	CHECK_EQ(g_calls, 1);
 	CHECK(g_cli.sub == &g_subs[0]);
 	CHECK(a->uri && !strcmp(a->uri, "1GB"));
@@ -312,12 +313,12 @@ expect_fail(const char *n1, const char *n2)
 	}
 }
 
-#define FAILS(n1, n2, ...)                                                                   \
-	do {                                                                                 \
-		g_calls = 0;                                                                 \
-		CHECK_EQ(run(0, __VA_ARGS__, NULL), -1);                                     \
-		CHECK_EQ(g_calls, 0);                                                        \
-		expect_fail(n1, n2);                                                         \
+#define FAILS(n1, n2, ...)                                                                         \
+	do {                                                                                       \
+		g_calls = 0;                                                                       \
+		CHECK_EQ(run(0, __VA_ARGS__, NULL), -1);                                           \
+		CHECK_EQ(g_calls, 0);                                                              \
+		expect_fail(n1, n2);                                                               \
 	} while (0)
 
 static void
@@ -408,7 +409,8 @@ test_run_status(void)
 
 	/* repeated runs start from scratch */
 	for (int i = 0; i < 200; ++i) {
-		CHECK_EQ(run(0, "write", "1GB", "--slba", "1", "--nlb", "2", "--nsid", "3", NULL), 0);
+		CHECK_EQ(run(0, "write", "1GB", "--slba", "1", "--nlb", "2", "--nsid", "3", NULL),
+			 0);
 		CHECK_EQ(g_cli.given[XNVME_CLI_OPT_NSID], 1);
 		CHECK_EQ(run(0, "write", "1GB", "--nlb", "2", "--slba", "1", NULL), 0);
 		CHECK_EQ(g_cli.given[XNVME_CLI_OPT_NSID], 0);
@@ -419,7 +421,8 @@ test_run_status(void)
 
 	/* device open through the ramdisk backend, and a failing open */
 	g_dev_seen = NULL;
-	CHECK_EQ(run(XNVME_CLI_INIT_DEV_OPEN, "write", "1GB", "--slba", "0", "--nlb", "0", NULL), 0);
+	CHECK_EQ(run(XNVME_CLI_INIT_DEV_OPEN, "write", "1GB", "--slba", "0", "--nlb", "0", NULL),
+		 0);
 	CHECK(g_dev_seen != NULL);
 	CHECK(g_cli.args.dev == NULL);
 	g_calls = 0;
@@ -523,11 +526,12 @@ test_attrs(void)
 		CHECK_EQ(attr->opt, opt);
 		CHECK(attr->name && attr->name[0]);
 		CHECK(attr->descr && attr->descr[0]);
-		CHECK(attr->vtype >= XNVME_CLI_OPT_VTYPE_URI && attr->vtype <= XNVME_CLI_OPT_VTYPE_SKIP);
+		CHECK(attr->vtype >= XNVME_CLI_OPT_VTYPE_URI &&
+		      attr->vtype <= XNVME_CLI_OPT_VTYPE_SKIP);
 	}
 	CHECK(xnvme_cli_get_opt_attr(XNVME_CLI_OPT_NONE) == NULL);
 	CHECK(xnvme_cli_get_opt_attr(XNVME_CLI_OPT_END) == NULL);
-	CHECK(xnvme_cli_get_opt_attr((enum xnvme_cli_opt)-1) == NULL);
+	CHECK(xnvme_cli_get_opt_attr((enum xnvme_cli_opt) - 1) == NULL);
 
 	attr = xnvme_cli_get_opt_attr(XNVME_CLI_OPT_SLBA);
 	CHECK(attr && !strcmp(attr->name, "slba") && attr->vtype == XNVME_CLI_OPT_VTYPE_HEX);

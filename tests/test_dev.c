@@ -300,7 +300,8 @@ test_null_safety(void)
 static void
 test_be_attr_list(void)
 {
-	const char *names[] = {"spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio", "tcp"};
+	const char *names[] = {"spdk",    "linux",   "fbsd", "macos",
+			       "windows", "ramdisk", "vfio", "tcp"};
 	struct xnvme_be_attr_list *list = NULL;
 
 	CHECK_EQ(xnvme_be_attr_list_bundled(&list), 0);
@@ -332,7 +333,8 @@ test_version(void)
 	if (!stream) {
 		return;
 	}
-	CHECK_EQ(xnvme_ver_fpr(stream, XNVME_PR_DEF), (int)strlen("ver: {major: 0, minor: 7, patch: 5}"));
+	CHECK_EQ(xnvme_ver_fpr(stream, XNVME_PR_DEF),
+		 (int)strlen("ver: {major: 0, minor: 7, patch: 5}"));
 	fclose(stream);
 	CHECK(!strcmp(buf, "ver: {major: 0, minor: 7, patch: 5}"));
 	CHECK(xnvme_libconf[0] != NULL);

@@ -142,7 +142,7 @@ static void
 test_uris(void)
 {
 	static const char *const want[] = {
-		"/dev/nvme90",	 "/dev/nvme91",	  "/dev/nvme100", "/dev/nvme90n1", "/dev/nvme90n2",
+		"/dev/nvme90",    "/dev/nvme91", "/dev/nvme100", "/dev/nvme90n1", "/dev/nvme90n2",
 		"/dev/nvme100n1", "/dev/ng90n1", "/dev/ng90n2",  "/dev/ng100n1",
 	};
 	const int nwant = (int)(sizeof(want) / sizeof(want[0]));
@@ -153,7 +153,8 @@ test_uris(void)
 	CHECK_EQ(list.n, nwant);
 	for (int i = 0; i < nwant && i < list.n; ++i) {
 		if (strcmp(list.uri[i], want[i])) {
-			fprintf(stderr, "FAIL uri[%d] = '%s', want '%s'\n", i, list.uri[i], want[i]);
+			fprintf(stderr, "FAIL uri[%d] = '%s', want '%s'\n", i, list.uri[i],
+				want[i]);
 			xnvme_test_nfail++;
 		}
 	}
@@ -193,9 +194,9 @@ test_enumerate(void)
 	CHECK_EQ(xnvme_be_linux_enumerate(sys_uri, &opts, count_visit, NULL), 0);
 	CHECK_EQ(xnvme_be_linux_enumerate("10.0.0.1:4420", &opts, count_visit, NULL), -ENOSYS);
 	CHECK_EQ(xnvme_be_linux_enumerate("sysfs:", &opts, count_visit, NULL), -EINVAL);
-	CHECK_EQ(xnvme_be_linux_enumerate("sysfs:/nonexistent-xnvme-root", &opts, count_visit,
-					  NULL),
-		 -ENOENT);
+	CHECK_EQ(
+		xnvme_be_linux_enumerate("sysfs:/nonexistent-xnvme-root", &opts, count_visit, NULL),
+		-ENOENT);
 
 	/* errors of a backend never fail xnvme_enumerate */
 	CHECK_EQ(xnvme_enumerate("10.0.0.1:4420", &opts, count_visit, NULL), 0);

@@ -124,8 +124,8 @@ static uint64_t
 hbmw(void)
 {
 	struct xnvme_cmd_ctx ctx;
-	int err = log_get(XNVME_SPEC_LOG_FDPSTATS, 0, sizeof(struct xnvme_spec_log_fdp_stats),
-			  &ctx);
+	int err =
+		log_get(XNVME_SPEC_LOG_FDPSTATS, 0, sizeof(struct xnvme_spec_log_fdp_stats), &ctx);
 
 	CHECK_OK(err, ctx);
 	return ((struct xnvme_spec_log_fdp_stats *)t.buf)->hbmw[0];
@@ -183,7 +183,8 @@ test_logs(void)
 		ctx = xnvme_cmd_ctx_from_dev(t.dev);
 		ctx.cmd.log.lsi = 7;
 		err = xnvme_adm_log(&ctx, XNVME_SPEC_LOG_FDPCONF, 0, 0, t.nsid, 0, t.buf, 4096);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+			     XNVME_STATUS_CODE_INVALID_FIELD);
 	}
 }
 
@@ -382,7 +383,8 @@ test_disabled(void)
 		ctx = xnvme_cmd_ctx_from_dev(dev);
 		ctx.cmd.nvm.dtype = 2;
 		err = xnvme_nvm_write(&ctx, 1, 0, 0, buf, NULL);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+			     XNVME_STATUS_CODE_INVALID_FIELD);
 
 		ctx = xnvme_cmd_ctx_from_dev(dev);
 		err = xnvme_adm_dir_recv(&ctx, 1, XNVME_SPEC_DRECV_IDFY_RETPR,
@@ -398,7 +400,7 @@ test_disabled(void)
 static void
 test_uris(void)
 {
-	const char *bad[] = {"1GB?fdp=1,nruh=0", "1GB?nruh=4",       "1GB?fdp=1,runs=1000",
+	const char *bad[] = {"1GB?fdp=1,nruh=0", "1GB?nruh=4",        "1GB?fdp=1,runs=1000",
 			     "1GB?fdp=1,nrg=2",  "1GB?fdp=1,runs=1X", "1GB?fdp=1,nruh=129",
 			     "1GB?fdp=2",        "1GB?fdp=1,fdp=1"};
 	struct xnvme_opts opts = xnvme_opts_default();

@@ -65,8 +65,8 @@ test_flags_and_ident(void)
 	path_of(path, sizeof(path), "flags");
 
 	dev = open_file(path, 0, 0, 0, 0);
-	CHECKF(!dev && errno == ENOENT, "missing file without create: dev=%p errno=%d",
-	      (void *)dev, errno);
+	CHECKF(!dev && errno == ENOENT, "missing file without create: dev=%p errno=%d", (void *)dev,
+	       errno);
 	xnvme_dev_close(dev);
 
 	dev = open_file(path, 1, 0, 0, 0);
@@ -89,22 +89,22 @@ test_flags_and_ident(void)
 	CHECKF(!xnvme_dev_derive_geo(dev), "derive_geo");
 	id = xnvme_dev_get_ident(dev);
 	CHECKF(id->dtype == 4 && id->nsid == 1 && id->csi == XNVME_SPEC_CSI_FS,
-	      "dtype=%u nsid=%u csi=%u", id->dtype, id->nsid, id->csi);
+	       "dtype=%u nsid=%u csi=%u", id->dtype, id->nsid, id->csi);
 	CHECKF(xnvme_dev_get_nsid(dev) == 1, "nsid");
 	geo = xnvme_dev_get_geo(dev);
 	CHECKF(geo->tbytes == sizeof(data) && geo->ssw == 9 && geo->lba_nbytes == 512 &&
-		      geo->mdts_nbytes == 1 << 20,
-	      "tbytes=%" PRIu64 " ssw=%" PRIu64 " lba_nbytes=%u mdts=%u", geo->tbytes, geo->ssw,
-	      geo->lba_nbytes, geo->mdts_nbytes);
+		       geo->mdts_nbytes == 1 << 20,
+	       "tbytes=%" PRIu64 " ssw=%" PRIu64 " lba_nbytes=%u mdts=%u", geo->tbytes, geo->ssw,
+	       geo->lba_nbytes, geo->mdts_nbytes);
 	CHECKF(xnvme_dev_get_ctrlr(dev)->mdts == 8, "mdts=%u", xnvme_dev_get_ctrlr(dev)->mdts);
 	CHECKF(xnvme_dev_get_ns(dev)->nsze == sizeof(data), "nsze=%" PRIu64,
-	      (uint64_t)xnvme_dev_get_ns(dev)->nsze);
+	       (uint64_t)xnvme_dev_get_ns(dev)->nsze);
 
 	/* a growing file is seen after re-identification */
 	CHECKF(!xnvme_file_pwrite(&ctx, data, sizeof(data), 1000), "pwrite");
 	CHECKF(!xnvme_dev_derive_geo(dev), "derive_geo");
 	CHECKF(xnvme_dev_get_geo(dev)->tbytes == 1010, "tbytes=%" PRIu64,
-	      xnvme_dev_get_geo(dev)->tbytes);
+	       xnvme_dev_get_geo(dev)->tbytes);
 	CHECKF(xnvme_file_close(dev) == 0, "close");
 
 	/* without truncate the content stays; with it the file is emptied */
@@ -160,16 +160,17 @@ test_roundtrip(void)
 			pattern(wbuf, sizes[s], ++seed);
 			memset(rbuf, 0xEE, sizes[s]);
 			err = xnvme_file_pwrite(&ctx, wbuf, sizes[s], offs[o]);
-			CHECKF(!err && ctx.cpl.result == sizes[s] && !xnvme_cmd_ctx_cpl_status(&ctx),
-			      "pwrite %zu@%lld: err=%d result=%" PRIu64, sizes[s],
-			      (long long)offs[o], err, (uint64_t)ctx.cpl.result);
+			CHECKF(!err && ctx.cpl.result == sizes[s] &&
+				       !xnvme_cmd_ctx_cpl_status(&ctx),
+			       "pwrite %zu@%lld: err=%d result=%" PRIu64, sizes[s],
+			       (long long)offs[o], err, (uint64_t)ctx.cpl.result);
 			ctx = xnvme_file_get_cmd_ctx(dev);
 			err = xnvme_file_pread(&ctx, rbuf, sizes[s], offs[o]);
 			CHECKF(!err && ctx.cpl.result == sizes[s],
-			      "pread %zu@%lld: err=%d result=%" PRIu64, sizes[s],
-			      (long long)offs[o], err, (uint64_t)ctx.cpl.result);
+			       "pread %zu@%lld: err=%d result=%" PRIu64, sizes[s],
+			       (long long)offs[o], err, (uint64_t)ctx.cpl.result);
 			CHECKF(!memcmp(wbuf, rbuf, sizes[s]), "data %zu@%lld", sizes[s],
-			      (long long)offs[o]);
+			       (long long)offs[o]);
 		}
 	}
 
@@ -181,16 +182,16 @@ test_roundtrip(void)
 
 		err = xnvme_file_pread(&ctx, rbuf, 100, size - 5);
 		CHECKF(!err && ctx.cpl.result == 5 && !xnvme_cmd_ctx_cpl_status(&ctx),
-		      "short read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);
+		       "short read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);
 		ctx = xnvme_file_get_cmd_ctx(dev);
 		err = xnvme_file_pread(&ctx, rbuf, 100, size);
 		CHECKF(!err && ctx.cpl.result == 0, "read at EOF: err=%d result=%" PRIu64, err,
-		      (uint64_t)ctx.cpl.result);
+		       (uint64_t)ctx.cpl.result);
 		ctx = xnvme_file_get_cmd_ctx(dev);
 		ctx.cpl.result = 77; /* must be overwritten */
 		err = xnvme_file_pread(&ctx, rbuf, 100, size + 4096);
 		CHECKF(!err && ctx.cpl.result == 0, "read past EOF: err=%d result=%" PRIu64, err,
-		      (uint64_t)ctx.cpl.result);
+		       (uint64_t)ctx.cpl.result);
 		ctx = xnvme_file_get_cmd_ctx(dev);
 		err = xnvme_file_pread(&ctx, rbuf, 100, -1);
 		CHECKF(err == -EINVAL, "negative offset: err=%d", err);
@@ -206,8 +207,8 @@ out:
 }
 
 static int
-pass_nvm(struct xnvme_dev *dev, uint8_t opc, uint64_t slba, uint16_t nlb, void *buf,
-	 size_t nbytes, struct xnvme_cmd_ctx *ctx)
+pass_nvm(struct xnvme_dev *dev, uint8_t opc, uint64_t slba, uint16_t nlb, void *buf, size_t nbytes,
+	 struct xnvme_cmd_ctx *ctx)
 {
 	*ctx = xnvme_cmd_ctx_from_dev(dev);
 	ctx->cmd.common.opcode = opc;
@@ -258,7 +259,7 @@ test_nvm_and_vectored(void)
 	pattern(wbuf, 1024, 1);
 	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_WRITE, 3, 1, wbuf, 1024, &ctx);
 	CHECKF(err == -EIO && ctx.cpl.status.sct == 0 && ctx.cpl.status.sc == 0x80,
-	      "nvm write past end: err=%d sc=%u", err, ctx.cpl.status.sc);
+	       "nvm write past end: err=%d sc=%u", err, ctx.cpl.status.sc);
 	CHECKF(size_of(path) == 0, "size=%lld", (long long)size_of(path));
 
 	/* grown through the file API, seen by the NVM opcodes once the geometry is derived */
@@ -266,10 +267,10 @@ test_nvm_and_vectored(void)
 	ctx = xnvme_file_get_cmd_ctx(dev);
 	CHECKF(!xnvme_file_pwrite(&ctx, rbuf, 5 * 512, 0), "file write");
 	CHECKF(!xnvme_dev_derive_geo(dev) && xnvme_dev_get_geo(dev)->tbytes == 5 * 512,
-	      "derive: tbytes=%" PRIu64, xnvme_dev_get_geo(dev)->tbytes);
+	       "derive: tbytes=%" PRIu64, xnvme_dev_get_geo(dev)->tbytes);
 	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_WRITE, 3, 1, wbuf, 1024, &ctx);
 	CHECKF(!err && ctx.cpl.result == 1024, "nvm write: err=%d result=%" PRIu64, err,
-	      (uint64_t)ctx.cpl.result);
+	       (uint64_t)ctx.cpl.result);
 	CHECKF(size_of(path) == 5 * 512, "size=%lld", (long long)size_of(path));
 	ctx = xnvme_file_get_cmd_ctx(dev);
 	err = xnvme_file_pread(&ctx, rbuf, 1024, 3 * 512);
@@ -277,7 +278,7 @@ test_nvm_and_vectored(void)
 	memset(rbuf, 0, 1024);
 	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_READ, 3, 1, rbuf, 1024, &ctx);
 	CHECKF(!err && ctx.cpl.result == 1024 && !memcmp(wbuf, rbuf, 1024), "nvm read: err=%d",
-	      err);
+	       err);
 
 	/* NVM read via iovecs */
 	memset(rbuf, 0, 1024);
@@ -294,14 +295,14 @@ test_nvm_and_vectored(void)
 	/* a buffer smaller than the LBA range: Invalid Field, no I/O */
 	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_WRITE, 100, 1, wbuf, 1000, &ctx);
 	CHECKF(err == -EIO && ctx.cpl.status.sct == 0 && ctx.cpl.status.sc == 2,
-	      "small buffer: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct, ctx.cpl.status.sc);
+	       "small buffer: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct, ctx.cpl.status.sc);
 	CHECKF(size_of(path) == 5 * 512, "no I/O on invalid field: size=%lld",
-	      (long long)size_of(path));
+	       (long long)size_of(path));
 
 	/* unsupported opcode: Invalid Command Opcode */
 	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_WRITE_ZEROES, 0, 0, NULL, 0, &ctx);
 	CHECKF(err == -EIO && ctx.cpl.status.sct == 0 && ctx.cpl.status.sc == 1,
-	      "bad opcode: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct, ctx.cpl.status.sc);
+	       "bad opcode: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct, ctx.cpl.status.sc);
 
 	/* NVM flush */
 	err = pass_nvm(dev, XNVME_SPEC_NVM_OPC_FLUSH, 0, 0, NULL, 0, &ctx);
@@ -315,14 +316,14 @@ test_nvm_and_vectored(void)
 	ctx = fs_ctx(dev, XNVME_SPEC_FS_OPC_WRITE, 777);
 	err = xnvme_cmd_passv(&ctx, wvec, 3, 3000, NULL, 0, 0);
 	CHECKF(!err && ctx.cpl.result == 3000, "passv write: err=%d result=%" PRIu64, err,
-	      (uint64_t)ctx.cpl.result);
+	       (uint64_t)ctx.cpl.result);
 	memset(rbuf, 0, 3000);
 	rvec[0] = (struct iovec){.iov_base = rbuf, .iov_len = 1234};
 	rvec[1] = (struct iovec){.iov_base = rbuf + 1234, .iov_len = 1766};
 	ctx = fs_ctx(dev, XNVME_SPEC_FS_OPC_READ, 777);
 	err = xnvme_cmd_pass_iov(&ctx, rvec, 2, 3000, NULL, 0);
 	CHECKF(!err && ctx.cpl.result == 3000 && !memcmp(wbuf, rbuf, 3000),
-	      "pass_iov read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);
+	       "pass_iov read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);
 
 	/* vectored short read at end of file (file ends at 3777) */
 	rvec[0] = (struct iovec){.iov_base = rbuf, .iov_len = 2000};
@@ -330,7 +331,7 @@ test_nvm_and_vectored(void)
 	ctx = fs_ctx(dev, XNVME_SPEC_FS_OPC_READ, 777);
 	err = xnvme_cmd_pass_iov(&ctx, rvec, 2, 4000, NULL, 0);
 	CHECKF(!err && ctx.cpl.result == 3000 && !memcmp(wbuf, rbuf, 3000),
-	      "vectored short read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);
+	       "vectored short read: err=%d result=%" PRIu64, err, (uint64_t)ctx.cpl.result);
 
 out:
 	xnvme_buf_free(dev, wbuf);
@@ -359,8 +360,8 @@ test_rdonly(void)
 	ctx = xnvme_file_get_cmd_ctx(dev);
 	err = xnvme_file_pwrite(&ctx, buf, sizeof(buf), 0);
 	CHECKF(err == -EBADF && ctx.cpl.status.sct == 7 && ctx.cpl.status.sc == EBADF &&
-		      ctx.cpl.result == 0,
-	      "write on rdonly: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct, ctx.cpl.status.sc);
+		       ctx.cpl.result == 0,
+	       "write on rdonly: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct, ctx.cpl.status.sc);
 
 	/* a stale error status must not survive into the next successful command */
 	err = xnvme_file_pread(&ctx, buf, sizeof(buf), 0);
@@ -380,8 +381,8 @@ test_rdonly(void)
 		ctx = xnvme_file_get_cmd_ctx(dev);
 		err = xnvme_file_pread(&ctx, buf, sizeof(buf), 0);
 		CHECKF(err == -EBADF && ctx.cpl.status.sct == 7 && ctx.cpl.status.sc == EBADF,
-		      "read on wronly: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct,
-		      ctx.cpl.status.sc);
+		       "read on wronly: err=%d sct=%u sc=%u", err, ctx.cpl.status.sct,
+		       ctx.cpl.status.sc);
 		ctx = xnvme_file_get_cmd_ctx(dev);
 		err = xnvme_file_pwrite(&ctx, buf, sizeof(buf), 0);
 		CHECKF(!err && ctx.cpl.result == sizeof(buf), "write on wronly: err=%d", err);
@@ -419,12 +420,12 @@ test_direct(void)
 	ctx = xnvme_file_get_cmd_ctx(dev);
 	err = xnvme_file_pread(&ctx, rbuf, 8192, 4096);
 	CHECKF(!err && ctx.cpl.result == 8192 && !memcmp(wbuf, rbuf, 8192), "direct read: err=%d",
-	      err);
+	       err);
 	/* a direct read crossing end of file is short, not an error */
 	ctx = xnvme_file_get_cmd_ctx(dev);
 	err = xnvme_file_pread(&ctx, rbuf, 8192, 8192);
 	CHECKF(!err && ctx.cpl.result == 4096, "direct short read: err=%d result=%" PRIu64, err,
-	      (uint64_t)ctx.cpl.result);
+	       (uint64_t)ctx.cpl.result);
 out:
 	xnvme_buf_free(dev, wbuf);
 	xnvme_buf_free(dev, rbuf);
@@ -507,7 +508,7 @@ test_open_errors(void)
 	opts.sync = "no-such-sync";
 	dev = open_capture(path, &opts, msg, sizeof(msg), &err);
 	CHECKF(!dev && err > 0 && strstr(msg, "no-such-sync"), "unknown sync: err=%d '%s'", err,
-	      msg);
+	       msg);
 	xnvme_dev_close(dev);
 
 	/* named mechanisms that exist are kept and reported */
@@ -517,8 +518,8 @@ test_open_errors(void)
 	opts.admin = "file_as_ns";
 	dev = xnvme_dev_open(path, &opts);
 	CHECKF(dev && !strcmp(xnvme_dev_get_opts(dev)->async, "thrpool") &&
-		      !strcmp(xnvme_dev_get_opts(dev)->admin, "file_as_ns"),
-	      "named mechanisms kept");
+		       !strcmp(xnvme_dev_get_opts(dev)->admin, "file_as_ns"),
+	       "named mechanisms kept");
 	xnvme_dev_close(dev);
 
 	/* "1GB" is not a file: linux gives way to the ramdisk */
@@ -530,8 +531,8 @@ test_open_errors(void)
 static void
 cleanup(void)
 {
-	static const char *names[] = {"flags",	"mode", "roundtrip", "nvm", "rdonly", "direct",
-				      "fifo",	"noperm", "mech", "stderr.txt"};
+	static const char *names[] = {"flags",  "mode", "roundtrip", "nvm",  "rdonly",
+				      "direct", "fifo", "noperm",    "mech", "stderr.txt"};
 	char path[300];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {

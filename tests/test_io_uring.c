@@ -38,13 +38,15 @@ test_taskrun_modes(struct akt *t)
 		const char *mode;
 		unsigned int want, absent;
 	} modes[] = {
-		{"defer", IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-				  IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_R_DISABLED,
+		{"defer",
+		 IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			 IORING_SETUP_TASKRUN_FLAG | IORING_SETUP_R_DISABLED,
 		 IORING_SETUP_COOP_TASKRUN},
 		{"coop", IORING_SETUP_COOP_TASKRUN | IORING_SETUP_TASKRUN_FLAG,
 		 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER},
 		{"off", 0,
-		 IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_TASKRUN_FLAG},
+		 IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN |
+			 IORING_SETUP_TASKRUN_FLAG},
 	};
 	const struct xnvme_be_linux_uring_caps *c = xnvme_be_linux_uring_caps();
 	struct xnvme_queue *q;
@@ -62,7 +64,8 @@ test_taskrun_modes(struct akt *t)
 			/* an optional flag the kernel refuses is dropped, visibly */
 			if (kernel_ok) {
 				ACHECK(t, (fl & modes[i].want) == modes[i].want,
-				       "%s: flags 0x%x lack 0x%x", modes[i].mode, fl, modes[i].want);
+				       "%s: flags 0x%x lack 0x%x", modes[i].mode, fl,
+				       modes[i].want);
 			}
 			ACHECK(t, !(fl & modes[i].absent), "%s: flags 0x%x", modes[i].mode, fl);
 			if (c->submit_all) {
@@ -104,7 +107,8 @@ test_batching(struct akt *t)
 			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
 
 			akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, 100 + i, 0, &recs[i]);
-			ACHECK(t, !xnvme_cmd_pass(ctx, buf + i * t->lba, t->lba, NULL, 0), "submit");
+			ACHECK(t, !xnvme_cmd_pass(ctx, buf + i * t->lba, t->lba, NULL, 0),
+			       "submit");
 		}
 		ACHECK(t, io_uring_sq_ready(&ring_of(q)->ring) == (off ? 0u : 8u),
 		       "batching %s: %u SQEs not yet submitted", off ? "off" : "on",
@@ -144,7 +148,8 @@ test_fault_injection(struct akt *t)
 			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
 
 			akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, 10 + i, 0, &recs[i]);
-			ACHECK(t, !xnvme_cmd_pass(ctx, buf + i * t->lba, t->lba, NULL, 0), "submit");
+			ACHECK(t, !xnvme_cmd_pass(ctx, buf + i * t->lba, t->lba, NULL, 0),
+			       "submit");
 		}
 		xnvme_be_linux_uring_fault_err = fatal ? EBADF : transient[k];
 		xnvme_be_linux_uring_fault_n = 3;
@@ -362,7 +367,8 @@ test_iopoll(struct akt *t)
 			       "IOPOLL in use");
 			xnvme_queue_set_cb(q, akt_cb, NULL);
 			err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, 0, 0, buf, t->lba, &r);
-			ACHECK(t, !err && r.calls == 1, "polled read: err=%d calls=%u", err, r.calls);
+			ACHECK(t, !err && r.calls == 1, "polled read: err=%d calls=%u", err,
+			       r.calls);
 			ACHECK(t, !r.status || (r.sct == 7 && r.sc == EOPNOTSUPP),
 			       "polled read: sct=%u sc=%u", r.sct, r.sc);
 			if (r.status) {
@@ -500,7 +506,8 @@ test_fixed_buffers_n(struct akt *t, size_t n)
 			nfixed = ring_of(q)->nfixed;
 			xnvme_bufreg_add(c, n);
 			akt_fill(c, n, 4, 24);
-			ok = fixed_rt(t, q, 3730, c, plain, n); /* written from c, read back plainly */
+			ok = fixed_rt(t, q, 3730, c, plain,
+				      n); /* written from c, read back plainly */
 			ACHECK(t, ok && ring_of(q)->nfixed == nfixed + 1,
 			       "new pages at a registered address are registered afresh");
 			xnvme_bufreg_del(c);
@@ -555,8 +562,9 @@ test_registration(struct akt *t)
 	ACHECK(t, rf.dev, "open: %d", errno);
 	if (rf.dev) {
 		err = xnvme_queue_init(rf.dev, 8, 0, &q);
-		ACHECK(t, !err && ring_of(q)->fixed_file && ring_of(q)->fd == 0 &&
-				  ring_of(q)->sqe_flags == IOSQE_FIXED_FILE,
+		ACHECK(t,
+		       !err && ring_of(q)->fixed_file && ring_of(q)->fd == 0 &&
+			       ring_of(q)->sqe_flags == IOSQE_FIXED_FILE,
 		       "registered file: %d", err);
 		if (!err) {
 			xnvme_queue_term(q);
@@ -624,8 +632,9 @@ test_ucmd_refused(struct akt *t)
 	capture_stderr(msg, sizeof(msg), open_ucmd, &o);
 	ACHECK(t, !o.dev && o.err == ENOTSUP, "open with io_uring_cmd: dev=%p errno=%d",
 	       (void *)o.dev, o.err);
-	ACHECK(t, strstr(o.why, "io_uring_cmd") && strstr(o.why, "/dev/ngXnY") &&
-			  strstr(o.why, "regular file"),
+	ACHECK(t,
+	       strstr(o.why, "io_uring_cmd") && strstr(o.why, "/dev/ngXnY") &&
+		       strstr(o.why, "regular file"),
 	       "reason names the mechanism: '%s'", o.why);
 	ACHECK(t, !msg[0], "the library prints nothing on a refused open: '%s'", msg);
 	xnvme_dev_close(o.dev);
@@ -686,8 +695,9 @@ test_ucmd_devnull(void)
 		goto out;
 	}
 	ring = &ring_of(q)->ring;
-	ACHECK(t, (ring->flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32)) ==
-			  (IORING_SETUP_SQE128 | IORING_SETUP_CQE32),
+	ACHECK(t,
+	       (ring->flags & (IORING_SETUP_SQE128 | IORING_SETUP_CQE32)) ==
+		       (IORING_SETUP_SQE128 | IORING_SETUP_CQE32),
 	       "SQE128|CQE32 ring: 0x%x", ring->flags);
 	xnvme_queue_set_cb(q, akt_cb, NULL);
 	memset(recs, 0, sizeof(recs));
@@ -743,33 +753,38 @@ test_ucmd_devnull(void)
 			ACHECK(t, sqe->opcode == IORING_OP_NOP, "EFAULT command is a NOP");
 			continue;
 		}
-		ACHECK(t, sqe->opcode == IORING_OP_URING_CMD && sqe->fd == lstate.fd &&
-				  sqe->__pad1 == 0 && sqe->uring_cmd_flags == 0,
+		ACHECK(t,
+		       sqe->opcode == IORING_OP_URING_CMD && sqe->fd == lstate.fd &&
+			       sqe->__pad1 == 0 && sqe->uring_cmd_flags == 0,
 		       "sqe %u header", i);
 		ACHECK(t, sqe->cmd_op == (i == 2 ? NVME_URING_CMD_IO_VEC : NVME_URING_CMD_IO),
 		       "sqe %u cmd_op 0x%x", i, sqe->cmd_op);
-		ACHECK(t, uc->nsid == 1 && uc->cdw2 == 0xC2 && uc->cdw3 == 0xC3 &&
-				  uc->cdw13 == 0xABCD0000 && uc->cdw14 == 0xE14 &&
-				  uc->cdw15 == 0xF15 && uc->timeout_ms == 0 && uc->flags == 0,
+		ACHECK(t,
+		       uc->nsid == 1 && uc->cdw2 == 0xC2 && uc->cdw3 == 0xC3 &&
+			       uc->cdw13 == 0xABCD0000 && uc->cdw14 == 0xE14 &&
+			       uc->cdw15 == 0xF15 && uc->timeout_ms == 0 && uc->flags == 0,
 		       "sqe %u dwords", i);
 		switch (i) {
 		case 1:
-			ACHECK(t, uc->metadata == (uintptr_t)meta && uc->metadata_len == 64 &&
-					  uc->addr == (uintptr_t)data && uc->data_len == 4096,
+			ACHECK(t,
+			       uc->metadata == (uintptr_t)meta && uc->metadata_len == 64 &&
+				       uc->addr == (uintptr_t)data && uc->data_len == 4096,
 			       "metadata sqe");
 			break;
 		case 2: {
 			const struct iovec *v = (const struct iovec *)(uintptr_t)uc->addr;
 
-			ACHECK(t, uc->data_len == 3 && v != iov && v[0].iov_base == data &&
-					  v[1].iov_len == 1024 && v[2].iov_len == 2560,
+			ACHECK(t,
+			       uc->data_len == 3 && v != iov && v[0].iov_base == data &&
+				       v[1].iov_len == 1024 && v[2].iov_len == 2560,
 			       "vector sqe: own copy of 3 entries");
 			break;
 		}
 		case 3:
-			ACHECK(t, uc->opcode == XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT &&
-					  uc->data_len == 3 * 16 && (uc->cdw10 & 0xFF) == 2 &&
-					  (uc->cdw11 & 0x4),
+			ACHECK(t,
+			       uc->opcode == XNVME_SPEC_NVM_OPC_DATASET_MANAGEMENT &&
+				       uc->data_len == 3 * 16 && (uc->cdw10 & 0xFF) == 2 &&
+				       (uc->cdw11 & 0x4),
 			       "dsm sqe: data_len=%u", uc->data_len);
 			break;
 		case 4:
@@ -777,11 +792,12 @@ test_ucmd_devnull(void)
 			       "flush sqe: no data");
 			break;
 		default:
-			ACHECK(t, uc->opcode == XNVME_SPEC_NVM_OPC_READ &&
-					  uc->cdw10 == (uint32_t)(0x1122334455ULL + i) &&
-					  uc->cdw11 == 0x11 && (uc->cdw12 & 0xFFFF) == 7 &&
-					  uc->addr == (uintptr_t)data && uc->data_len == 4096 &&
-					  uc->metadata == 0 && uc->metadata_len == 0,
+			ACHECK(t,
+			       uc->opcode == XNVME_SPEC_NVM_OPC_READ &&
+				       uc->cdw10 == (uint32_t)(0x1122334455ULL + i) &&
+				       uc->cdw11 == 0x11 && (uc->cdw12 & 0xFFFF) == 7 &&
+				       uc->addr == (uintptr_t)data && uc->data_len == 4096 &&
+				       uc->metadata == 0 && uc->metadata_len == 0,
 			       "read sqe %u", i);
 			break;
 		}
@@ -891,20 +907,24 @@ main(int argc, char **argv)
 	akt_paths_init(&p, "uring");
 
 	if (!xnvme_be_linux_uring_caps()->ring) {
-		printf("SKIP: io_uring unavailable: %s\n", strerror(xnvme_be_linux_uring_caps()->err));
+		printf("SKIP: io_uring unavailable: %s\n",
+		       strerror(xnvme_be_linux_uring_caps()->err));
 		return XNVME_TEST_SKIP;
 	}
 
 	test_ucmd_devnull();
 
-	t = (struct akt){.name = "disk-direct", .uri = p.ext4d, .mech = "io_uring", .direct = true,
+	t = (struct akt){.name = "disk-direct",
+			 .uri = p.ext4d,
+			 .mech = "io_uring",
+			 .direct = true,
 			 .is_file = true};
 	extras_done = run_file_target(&t, true);
-	t = (struct akt){.name = "disk-buffered", .uri = p.ext4, .mech = "io_uring",
-			 .is_file = true};
+	t = (struct akt){
+		.name = "disk-buffered", .uri = p.ext4, .mech = "io_uring", .is_file = true};
 	run_file_target(&t, !extras_done);
-	t = (struct akt){.name = "tmpfs", .uri = p.shm, .mech = "io_uring", .is_file = true,
-			 .tmpfs = true};
+	t = (struct akt){
+		.name = "tmpfs", .uri = p.shm, .mech = "io_uring", .is_file = true, .tmpfs = true};
 	run_file_target(&t, false);
 
 	akt_loop_run(&p, "io_uring", run_loop_target);

@@ -14,7 +14,6 @@
 #define VMAX 4096
 #define NKEYS 8
 
-
 static struct xnvme_dev *g_dev;
 static uint8_t *g_buf;
 
@@ -41,8 +40,7 @@ exist(const char *key, struct xnvme_cmd_ctx *ctx)
 	return xnvme_kvs_exist(ctx, 1, key, (uint8_t)strlen(key));
 }
 
-static int
-delete(const char *key, struct xnvme_cmd_ctx *ctx)
+static int delete (const char *key, struct xnvme_cmd_ctx *ctx)
 {
 	*ctx = xnvme_cmd_ctx_from_dev(g_dev);
 	return xnvme_kvs_delete(ctx, 1, key, (uint8_t)strlen(key));
@@ -108,11 +106,12 @@ test_store_retrieve(void)
 	CHECK(g_buf[0] == 0x3C && g_buf[VMAX - 1] == 0x3C);
 	ctx = xnvme_cmd_ctx_from_dev(g_dev);
 	err = xnvme_kvs_store(&ctx, 1, "big", 3, g_buf, VMAX + 1, 0);
-	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_INVALID_VAL_SIZE);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+			 XNVME_SPEC_KV_SC_INVALID_VAL_SIZE);
 
-	err = delete("big", &ctx);
+	err = delete ("big", &ctx);
 	CHECK_OK(err, ctx);
-	err = delete("empty", &ctx);
+	err = delete ("empty", &ctx);
 	CHECK_OK(err, ctx);
 }
 
@@ -152,11 +151,11 @@ test_exist_delete(void)
 
 	err = exist("alpha", &ctx);
 	CHECK_OK(err, ctx);
-	err = delete("alpha", &ctx);
+	err = delete ("alpha", &ctx);
 	CHECK_OK(err, ctx);
 	err = exist("alpha", &ctx);
 	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
-	err = delete("alpha", &ctx);
+	err = delete ("alpha", &ctx);
 	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_KEY_NOT_EXISTS);
 }
 
@@ -272,10 +271,11 @@ test_capacity(void)
 		CHECK_OK(err, ctx);
 	}
 	err = store("over", "v", 1, 0, &ctx);
-	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_SPEC_KV_SC_CAPACITY_EXCEEDED);
+	CHECK_STATUS_EIO(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+			 XNVME_SPEC_KV_SC_CAPACITY_EXCEEDED);
 	err = store("cap0", "replaced", 8, 0, &ctx);
 	CHECK_OK(err, ctx);
-	err = delete("cap0", &ctx);
+	err = delete ("cap0", &ctx);
 	CHECK_OK(err, ctx);
 	err = store("over", "v", 1, 0, &ctx);
 	CHECK_OK(err, ctx);

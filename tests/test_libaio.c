@@ -323,14 +323,16 @@ main(void)
 		xnvme_dev_close(probe.dev);
 	}
 
-	t = (struct akt){.name = "disk-buffered", .uri = p.ext4, .mech = "libaio",
+	t = (struct akt){.name = "disk-buffered", .uri = p.ext4, .mech = "libaio", .is_file = true};
+	run_file_target(&t, true);
+	t = (struct akt){.name = "disk-direct",
+			 .uri = p.ext4d,
+			 .mech = "libaio",
+			 .direct = true,
 			 .is_file = true};
 	run_file_target(&t, true);
-	t = (struct akt){.name = "disk-direct", .uri = p.ext4d, .mech = "libaio", .direct = true,
-			 .is_file = true};
-	run_file_target(&t, true);
-	t = (struct akt){.name = "tmpfs", .uri = p.shm, .mech = "libaio", .is_file = true,
-			 .tmpfs = true};
+	t = (struct akt){
+		.name = "tmpfs", .uri = p.shm, .mech = "libaio", .is_file = true, .tmpfs = true};
 	run_file_target(&t, false);
 
 	akt_loop_run(&p, "libaio", run_loop_target);

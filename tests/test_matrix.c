@@ -119,10 +119,12 @@ test_rw_sizes(struct target *t, uint8_t *wbuf, uint8_t *rbuf)
 		size_t nbytes = (size_t)n * lba;
 
 		pattern(wbuf, nbytes, slba + n);
-		CHECK_EQ(run(t, XNVME_SPEC_NVM_OPC_WRITE, slba, n - 1, wbuf, nbytes, NULL, 0, &cpl), 0);
+		CHECK_EQ(run(t, XNVME_SPEC_NVM_OPC_WRITE, slba, n - 1, wbuf, nbytes, NULL, 0, &cpl),
+			 0);
 		CHECK(ok_cpl(&cpl));
 		memset(rbuf, 0, nbytes);
-		CHECK_EQ(run(t, XNVME_SPEC_NVM_OPC_READ, slba, n - 1, rbuf, nbytes, NULL, 0, &cpl), 0);
+		CHECK_EQ(run(t, XNVME_SPEC_NVM_OPC_READ, slba, n - 1, rbuf, nbytes, NULL, 0, &cpl),
+			 0);
 		CHECK(ok_cpl(&cpl));
 		if (t->moves_data) {
 			CHECK_EQ(xnvme_buf_diff(wbuf, rbuf, nbytes), 0);

@@ -45,8 +45,7 @@ test_conversion(void)
 
 /* Opens `path` with the given timeouts; checks the handle's values and the built commands */
 static void
-check_open(const char *path, uint32_t admin_us, uint32_t io_us, uint32_t admin_ms,
-	   uint32_t io_ms)
+check_open(const char *path, uint32_t admin_us, uint32_t io_us, uint32_t admin_ms, uint32_t io_ms)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
 	const struct xnvme_be_linux_state *state;

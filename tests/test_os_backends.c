@@ -35,7 +35,7 @@ find_be(const struct xnvme_be_attr_list *list, const char *name)
 static void
 check_registry(void)
 {
-	static const char *const names[] = {"spdk", "linux", "fbsd", "macos",
+	static const char *const names[] = {"spdk",    "linux",   "fbsd", "macos",
 					    "windows", "ramdisk", "vfio", "tcp"};
 	struct xnvme_be_attr_list *list = NULL;
 	const struct xnvme_be_attr *be;

@@ -274,11 +274,21 @@ test_layouts(void)
 	for (int t = 0; t < 3; ++t) {
 		for (int b = 0; b < 2; ++b) {
 			for (int loc = 0; loc < 2; ++loc) {
-				struct layout l16i = {lbas[b], 16, true, loc, XNVME_SPEC_NVM_NS_16B_GUARD, types[t]};
-				struct layout l16s = {lbas[b], 8, false, loc, XNVME_SPEC_NVM_NS_16B_GUARD, types[t]};
-				struct layout l16m = {lbas[b], 64, false, loc, XNVME_SPEC_NVM_NS_16B_GUARD, types[t]};
-				struct layout l64i = {lbas[b], 16, true, loc, XNVME_SPEC_NVM_NS_64B_GUARD, types[t]};
-				struct layout l64m = {lbas[b], 64, true, loc, XNVME_SPEC_NVM_NS_64B_GUARD, types[t]};
+				struct layout l16i = {
+					lbas[b], 16, true, loc, XNVME_SPEC_NVM_NS_16B_GUARD,
+					types[t]};
+				struct layout l16s = {
+					lbas[b], 8, false, loc, XNVME_SPEC_NVM_NS_16B_GUARD,
+					types[t]};
+				struct layout l16m = {
+					lbas[b], 64, false, loc, XNVME_SPEC_NVM_NS_16B_GUARD,
+					types[t]};
+				struct layout l64i = {
+					lbas[b], 16, true, loc, XNVME_SPEC_NVM_NS_64B_GUARD,
+					types[t]};
+				struct layout l64m = {
+					lbas[b], 64, true, loc, XNVME_SPEC_NVM_NS_64B_GUARD,
+					types[t]};
 
 				test_layout(&l16i);
 				test_layout(&l16s);
@@ -289,8 +299,10 @@ test_layouts(void)
 		}
 		/* separate metadata with the 64-bit guard needs 4 KiB blocks */
 		for (int loc = 0; loc < 2; ++loc) {
-			struct layout l64s = {4096, 16, false, loc, XNVME_SPEC_NVM_NS_64B_GUARD, types[t]};
-			struct layout l64m = {4096, 64, false, loc, XNVME_SPEC_NVM_NS_64B_GUARD, types[t]};
+			struct layout l64s = {4096,    16, false, loc, XNVME_SPEC_NVM_NS_64B_GUARD,
+					      types[t]};
+			struct layout l64m = {4096,    64, false, loc, XNVME_SPEC_NVM_NS_64B_GUARD,
+					      types[t]};
 
 			test_layout(&l64s);
 			test_layout(&l64m);

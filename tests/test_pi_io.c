@@ -26,8 +26,8 @@
 #define SC_REFTAG 0x84
 
 #define PRACT 0x8
-#define CHK_ALL (XNVME_PI_FLAGS_GUARD_CHECK | XNVME_PI_FLAGS_APPTAG_CHECK | \
-		 XNVME_PI_FLAGS_REFTAG_CHECK)
+#define CHK_ALL                                                                                    \
+	(XNVME_PI_FLAGS_GUARD_CHECK | XNVME_PI_FLAGS_APPTAG_CHECK | XNVME_PI_FLAGS_REFTAG_CHECK)
 
 struct fmt {
 	uint8_t lbads;
@@ -357,10 +357,9 @@ run_ramdisk(const struct fmt *f)
 static void
 test_uris(void)
 {
-	const char *bad[] = {"1GB?pi=1",       "1GB?ms=8,pif=2",  "1GB?mset=1",
-			     "1GB?ms=257",     "1GB?ms=16,pif=1", "1GB?lbads=10",
-			     "1GB?ms=8,pi=4",  "1GB?ms=8,pil=2",  "1GB?ms=8,,pi=1",
-			     "1GB?ms",         "1GB?",            "1GB?ms=8x"};
+	const char *bad[] = {"1GB?pi=1",        "1GB?ms=8,pif=2", "1GB?mset=1",    "1GB?ms=257",
+			     "1GB?ms=16,pif=1", "1GB?lbads=10",   "1GB?ms=8,pi=4", "1GB?ms=8,pil=2",
+			     "1GB?ms=8,,pi=1",  "1GB?ms",         "1GB?",          "1GB?ms=8x"};
 
 	xnvme_test_open_fails(bad, sizeof(bad) / sizeof(bad[0]), EINVAL);
 }

@@ -35,19 +35,19 @@ out_free(struct out *out)
  * Runs `call`, which prints to `stream`, into a memory stream; checks that the return value
  * equals the number of bytes written.
  */
-#define CAPTURE(out, call)                                                                   \
-	do {                                                                                 \
-		FILE *stream;                                                                \
-		(out).buf = NULL;                                                            \
-		(out).len = 0;                                                               \
-		stream = open_memstream(&(out).buf, &(out).len);                             \
-		CHECK(stream);                                                               \
-		if (!stream) {                                                               \
-			exit(1);                                                             \
-		}                                                                            \
-		(out).ret = (call);                                                          \
-		fclose(stream);                                                              \
-		CHECK_EQ((out).ret, (out).len);                                              \
+#define CAPTURE(out, call)                                                                         \
+	do {                                                                                       \
+		FILE *stream;                                                                      \
+		(out).buf = NULL;                                                                  \
+		(out).len = 0;                                                                     \
+		stream = open_memstream(&(out).buf, &(out).len);                                   \
+		CHECK(stream);                                                                     \
+		if (!stream) {                                                                     \
+			exit(1);                                                                   \
+		}                                                                                  \
+		(out).ret = (call);                                                                \
+		fclose(stream);                                                                    \
+		CHECK_EQ((out).ret, (out).len);                                                    \
 	} while (0)
 
 /* Redirection of stdout into a temporary file, for the *_pr variants */
@@ -89,22 +89,22 @@ stdout_end(struct stdout_cap *cap, struct out *out)
 }
 
 /* Runs `call`, which prints to stdout, and checks its return value against the bytes written */
-#define CAPTURE_STDOUT(out, call)                                                            \
-	do {                                                                                 \
-		struct stdout_cap cap_;                                                      \
-		stdout_begin(&cap_);                                                         \
-		(out).ret = (call);                                                          \
-		stdout_end(&cap_, &(out));                                                   \
-		CHECK_EQ((out).ret, (out).len);                                              \
+#define CAPTURE_STDOUT(out, call)                                                                  \
+	do {                                                                                       \
+		struct stdout_cap cap_;                                                            \
+		stdout_begin(&cap_);                                                               \
+		(out).ret = (call);                                                                \
+		stdout_end(&cap_, &(out));                                                         \
+		CHECK_EQ((out).ret, (out).len);                                                    \
 	} while (0)
 
 /* Same for the void xnvme_cmd_ctx_pr() */
-#define CAPTURE_STDOUT_VOID(out, call)                                                       \
-	do {                                                                                 \
-		struct stdout_cap cap_;                                                      \
-		stdout_begin(&cap_);                                                         \
-		call;                                                                        \
-		stdout_end(&cap_, &(out));                                                   \
+#define CAPTURE_STDOUT_VOID(out, call)                                                             \
+	do {                                                                                       \
+		struct stdout_cap cap_;                                                            \
+		stdout_begin(&cap_);                                                               \
+		call;                                                                              \
+		stdout_end(&cap_, &(out));                                                         \
 	} while (0)
 
 /* `text` begins with `prefix` */
@@ -130,24 +130,24 @@ has_line(const char *text, const char *line)
 	return 0;
 }
 
-#define CHECK_LINE(text, line)                                                               \
-	do {                                                                                 \
-		xnvme_test_ncheck++;                                                         \
-		if (!has_line(text, line)) {                                                 \
-			xnvme_test_nfail++;                                                  \
-			fprintf(stderr, "FAIL %s:%d: no line \"%s\" in:\n%s\n", __FILE__,     \
-				__LINE__, line, text);                                       \
-		}                                                                            \
+#define CHECK_LINE(text, line)                                                                     \
+	do {                                                                                       \
+		xnvme_test_ncheck++;                                                               \
+		if (!has_line(text, line)) {                                                       \
+			xnvme_test_nfail++;                                                        \
+			fprintf(stderr, "FAIL %s:%d: no line \"%s\" in:\n%s\n", __FILE__,          \
+				__LINE__, line, text);                                             \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_STR(a, b)                                                                      \
-	do {                                                                                 \
-		xnvme_test_ncheck++;                                                         \
-		if (strcmp(a, b)) {                                                          \
-			xnvme_test_nfail++;                                                  \
-			fprintf(stderr, "FAIL %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__, \
-				a, b);                                                       \
-		}                                                                            \
+#define CHECK_STR(a, b)                                                                            \
+	do {                                                                                       \
+		xnvme_test_ncheck++;                                                               \
+		if (strcmp(a, b)) {                                                                \
+			xnvme_test_nfail++;                                                        \
+			fprintf(stderr, "FAIL %s:%d: \"%s\" != \"%s\"\n", __FILE__, __LINE__, a,   \
+				b);                                                                \
+		}                                                                                  \
 	} while (0)
 
 /* Block-style shape: first line "<name>:", every further line indented by two or more */
@@ -167,32 +167,32 @@ check_block(const char *text, const char *name)
 }
 
 /* Checks the NULL, TERSE and DEF==YAML behaviour of a printer of the form f(stream, obj, opts) */
-#define CHECK_MODES(fn, name, obj)                                                           \
-	do {                                                                                 \
-		struct out def_, yaml_, terse_, null_;                                       \
-		CAPTURE(def_, fn(stream, obj, XNVME_PR_DEF));                                \
-		CAPTURE(yaml_, fn(stream, obj, XNVME_PR_YAML));                              \
-		CAPTURE(terse_, fn(stream, obj, XNVME_PR_TERSE));                            \
-		CAPTURE(null_, fn(stream, NULL, XNVME_PR_DEF));                              \
-		CHECK_STR(def_.buf, yaml_.buf);                                              \
-		CHECK_STR(terse_.buf, TERSE_NOTE);                                           \
-		CHECK_STR(null_.buf, name ": ~\n");                                          \
-		check_block(def_.buf, name);                                                 \
-		out_free(&def_);                                                             \
-		out_free(&yaml_);                                                            \
-		out_free(&terse_);                                                           \
-		out_free(&null_);                                                            \
+#define CHECK_MODES(fn, name, obj)                                                                 \
+	do {                                                                                       \
+		struct out def_, yaml_, terse_, null_;                                             \
+		CAPTURE(def_, fn(stream, obj, XNVME_PR_DEF));                                      \
+		CAPTURE(yaml_, fn(stream, obj, XNVME_PR_YAML));                                    \
+		CAPTURE(terse_, fn(stream, obj, XNVME_PR_TERSE));                                  \
+		CAPTURE(null_, fn(stream, NULL, XNVME_PR_DEF));                                    \
+		CHECK_STR(def_.buf, yaml_.buf);                                                    \
+		CHECK_STR(terse_.buf, TERSE_NOTE);                                                 \
+		CHECK_STR(null_.buf, name ": ~\n");                                                \
+		check_block(def_.buf, name);                                                       \
+		out_free(&def_);                                                                   \
+		out_free(&yaml_);                                                                  \
+		out_free(&terse_);                                                                 \
+		out_free(&null_);                                                                  \
 	} while (0)
 
 /* Checks that `pr` prints to stdout what `fpr` prints to a stream */
-#define CHECK_PR_SAME(fpr_call, pr_call)                                                     \
-	do {                                                                                 \
-		struct out f_, p_;                                                           \
-		CAPTURE(f_, fpr_call);                                                       \
-		CAPTURE_STDOUT(p_, pr_call);                                                 \
-		CHECK_STR(f_.buf, p_.buf);                                                   \
-		out_free(&f_);                                                               \
-		out_free(&p_);                                                               \
+#define CHECK_PR_SAME(fpr_call, pr_call)                                                           \
+	do {                                                                                       \
+		struct out f_, p_;                                                                 \
+		CAPTURE(f_, fpr_call);                                                             \
+		CAPTURE_STDOUT(p_, pr_call);                                                       \
+		CHECK_STR(f_.buf, p_.buf);                                                         \
+		out_free(&f_);                                                                     \
+		out_free(&p_);                                                                     \
 	} while (0)
 
 static void
@@ -358,14 +358,14 @@ test_opts(void)
 
 	CAPTURE_STDOUT(out, xnvme_opts_pr(&opts, XNVME_PR_DEF));
 	check_block(out.buf, "xnvme_opts");
-	CHECK(strstr(out.buf, "xnvme_opts:\n  be: 'ramdisk'\n  dev: ~\n  mem: ~\n  sync: ~\n"
-			      "  async: ~\n  admin: ~\n  nsid: 0x1\n  rdonly: 0\n  wronly: 0\n"
-			      "  rdwr: 1\n  create: 0\n  truncate: 0\n  direct: 0\n"
-			      "  create_mode: 0x180\n  poll_io: 0\n  poll_sq: 0\n"
-			      "  register_files: 0\n  register_buffers: 0\n  css.given: 0\n"
-			      "  css.value: 0x0\n  use_cmb_sqs: 0\n  shm_id: 0\n  main_core: 0\n"
-			      "  core_mask: '0x1:''x'''\n  adrfam: ~\n  spdk_fabrics: 0\n") ==
-	      out.buf);
+	CHECK(strstr(out.buf,
+		     "xnvme_opts:\n  be: 'ramdisk'\n  dev: ~\n  mem: ~\n  sync: ~\n"
+		     "  async: ~\n  admin: ~\n  nsid: 0x1\n  rdonly: 0\n  wronly: 0\n"
+		     "  rdwr: 1\n  create: 0\n  truncate: 0\n  direct: 0\n"
+		     "  create_mode: 0x180\n  poll_io: 0\n  poll_sq: 0\n"
+		     "  register_files: 0\n  register_buffers: 0\n  css.given: 0\n"
+		     "  css.value: 0x0\n  use_cmb_sqs: 0\n  shm_id: 0\n  main_core: 0\n"
+		     "  core_mask: '0x1:''x'''\n  adrfam: ~\n  spdk_fabrics: 0\n") == out.buf);
 	out_free(&out);
 
 	CAPTURE_STDOUT(out, xnvme_opts_pr(NULL, XNVME_PR_YAML));
@@ -695,7 +695,7 @@ test_logs(void)
 	CHECK_MODES(xnvme_spec_log_health_fpr, "xnvme_spec_log_health_entry", &health);
 	health.comp_temp = 310;
 	health.data_units_read[0] = 5;
-	health.data_units_read[8] = 1; /* 2^64 + 5 */
+	health.data_units_read[8] = 1;                                      /* 2^64 + 5 */
 	memset(health.host_read_cmds, 0xff, sizeof(health.host_read_cmds)); /* 2^128 - 1 */
 	health.temp_sens[1] = 300;
 	CAPTURE(out, xnvme_spec_log_health_fpr(stream, &health, XNVME_PR_DEF));
@@ -781,7 +781,7 @@ test_fdp(void)
 	desc->runs = 1 << 20;
 	desc->ruh_desc[0].ruht = 1;
 	desc->ruh_desc[1].ruht = 2;
-	buf[16 + 72] = 68; /* ds of the second descriptor, 4 ruh bytes follow the fixed part */
+	buf[16 + 72] = 68;    /* ds of the second descriptor, 4 ruh bytes follow the fixed part */
 	buf[16 + 72 + 8] = 1; /* its nruh */
 	buf[16 + 72 + 64] = 0x1;
 

@@ -15,7 +15,6 @@
 #define MDTS_NLB (MDTS_NBYTES / LBA)
 #define NSZE_1G ((1ULL << 30) / LBA)
 
-
 static struct xnvme_dev *
 rd_open(const char *uri, const char *async)
 {
@@ -87,7 +86,9 @@ read_lbas(struct xnvme_dev *dev, uint64_t slba, size_t nlbas, unsigned int seed,
 	memset(buf, 0xAA, nlbas * LBA);
 	err = xnvme_nvm_read(&ctx, 1, slba, (uint16_t)(nlbas - 1), buf, NULL);
 	if (!err) {
-		err = !verify(buf, slba, nlbas, seed) ? 0 : (xnvme_test_all_zero(buf, nlbas * LBA) ? 1 : -1);
+		err = !verify(buf, slba, nlbas, seed)
+			      ? 0
+			      : (xnvme_test_all_zero(buf, nlbas * LBA) ? 1 : -1);
 	}
 	if (ctx_out) {
 		*ctx_out = ctx;
@@ -870,7 +871,8 @@ test_features(struct xnvme_dev *dev)
 	int err;
 
 	ctx = xnvme_cmd_ctx_from_dev(dev);
-	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_CURRENT, NULL, 0);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_CURRENT, NULL,
+			      0);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(ctx.cpl.cdw0, 1);
 
@@ -878,11 +880,13 @@ test_features(struct xnvme_dev *dev)
 	err = xnvme_adm_sfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, 0, 0, NULL, 0);
 	CHECK_OK(err, ctx);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
-	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_CURRENT, NULL, 0);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_CURRENT, NULL,
+			      0);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(ctx.cpl.cdw0, 0);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
-	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_DEFAULT, NULL, 0);
+	err = xnvme_adm_gfeat(&ctx, 0, XNVME_SPEC_FEAT_VWCACHE, XNVME_SPEC_FEAT_SEL_DEFAULT, NULL,
+			      0);
 	CHECK_OK(err, ctx);
 	CHECK_EQ(ctx.cpl.cdw0, 1);
 	ctx = xnvme_cmd_ctx_from_dev(dev);

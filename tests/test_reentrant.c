@@ -31,7 +31,7 @@
 #define NMORE 6                 /* submitted by the first callback */
 #define NCMD (NFIRST + NMORE)
 #define CAPACITY 32
-#define CHAIN 3000 /* commands of the submit-and-poke-in-every-callback run */
+#define CHAIN 3000  /* commands of the submit-and-poke-in-every-callback run */
 #define DEPTH_MAX 8 /* nesting bound documented in libxnvme_queue.h */
 
 struct target {
@@ -49,14 +49,14 @@ is_mech(const struct target *t, const char *mech)
 	return !strcmp(t->mech, mech);
 }
 
-#define TCHECK(t, cond)                                                                       \
-	do {                                                                                  \
-		xnvme_test_ncheck++;                                                          \
-		if (!(cond)) {                                                                \
-			xnvme_test_nfail++;                                                   \
-			fprintf(stderr, "FAIL %s/%s:%d: %s\n", (t)->name, (t)->mech, __LINE__, \
-				#cond);                                                       \
-		}                                                                             \
+#define TCHECK(t, cond)                                                                            \
+	do {                                                                                       \
+		xnvme_test_ncheck++;                                                               \
+		if (!(cond)) {                                                                     \
+			xnvme_test_nfail++;                                                        \
+			fprintf(stderr, "FAIL %s/%s:%d: %s\n", (t)->name, (t)->mech, __LINE__,     \
+				#cond);                                                            \
+		}                                                                                  \
 	} while (0)
 
 /* Stamps LBA `lba` of `buf` with its number and a pattern */
@@ -273,9 +273,9 @@ chain_cb(struct xnvme_cmd_ctx *ctx, void *arg)
 	if (c->submitted < CHAIN && !c->submit_err) {
 		struct xnvme_cmd_ctx *next = xnvme_queue_get_cmd_ctx(c->q);
 
-		c->submit_err = next ? xnvme_nvm_read(next, c->t->nsid, c->submitted % 64, 0,
-						      c->buf, NULL)
-				     : -ENOMEM;
+		c->submit_err =
+			next ? xnvme_nvm_read(next, c->t->nsid, c->submitted % 64, 0, c->buf, NULL)
+			     : -ENOMEM;
 		if (!c->submit_err) {
 			c->submitted++;
 		} else if (next) {
@@ -350,9 +350,9 @@ test_pool(struct target *t)
 
 	stack_ctx = xnvme_cmd_ctx_from_dev(t->dev);
 	TCHECK(t, xnvme_queue_put_cmd_ctx(q, &stack_ctx) == -EINVAL);
-	TCHECK(t, xnvme_queue_put_cmd_ctx(other, a) == -EINVAL);          /* another queue's */
+	TCHECK(t, xnvme_queue_put_cmd_ctx(other, a) == -EINVAL); /* another queue's */
 	TCHECK(t, xnvme_queue_put_cmd_ctx(q, (void *)((char *)a + 8)) == -EINVAL); /* inside one */
-	TCHECK(t, xnvme_queue_put_cmd_ctx(q, a + 5) == -EINVAL);          /* past the pool */
+	TCHECK(t, xnvme_queue_put_cmd_ctx(q, a + 5) == -EINVAL); /* past the pool */
 	TCHECK(t, xnvme_queue_put_cmd_ctx(q, a) == 0);
 	TCHECK(t, xnvme_queue_put_cmd_ctx(q, b) == 0);
 	TCHECK(t, xnvme_queue_put_cmd_ctx(q, b) == -EINVAL);
@@ -454,8 +454,8 @@ geo_expect(struct target *t, uint8_t opc, uint32_t nsid, uint64_t slba, uint32_t
 	xnvme_prep_nvm(&ctx, opc, nsid, slba, (uint16_t)(nlbas - 1));
 	err = xnvme_cmd_pass(&ctx, buf, nbytes, NULL, 0);
 	if (sc) {
-		TCHECK(t, err == -EIO && ctx.cpl.status.sct == SCT_GENERIC &&
-				  ctx.cpl.status.sc == sc);
+		TCHECK(t,
+		       err == -EIO && ctx.cpl.status.sct == SCT_GENERIC && ctx.cpl.status.sc == sc);
 	} else {
 		TCHECK(t, err == 0 && ctx.cpl.result == nbytes);
 	}
@@ -465,8 +465,9 @@ geo_expect(struct target *t, uint8_t opc, uint32_t nsid, uint64_t slba, uint32_t
 	if (sc) {
 		TCHECK(t, o.status && o.sct == SCT_GENERIC && o.sc == sc);
 		if (o.sc != sc) {
-			fprintf(stderr, "# %s/%s: opc %#x nsid %u slba %llu nlbas %u: sc %#x, want "
-					"%#x\n",
+			fprintf(stderr,
+				"# %s/%s: opc %#x nsid %u slba %llu nlbas %u: sc %#x, want "
+				"%#x\n",
 				t->name, t->mech, opc, nsid, (unsigned long long)slba, nlbas, o.sc,
 				sc);
 		}
@@ -547,8 +548,8 @@ test_drain_timeout(struct target *t)
 		for (uint32_t i = 0; i < ncmd; ++i) {
 			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
 
-			err = xnvme_nvm_read(ctx, t->nsid, (uint64_t)i * nlb, (uint16_t)(nlb - 1), buf,
-					     NULL);
+			err = xnvme_nvm_read(ctx, t->nsid, (uint64_t)i * nlb, (uint16_t)(nlb - 1),
+					     buf, NULL);
 			TCHECK(t, err == 0);
 			submitted += !err;
 		}
@@ -689,8 +690,9 @@ test_null(struct xnvme_dev *dev)
 	CHECK_EQ(xnvme_nvm_mgmt_recv(NULL, 1, 0, 0, NULL, 0), -EINVAL);
 	CHECK_EQ(xnvme_nvm_mgmt_send(NULL, 1, 0, 0, NULL, 0), -EINVAL);
 	CHECK_EQ(xnvme_znd_append(NULL, 1, 0, 0, NULL, NULL), -EINVAL);
-	CHECK_EQ(xnvme_znd_mgmt_send(NULL, 1, 0, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, 0, NULL),
-		 -EINVAL);
+	CHECK_EQ(
+		xnvme_znd_mgmt_send(NULL, 1, 0, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET, 0, NULL),
+		-EINVAL);
 	CHECK_EQ(xnvme_znd_mgmt_recv(NULL, 1, 0, 0, 0, false, NULL, 0), -EINVAL);
 	CHECK_EQ(xnvme_znd_zrwa_flush(NULL, 1, 0), -EINVAL);
 	CHECK_EQ(xnvme_adm_idfy_ctrlr(NULL, &idfy), -EINVAL);
@@ -803,7 +805,8 @@ main(int argc, char **argv)
 		opts.async = argv[4];
 		dev = xnvme_dev_open(argv[2], &opts);
 		if (!dev) {
-			fprintf(stderr, "%s with %s: cannot open (errno %d)\n", argv[2], argv[4], errno);
+			fprintf(stderr, "%s with %s: cannot open (errno %d)\n", argv[2], argv[4],
+				errno);
 			return 1;
 		}
 		xnvme_dev_close(dev);

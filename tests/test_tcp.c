@@ -320,10 +320,13 @@ main(int argc, char **argv)
 		snprintf(dg, sizeof(dg), "%s?hdgst=1&ddgst=1", uri);
 		run(dg, subnqn, false);
 	} else {
-		struct tt_cfg plain = {.nlbas = NLBAS, .maxh2cdata = 8192, .icd_nbytes = 4096,
-				       .c2h_chunk = 16384};
-		struct tt_cfg dgst = {.nlbas = NLBAS, .maxh2cdata = 16384, .icd_nbytes = 8192,
-				      .c2h_chunk = 4096, .c2h_success = 1};
+		struct tt_cfg plain = {
+			.nlbas = NLBAS, .maxh2cdata = 8192, .icd_nbytes = 4096, .c2h_chunk = 16384};
+		struct tt_cfg dgst = {.nlbas = NLBAS,
+				      .maxh2cdata = 16384,
+				      .icd_nbytes = 8192,
+				      .c2h_chunk = 4096,
+				      .c2h_success = 1};
 		const struct {
 			const struct tt_cfg *cfg;
 			const char *query;

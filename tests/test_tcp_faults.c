@@ -146,8 +146,8 @@ async_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 int
 main(void)
 {
-	struct tt_cfg cfg = {.nlbas = NLBAS, .maxh2cdata = 16384, .icd_nbytes = 4096,
-			     .c2h_chunk = 8192};
+	struct tt_cfg cfg = {
+		.nlbas = NLBAS, .maxh2cdata = 16384, .icd_nbytes = 4096, .c2h_chunk = 8192};
 	uint8_t *buf = calloc(8, 65536);
 	uint16_t port;
 	struct tt *tt = tt_start(&cfg, &port);

@@ -59,8 +59,8 @@ pattern_fill(uint8_t *buf, uint32_t lba_nbytes, uint64_t slba, uint64_t nlbas, u
 
 /* Index of the first LBA of `buf` that does not hold its pattern, or nlbas; *got its word */
 static uint64_t
-pattern_check(const uint8_t *buf, uint32_t lba_nbytes, uint64_t slba, uint64_t nlbas,
-	      unsigned tid, unsigned round, uint64_t *want, uint64_t *got)
+pattern_check(const uint8_t *buf, uint32_t lba_nbytes, uint64_t slba, uint64_t nlbas, unsigned tid,
+	      unsigned round, uint64_t *want, uint64_t *got)
 {
 	for (uint64_t l = 0; l < nlbas; ++l) {
 		for (size_t w = 0; w < lba_nbytes / 8; ++w) {
@@ -112,8 +112,8 @@ cb_rec(struct xnvme_cmd_ctx *ctx, void *arg)
 
 /* Moves [slba, slba + g_span) between `buf` and the device on `q`, commands of 1..4 LBAs */
 static int
-queue_pass(struct io_thread *it, struct xnvme_queue *q, uint8_t opc, uint64_t slba,
-	   uint8_t *buf, struct rec *recs)
+queue_pass(struct io_thread *it, struct xnvme_queue *q, uint8_t opc, uint64_t slba, uint8_t *buf,
+	   struct rec *recs)
 {
 	struct io_run *run = it->run;
 	uint32_t ncmd = 0;
@@ -155,8 +155,9 @@ queue_pass(struct io_thread *it, struct xnvme_queue *q, uint8_t opc, uint64_t sl
 	}
 	for (uint32_t i = 0; i < ncmd && !err; ++i) {
 		if (recs[i].calls != 1 || recs[i].status) {
-			CHECK_AT(run->t->label, run->mech, 0, "thread %u cmd %u: calls=%u status=%d",
-			       it->tid, i, recs[i].calls, recs[i].status);
+			CHECK_AT(run->t->label, run->mech, 0,
+				 "thread %u cmd %u: calls=%u status=%d", it->tid, i, recs[i].calls,
+				 recs[i].status);
 			err = -EIO;
 		}
 	}
@@ -229,12 +230,12 @@ io_main(void *arg)
 		err = sync ? sync_pass(it, XNVME_SPEC_NVM_OPC_WRITE, slba, wbuf)
 			   : queue_pass(it, q, XNVME_SPEC_NVM_OPC_WRITE, slba, wbuf, recs);
 		CHECK_AT(run->t->label, run->mech, !err, "thread %u%s round %u write: %d", it->tid,
-		       sync ? " (sync)" : "", round, err);
+			 sync ? " (sync)" : "", round, err);
 		if (!err) {
 			err = sync ? sync_pass(it, XNVME_SPEC_NVM_OPC_READ, slba, rbuf)
 				   : queue_pass(it, q, XNVME_SPEC_NVM_OPC_READ, slba, rbuf, recs);
 			CHECK_AT(run->t->label, run->mech, !err, "thread %u%s round %u read: %d",
-			       it->tid, sync ? " (sync)" : "", round, err);
+				 it->tid, sync ? " (sync)" : "", round, err);
 		}
 		if (err) {
 			break;
@@ -243,13 +244,14 @@ io_main(void *arg)
 		if (!sync && !run->moves_data) {
 			continue;
 		}
-		bad = pattern_check(rbuf, run->lba_nbytes, slba, g_span, it->tid, round, &want, &got);
+		bad = pattern_check(rbuf, run->lba_nbytes, slba, g_span, it->tid, round, &want,
+				    &got);
 		CHECK_AT(run->t->label, run->mech, bad == g_span,
-		       "thread %u%s round %u: LBA %" PRIu64 " holds 0x%016" PRIx64
-		       " (thread %u round %u LBA %" PRIu64 "), want 0x%016" PRIx64,
-		       it->tid, sync ? " (sync)" : "", round, slba + bad, got,
-		       (unsigned)(got >> 48 & 0xFF), (unsigned)(got >> 32 & 0xFFFF),
-		       got >> 8 & 0xFFFFFF, want);
+			 "thread %u%s round %u: LBA %" PRIu64 " holds 0x%016" PRIx64
+			 " (thread %u round %u LBA %" PRIu64 "), want 0x%016" PRIx64,
+			 it->tid, sync ? " (sync)" : "", round, slba + bad, got,
+			 (unsigned)(got >> 48 & 0xFF), (unsigned)(got >> 32 & 0xFFFF),
+			 got >> 8 & 0xFFFFFF, want);
 		if (bad != g_span) {
 			break;
 		}
@@ -257,7 +259,7 @@ io_main(void *arg)
 	}
 	if (q) {
 		CHECK_AT(run->t->label, run->mech, xnvme_queue_term(q) == 0, "thread %u: term",
-		       it->tid);
+			 it->tid);
 	}
 out:
 	xnvme_buf_free(run->dev, wbuf);
@@ -290,7 +292,7 @@ io_phase(const struct conc_target *t, const char *mech)
 	if (!run.lba_nbytes || geo->tbytes / run.lba_nbytes < (uint64_t)SPAN * 12 ||
 	    run.lba_nbytes % 8) {
 		CHECK_AT(t->label, mech, 0, "geometry: lba_nbytes=%u tbytes=%" PRIu64,
-		       run.lba_nbytes, geo->tbytes);
+			 run.lba_nbytes, geo->tbytes);
 		xnvme_dev_close(run.dev);
 		return;
 	}
@@ -322,8 +324,8 @@ struct derive_run {
 	const struct conc_target *t;
 	const char *phase;
 	struct xnvme_dev *dev;
-	struct xnvme_geo want;    ///< the geometry every reader must see (grow: but tbytes)
-	uint64_t want_nsze;       ///< identify namespace nsze (not checked by grow)
+	struct xnvme_geo want; ///< the geometry every reader must see (grow: but tbytes)
+	uint64_t want_nsze;    ///< identify namespace nsze (not checked by grow)
 	uint8_t want_csi;
 	uint32_t want_nsid;
 	uint64_t want_ssw;
@@ -497,8 +499,8 @@ derive_io_main(void *arg)
 static void
 derive_phase(const struct conc_target *t, const char *grow_path)
 {
-	struct derive_run run = {.t = t, .phase = grow_path ? "grow" : "derive",
-				 .grow_path = grow_path};
+	struct derive_run run = {
+		.t = t, .phase = grow_path ? "grow" : "derive", .grow_path = grow_path};
 	struct conc_target gt = {.label = "grow-file", .uri = grow_path, .file = true};
 	struct reader readers[NREADERS];
 	struct io_worker io = {.run = &run};
@@ -519,7 +521,7 @@ derive_phase(const struct conc_target *t, const char *grow_path)
 	if (!run.want.lba_nbytes || run.want.tbytes < 64ULL * run.want.lba_nbytes ||
 	    run.want.lba_nbytes % 8) {
 		CHECK_AT(t->label, run.phase, 0, "geometry: lba_nbytes=%u tbytes=%" PRIu64,
-		       run.want.lba_nbytes, run.want.tbytes);
+			 run.want.lba_nbytes, run.want.tbytes);
 		xnvme_dev_close(run.dev);
 		return;
 	}
@@ -527,17 +529,16 @@ derive_phase(const struct conc_target *t, const char *grow_path)
 	for (int i = 0; i < NREADERS; ++i) {
 		readers[i] = (struct reader){.run = &run};
 		CHECK_AT(t->label, run.phase,
-		       !pthread_create(&readers[i].th, NULL, reader_main, &readers[i]), "reader %d",
-		       i);
+			 !pthread_create(&readers[i].th, NULL, reader_main, &readers[i]),
+			 "reader %d", i);
 	}
 	CHECK_AT(t->label, run.phase, !pthread_create(&io.th, NULL, derive_io_main, &io), "io");
 	CHECK_AT(t->label, run.phase, !pthread_create(&deriver, NULL, deriver_main, &run),
-	       "deriver");
+		 "deriver");
 	/* at least one derivation and one verified I/O round, however slowly threads run */
-	while (conc_now() < start + secs ||
-	       ((!__atomic_load_n(&run.nderive, __ATOMIC_RELAXED) ||
-		 !__atomic_load_n(&io.verified, __ATOMIC_RELAXED)) &&
-		conc_now() < start + 60)) {
+	while (conc_now() < start + secs || ((!__atomic_load_n(&run.nderive, __ATOMIC_RELAXED) ||
+					      !__atomic_load_n(&io.verified, __ATOMIC_RELAXED)) &&
+					     conc_now() < start + 60)) {
 		usleep(10000);
 	}
 	__atomic_store_n(&run.stop, 1, __ATOMIC_RELAXED);
@@ -549,22 +550,22 @@ derive_phase(const struct conc_target *t, const char *grow_path)
 		nbad += readers[i].nbad;
 		nbad_geo += readers[i].nbad_geo;
 		CHECK_AT(t->label, run.phase, !readers[i].nbad,
-		       "reader %d: %" PRIu64 " of %" PRIu64 " readings differ (%" PRIu64
-		       " in the geometry), first: %s",
-		       i, readers[i].nbad, readers[i].nread, readers[i].nbad_geo,
-		       readers[i].first_bad);
+			 "reader %d: %" PRIu64 " of %" PRIu64 " readings differ (%" PRIu64
+			 " in the geometry), first: %s",
+			 i, readers[i].nbad, readers[i].nread, readers[i].nbad_geo,
+			 readers[i].first_bad);
 	}
 	CHECK_AT(t->label, run.phase, run.nderive > 0 && !run.nderive_err,
-	       "derive_geo: %" PRIu64 " calls, %" PRIu64 " failed", run.nderive, run.nderive_err);
+		 "derive_geo: %" PRIu64 " calls, %" PRIu64 " failed", run.nderive, run.nderive_err);
 	CHECK_AT(t->label, run.phase, !io.nerr && !io.nmismatch && io.verified,
-	       "I/O during derive_geo: %" PRIu64 " errors, %" PRIu64 " mismatches, %" PRIu64
-	       " bytes verified",
-	       io.nerr, io.nmismatch, io.verified);
+		 "I/O during derive_geo: %" PRIu64 " errors, %" PRIu64 " mismatches, %" PRIu64
+		 " bytes verified",
+		 io.nerr, io.nmismatch, io.verified);
 	if (grow_path) {
 		CHECK_AT(t->label, run.phase, !xnvme_dev_derive_geo(run.dev), "last derive_geo");
 		CHECK_AT(t->label, run.phase, xnvme_dev_get_geo(run.dev)->tbytes == run.final_size,
-		       "tbytes %" PRIu64 " after growing to %" PRIu64,
-		       xnvme_dev_get_geo(run.dev)->tbytes, run.final_size);
+			 "tbytes %" PRIu64 " after growing to %" PRIu64,
+			 xnvme_dev_get_geo(run.dev)->tbytes, run.final_size);
 	}
 	printf("  - {phase: %s, target: %s, derive_geo_calls: %" PRIu64 ", readings: %" PRIu64
 	       ", bad_readings: %" PRIu64 ", bad_geometry: %" PRIu64 ", io_verified_kib: %" PRIu64
@@ -616,7 +617,8 @@ main(int argc, char **argv)
 		if (targets[i].file) {
 			int fd = open(grow, O_CREAT | O_TRUNC | O_RDWR, 0600);
 
-			CHECK_AT("grow-file", "create", fd >= 0 && !ftruncate(fd, 1 << 20), "%s", grow);
+			CHECK_AT("grow-file", "create", fd >= 0 && !ftruncate(fd, 1 << 20), "%s",
+				 grow);
 			if (fd >= 0) {
 				close(fd);
 				derive_phase(&targets[i], grow);

@@ -112,8 +112,9 @@ check_status(void)
 	CHECK_EQ(xnvme_cmd_ctx_cpl_status(&ctx), 0);
 
 	/* SCT 1 (command specific), SC 0x0B, phase tag set: the phase bit must not leak in */
-	CHECK_EQ(status_of(XNVME_BE_WINDOWS_SPC_ERROR, (uint16_t)((1 << 9) | (0x0B << 1) | 1), &ctx),
-		 -EIO);
+	CHECK_EQ(
+		status_of(XNVME_BE_WINDOWS_SPC_ERROR, (uint16_t)((1 << 9) | (0x0B << 1) | 1), &ctx),
+		-EIO);
 	CHECK_EQ(ctx.cpl.status.sct, 1);
 	CHECK_EQ(ctx.cpl.status.sc, 0x0B);
 	/* Generic, LBA Out of Range (0x80) */

@@ -355,7 +355,8 @@ test_append(void)
 
 		if (zasl_nlbas < t.buf_nlbas) {
 			err = zappend(z, (uint32_t)zasl_nlbas + 1, &ctx);
-			CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
+			CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+				     XNVME_STATUS_CODE_INVALID_FIELD);
 		}
 	}
 
@@ -471,9 +472,11 @@ test_limits(void)
 			CHECK_OK(err, ctx);
 		}
 		err = zsend(zslba_of(t.mor), false, XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN, &ctx);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,
+			     XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
 		err = zwrite(zslba_of(t.mor), 1, &ctx);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,
+			     XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
 		CHECK_EQ(count(XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_EOPEN), t.mor);
 
 		/* implicitly opened zones make room for another zone: the oldest is closed */
@@ -508,11 +511,14 @@ test_limits(void)
 			CHECK_OK(err, ctx);
 		}
 		err = zwrite(z, 1, &ctx);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,
+			     XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
 		err = zsend(z, false, XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN, &ctx);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,
+			     XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
 		err = zappend(z, 1, &ctx);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,
+			     XNVME_SPEC_ZND_SC_TOO_MANY_ACTIVE);
 		CHECK_EQ(state(z), ST_EMPTY);
 
 		/* finishing one releases its resources */
@@ -531,7 +537,8 @@ test_limits(void)
 			CHECK_OK(err, ctx);
 		}
 		err = zsend(0, true, XNVME_SPEC_ZND_CMD_MGMT_SEND_OPEN, &ctx);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC, XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_CMDSPEC,
+			     XNVME_SPEC_ZND_SC_TOO_MANY_OPEN);
 		CHECK_EQ(count(XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_CLOSED), 5);
 		err = zsend(zslba_of(4), false, XNVME_SPEC_ZND_CMD_MGMT_SEND_FINISH, &ctx);
 		CHECK_OK(err, ctx);
@@ -646,11 +653,11 @@ test_report(void)
 	CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, SC_LBA_RANGE);
 	if (!t.dext_nbytes) {
 		ctx = xnvme_cmd_ctx_from_dev(t.dev);
-		err = xnvme_znd_mgmt_recv(&ctx, t.nsid, 0,
-					  XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT_EXTENDED,
-					  XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 0, buf,
-					  hdr + 2 * dsz);
-		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);
+		err = xnvme_znd_mgmt_recv(
+			&ctx, t.nsid, 0, XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT_EXTENDED,
+			XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 0, buf, hdr + 2 * dsz);
+		CHECK_STATUS(err, ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+			     XNVME_STATUS_CODE_INVALID_FIELD);
 	}
 	xnvme_buf_free(t.dev, buf);
 	reset_all();

@@ -41,13 +41,13 @@
 __attribute__((weak)) _Atomic int xnvme_test_nfail;
 __attribute__((weak)) _Atomic int xnvme_test_ncheck;
 
-#define CHECK(cond)                                                                          \
-	do {                                                                                 \
-		xnvme_test_ncheck++;                                                         \
-		if (!(cond)) {                                                               \
-			xnvme_test_nfail++;                                                  \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);      \
-		}                                                                            \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		xnvme_test_ncheck++;                                                               \
+		if (!(cond)) {                                                                     \
+			xnvme_test_nfail++;                                                        \
+			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);            \
+		}                                                                                  \
 	} while (0)
 
 /*
@@ -76,52 +76,51 @@ xnvme_test_fail(const char *who, const char *what, const char *func, int line, c
 }
 
 /* CHECK naming what was tested (two strings, e.g. target and mechanism), a printf message */
-#define CHECK_AT(who, what, cond, ...)                                                       \
-	do {                                                                                 \
-		bool ok_ = (cond);                                                           \
-		xnvme_test_ncheck++;                                                         \
-		if (!ok_) {                                                                  \
-			xnvme_test_nfail++;                                                  \
-			xnvme_test_fail((who), (what), __func__, __LINE__, #cond,            \
-					__VA_ARGS__);                                        \
-		}                                                                            \
+#define CHECK_AT(who, what, cond, ...)                                                             \
+	do {                                                                                       \
+		bool ok_ = (cond);                                                                 \
+		xnvme_test_ncheck++;                                                               \
+		if (!ok_) {                                                                        \
+			xnvme_test_nfail++;                                                        \
+			xnvme_test_fail((who), (what), __func__, __LINE__, #cond, __VA_ARGS__);    \
+		}                                                                                  \
 	} while (0)
 
 /* CHECK with a printf message after the condition: CHECKF(n == 4, "n=%d", n) */
 #define CHECKF(cond, ...) CHECK_AT(NULL, NULL, cond, __VA_ARGS__)
 
-#define CHECK_EQ(a, b)                                                                       \
-	do {                                                                                 \
-		long long a_ = (long long)(a), b_ = (long long)(b);                          \
-		xnvme_test_ncheck++;                                                         \
-		if (a_ != b_) {                                                              \
-			xnvme_test_nfail++;                                                  \
-			fprintf(stderr, "FAIL %s:%d: %s == %s (%lld != %lld)\n", __FILE__,    \
-				__LINE__, #a, #b, a_, b_);                                   \
-		}                                                                            \
+#define CHECK_EQ(a, b)                                                                             \
+	do {                                                                                       \
+		long long a_ = (long long)(a), b_ = (long long)(b);                                \
+		xnvme_test_ncheck++;                                                               \
+		if (a_ != b_) {                                                                    \
+			xnvme_test_nfail++;                                                        \
+			fprintf(stderr, "FAIL %s:%d: %s == %s (%lld != %lld)\n", __FILE__,         \
+				__LINE__, #a, #b, a_, b_);                                         \
+		}                                                                                  \
 	} while (0)
 
 /* The command of `ctx` succeeded: returned 0 and completed without an NVMe status */
-#define CHECK_OK(err, ctx)                                                                   \
-	do {                                                                                 \
-		CHECK_EQ(err, 0);                                                            \
-		CHECK_EQ(xnvme_cmd_ctx_cpl_status(&(ctx)), 0);                               \
+#define CHECK_OK(err, ctx)                                                                         \
+	do {                                                                                       \
+		CHECK_EQ(err, 0);                                                                  \
+		CHECK_EQ(xnvme_cmd_ctx_cpl_status(&(ctx)), 0);                                     \
 	} while (0)
 
 /* The command of `ctx` failed (any error) with the NVMe status sct_/sc_ */
-#define CHECK_STATUS(err, ctx, sct_, sc_)                                                    \
-	do {                                                                                 \
-		CHECK((err) != 0);                                                           \
-		CHECK_EQ((ctx).cpl.status.sct, sct_);                                        \
-		CHECK_EQ((ctx).cpl.status.sc, sc_);                                          \
+#define CHECK_STATUS(err, ctx, sct_, sc_)                                                          \
+	do {                                                                                       \
+		CHECK((err) != 0);                                                                 \
+		CHECK_EQ((ctx).cpl.status.sct, sct_);                                              \
+		CHECK_EQ((ctx).cpl.status.sc, sc_);                                                \
 	} while (0)
 
 /* The command of `ctx` failed with -EIO, the error of an NVMe status, and status sct_/sc_ */
-#define CHECK_STATUS_EIO(err, ctx, sct_, sc_)                                                \
-	do {                                                                                 \
-		CHECK_EQ(err, -EIO);                                                         \
-		CHECK_EQ((ctx).cpl.status.sct, sct_);                                        \
-		CHECK_EQ((ctx).cpl.status.sc, sc_);                                          \
+#define CHECK_STATUS_EIO(err, ctx, sct_, sc_)                                                      \
+	do {                                                                                       \
+		CHECK_EQ(err, -EIO);                                                               \
+		CHECK_EQ((ctx).cpl.status.sct, sct_);                                              \
+		CHECK_EQ((ctx).cpl.status.sc, sc_);                                                \
 	} while (0)
 
 /*

@@ -382,8 +382,7 @@ exit:
 #define OPTS_KVS_BE XNVME_CLI_ASYNC_OPTS
 
 /* uri, --key (required), --nsid, then the given extra options */
-#define OPTS_KEY(...) \
-	TOOL_OPTS_DEV(TOOL_LREQ(KV_KEY), __VA_ARGS__ TOOL_LOPT(NSID)), OPTS_KVS_BE
+#define OPTS_KEY(...) TOOL_OPTS_DEV(TOOL_LREQ(KV_KEY), __VA_ARGS__ TOOL_LOPT(NSID)), OPTS_KVS_BE
 
 static struct xnvme_cli_sub g_subs[] = {
 	TOOL_SUB_ENUM(TOOL_ENUM_DESCR "; key-value namespaces have csi 0x1", OPTS_KVS_BE),
@@ -443,6 +442,5 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "kvs",
-	  "Key-Value command set",
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "kvs", "Key-Value command set",
 	  "Stores, retrieves, deletes, tests and lists keys of a key-value namespace")

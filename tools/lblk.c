@@ -62,7 +62,7 @@ sub_write_dir(struct xnvme_cli *cli)
 
 /* PRINFO of the I/O commands: PRCHK in bits 2:0, PRACT in bit 3 */
 #define PRINFO_PRACT 0x8
-#define PRCHK_ALL                                                                        \
+#define PRCHK_ALL                                                                                  \
 	(XNVME_PI_FLAGS_GUARD_CHECK | XNVME_PI_FLAGS_APPTAG_CHECK | XNVME_PI_FLAGS_REFTAG_CHECK)
 
 /** State of write-read-pi beyond the shared transfer */
@@ -74,7 +74,7 @@ struct lblk_pi {
 	size_t pi_nbytes;
 	size_t blk_nbytes; ///< bytes per block in the data buffer: with interleaved metadata or not
 	bool pract;
-	bool strip; ///< PRACT with PI as the whole metadata: the host transfers no metadata
+	bool strip;  ///< PRACT with PI as the whole metadata: the host transfers no metadata
 	void *rdbuf; ///< read-back data of one command
 	void *rmbuf; ///< read-back separate metadata of one command
 	uint64_t nverified;
@@ -196,7 +196,7 @@ lblk_pi_check(struct tool_lblk_io *io, struct lblk_pi *lp, uint64_t slba, uint64
 	for (uint64_t i = 0; i < n; ++i) {
 		lp->pi.init_ref_tag = (uint32_t)(slba + i);
 		if (xnvme_pi_verify(&lp->pi, rd + i * geo->lba_nbytes,
-				   rm ? rm + i * io->meta_blk : NULL, 1)) {
+				    rm ? rm + i * io->meta_blk : NULL, 1)) {
 			return tool_err(io->cli, -EIO,
 					"the protection information read back from LBA 0x%" PRIx64
 					" does not verify (pi_type %u, guard, application tag 0x%x "
@@ -343,8 +343,7 @@ exit:
 
 /* The Simple Copy limits of the namespace; a zero limit is left to the device to enforce */
 static void
-scopy_limits(struct xnvme_dev *dev, uint64_t *range_nlbas, uint64_t *cmd_nlbas,
-	     uint32_t *nranges)
+scopy_limits(struct xnvme_dev *dev, uint64_t *range_nlbas, uint64_t *cmd_nlbas, uint32_t *nranges)
 {
 	const struct xnvme_spec_idfy_ns *ns = xnvme_dev_get_ns(dev);
 
@@ -451,8 +450,8 @@ sub_dir_send(struct xnvme_cli *cli)
 	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(args->dev);
 	uint32_t nsid = tool_nsid(cli);
 	uint32_t dtype = cli->given[XNVME_CLI_OPT_DTYPE] ? args->dtype : XNVME_SPEC_DIR_IDENTIFY;
-	uint32_t doper = cli->given[XNVME_CLI_OPT_DOPER] ? args->doper
-							  : XNVME_SPEC_DSEND_IDFY_ENDIR;
+	uint32_t doper =
+		cli->given[XNVME_CLI_OPT_DOPER] ? args->doper : XNVME_SPEC_DSEND_IDFY_ENDIR;
 	uint32_t tgtdir = cli->given[XNVME_CLI_OPT_TGTDIR] ? args->tgtdir : XNVME_SPEC_DIR_STREAMS;
 	uint32_t val;
 	int err;
@@ -488,8 +487,8 @@ sub_dir_receive(struct xnvme_cli *cli)
 	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
 	uint32_t nsid = tool_nsid(cli);
 	uint32_t dtype = cli->given[XNVME_CLI_OPT_DTYPE] ? args->dtype : XNVME_SPEC_DIR_IDENTIFY;
-	uint32_t doper = cli->given[XNVME_CLI_OPT_DOPER] ? args->doper
-							  : XNVME_SPEC_DRECV_IDFY_RETPR;
+	uint32_t doper =
+		cli->given[XNVME_CLI_OPT_DOPER] ? args->doper : XNVME_SPEC_DRECV_IDFY_RETPR;
 	bool streams = dtype == XNVME_SPEC_DIR_STREAMS;
 	bool alloc = streams && doper == XNVME_SPEC_DRECV_STREAMS_ALLRS;
 	size_t nbytes = DRECV_NBYTES;
@@ -654,7 +653,6 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "lblk",
-	  "Logical block commands of the NVM command set",
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "lblk", "Logical block commands of the NVM command set",
 	  "Reads, writes, zeroes, compares and copies logical blocks, and manages "
 	  "directives")

@@ -32,7 +32,8 @@ static const struct tool_example g_lblk[] = {
 };
 
 static const struct tool_example g_zoned[] = {
-	{"zoned report '1GB?csi=zoned' --limit 4", "Report the first four zones of a zoned ramdisk."},
+	{"zoned report '1GB?csi=zoned' --limit 4",
+	 "Report the first four zones of a zoned ramdisk."},
 	{"zoned append '1GB?csi=zoned' --slba 0 --nlb 0",
 	 "Append one block to the first zone and print the LBA the device assigned."},
 	{"zoned mgmt-reset '1GB?csi=zoned' --slba 0 --all", "Reset every zone."},
@@ -83,8 +84,12 @@ tool_examples(const char *tool)
 		const char *tool;
 		const struct tool_example *ex;
 	} map[] = {
-		{"xnvme", g_xnvme}, {"lblk", g_lblk}, {"zoned", g_zoned},
-		{"kvs", g_kvs},     {"xdd", g_xdd},   {"xnvme_file", g_xnvme_file},
+		{"xnvme", g_xnvme},
+		{"lblk", g_lblk},
+		{"zoned", g_zoned},
+		{"kvs", g_kvs},
+		{"xdd", g_xdd},
+		{"xnvme_file", g_xnvme_file},
 		{"xnvmeperf", g_xnvmeperf},
 	};
 

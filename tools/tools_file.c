@@ -112,7 +112,8 @@ tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_
 			return tool_err(cli, -ENXIO, "%s %s: a FIFO without a reader: cannot write",
 					tool_opt_label(cli, opt), path);
 		}
-		if (f->fd < 0 && errno == ENOENT) { /* a dangling symbolic link: create its target */
+		if (f->fd < 0 &&
+		    errno == ENOENT) { /* a dangling symbolic link: create its target */
 			f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		}
 	}
@@ -157,21 +158,22 @@ file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
 		}
 		if (ret < 0) {
 			return tool_err(f->cli, -errno, "%s %s: %s failed",
-					tool_opt_label(f->cli, f->opt), f->path, out ? "write" : "read");
+					tool_opt_label(f->cli, f->opt), f->path,
+					out ? "write" : "read");
 		}
 		if (ret == 0 && out) { /* no progress: never loop on it */
 			return tool_err(f->cli, -EIO, "%s %s: write made no progress",
 					tool_opt_label(f->cli, f->opt), f->path);
 		}
 		if (ret == 0) {
-			return tool_err(f->cli, -EINVAL,
-					"%s %s: ended after %" PRIu64 " bytes, %" PRIu64
-					" bytes needed%s",
-					tool_opt_label(f->cli, f->opt), f->path, f->nbytes,
-					f->nbytes + left,
-					(f->stream && !f->nbytes)
-						? " (a FIFO or device with nothing to read: no writer?)"
-						: "");
+			return tool_err(
+				f->cli, -EINVAL,
+				"%s %s: ended after %" PRIu64 " bytes, %" PRIu64 " bytes needed%s",
+				tool_opt_label(f->cli, f->opt), f->path, f->nbytes,
+				f->nbytes + left,
+				(f->stream && !f->nbytes)
+					? " (a FIFO or device with nothing to read: no writer?)"
+					: "");
 		}
 		buf += ret;
 		left -= ret;
@@ -225,10 +227,11 @@ tool_file_abort(struct tool_file *f)
 		return;
 	}
 	if (f->regular) {
-		tool_err(f->cli, -EIO,
-			 "%s %s: the file existed before and was truncated: it holds only the %" PRIu64
-			 " bytes written before the failure",
-			 tool_opt_label(f->cli, f->opt), f->path, f->nbytes);
+		tool_err(
+			f->cli, -EIO,
+			"%s %s: the file existed before and was truncated: it holds only the %" PRIu64
+			" bytes written before the failure",
+			tool_opt_label(f->cli, f->opt), f->path, f->nbytes);
 	}
 }
 

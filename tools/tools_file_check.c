@@ -128,13 +128,13 @@ tool_check_files(const struct xnvme_cli *cli)
 			if ((!a->written && !b->written) || !file_arg_same(a, b)) {
 				continue;
 			}
-			return tool_err(cli, -EINVAL,
-					"%s %s and %s %s are the same file: %s",
-					tool_opt_label(cli, a->opt), a->path,
-					tool_opt_label(cli, b->opt), b->path,
-					(a->written && b->written)
-						? "refusing to have one overwrite the other"
-						: "refusing to overwrite the input with the output");
+			return tool_err(
+				cli, -EINVAL, "%s %s and %s %s are the same file: %s",
+				tool_opt_label(cli, a->opt), a->path, tool_opt_label(cli, b->opt),
+				b->path,
+				(a->written && b->written)
+					? "refusing to have one overwrite the other"
+					: "refusing to overwrite the input with the output");
 		}
 	}
 	return 0;
@@ -224,9 +224,10 @@ tool_check_file_room(const struct xnvme_cli *cli, enum xnvme_cli_opt nopt, uint6
 	if (end > size_max) {
 		return tool_err(cli, -EFBIG,
 				"%s %" PRIu64 ": %s %s would end at byte %" PRIu64
-				", past the largest file size of its file system (%" PRIu64 " bytes)",
-				tool_opt_label(cli, nopt), nbytes, tool_opt_label(cli, fopt), path, end,
-				size_max);
+				", past the largest file size of its file system (%" PRIu64
+				" bytes)",
+				tool_opt_label(cli, nopt), nbytes, tool_opt_label(cli, fopt), path,
+				end, size_max);
 	}
 	return 0;
 }

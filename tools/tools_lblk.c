@@ -151,8 +151,7 @@ lblk_io_open_files(struct tool_lblk_io *io)
 
 	if (!tool_mul_u64(io->nlbas, io->geo->lba_nbytes, &dnbytes) ||
 	    !tool_mul_u64(io->nlbas, io->meta_blk, &mnbytes)) {
-		return tool_err(io->cli, -EINVAL, "--nlb %u: the byte count overflows",
-				args->nlb);
+		return tool_err(io->cli, -EINVAL, "--nlb %u: the byte count overflows", args->nlb);
 	}
 
 	if (!io->meta_blk && (args->meta_input || args->meta_output)) {

@@ -151,7 +151,8 @@ gen_man(struct xnvme_cli *cli, int argc, char **argv)
 		tool_man_exit_status(stdout);
 		tool_man_examples(stdout, cli->title);
 		/* the builder's list ends "...(1)\n": continue it with xnvmeperf */
-		fwrite(see_sec, 1, strlen(see_sec) - (see_sec[strlen(see_sec) - 1] == '\n'), stdout);
+		fwrite(see_sec, 1, strlen(see_sec) - (see_sec[strlen(see_sec) - 1] == '\n'),
+		       stdout);
 		puts(",\n\\fBxnvmeperf\\fR(1)");
 	}
 	free(page);

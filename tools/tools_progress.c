@@ -38,8 +38,8 @@ progress_draw(struct tool_progress *p, uint64_t now)
 	if (!p->total && !p->done) {
 		fprintf(stderr, "\r# %s: %.1f s elapsed\033[K", p->label, secs);
 	} else if (!p->total) {
-		fprintf(stderr, "\r# %s: %.1f MiB, %.1f MiB/s, %.1f s elapsed\033[K", p->label,
-			mib, mib_sec, secs);
+		fprintf(stderr, "\r# %s: %.1f MiB, %.1f MiB/s, %.1f s elapsed\033[K", p->label, mib,
+			mib_sec, secs);
 	} else {
 		double pct = 100.0 * p->done / p->total;
 		double left = (p->total - (p->done < p->total ? p->done : p->total)) / 1048576.0;

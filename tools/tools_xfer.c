@@ -103,11 +103,12 @@ xfer_lba_mode(struct tool_xfer *x)
 	/* the most LBAs one command carries: the NLB field and the device's MDTS */
 	max = tool_lblk_cmd_nlbas(x->dev, geo, TOOL_LBLK_WRITE);
 	if (x->iosize % geo->lba_nbytes || x->iosize / geo->lba_nbytes > max) {
-		return tool_err(x->cli, -EINVAL,
-				"%s %zu: %s is an NVMe namespace of %u-byte LBAs: the transfer size "
-				"must be a multiple of that, at most %" PRIu64 " LBAs",
-				tool_opt_label(x->cli, XNVME_CLI_OPT_IOSIZE), x->iosize, x->path,
-				geo->lba_nbytes, max);
+		return tool_err(
+			x->cli, -EINVAL,
+			"%s %zu: %s is an NVMe namespace of %u-byte LBAs: the transfer size "
+			"must be a multiple of that, at most %" PRIu64 " LBAs",
+			tool_opt_label(x->cli, XNVME_CLI_OPT_IOSIZE), x->iosize, x->path,
+			geo->lba_nbytes, max);
 	}
 	x->lba_nbytes = geo->lba_nbytes;
 	return 0;
@@ -185,8 +186,7 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 }
 
 int
-tool_xfer_params(const struct xnvme_cli *cli, size_t *iosize, uint32_t *qdepth,
-		 uint32_t *vec_cnt)
+tool_xfer_params(const struct xnvme_cli *cli, size_t *iosize, uint32_t *qdepth, uint32_t *vec_cnt)
 {
 	const struct xnvme_cli_args *args = &cli->args;
 	bool queued = tool_sub_has_opt(cli, XNVME_CLI_OPT_QDEPTH);
@@ -246,10 +246,11 @@ tool_xfer_abort(struct tool_xfer *x)
 		return;
 	}
 	if (truncated) {
-		tool_err(x->cli, -EIO,
-			 "%s %s: the file existed before and was truncated: it holds only the %" PRIu64
-			 " bytes written before the failure",
-			 tool_opt_label(x->cli, x->opt), x->path, x->nwritten);
+		tool_err(
+			x->cli, -EIO,
+			"%s %s: the file existed before and was truncated: it holds only the %" PRIu64
+			" bytes written before the failure",
+			tool_opt_label(x->cli, x->opt), x->path, x->nwritten);
 	} else if (x->nwritten) {
 		tool_err(x->cli, -EIO,
 			 "%s %s: %" PRIu64 " bytes were written before the failure: the output is "
@@ -273,8 +274,8 @@ tool_xfer_check_room(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_
 		return tool_err(cli, -EFBIG,
 				"%s %" PRIu64 ": %s %s holds %" PRIu64
 				" bytes, the transfer would end at byte %" PRIu64,
-				tool_opt_label(cli, nopt), nbytes, tool_opt_label(cli, x->opt), x->path,
-				size, end);
+				tool_opt_label(cli, nopt), nbytes, tool_opt_label(cli, x->opt),
+				x->path, size, end);
 	}
 	return 0;
 }

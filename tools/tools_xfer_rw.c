@@ -30,8 +30,8 @@ iov_split(struct iovec *iov, uint32_t max, uint8_t *buf, size_t nbytes)
 
 /* Submits one command of `x` on `ctx` (synchronous or queued) */
 static int
-xfer_submit(struct tool_xfer *x, struct xnvme_cmd_ctx *ctx, bool write, uint8_t *buf,
-	    size_t nbytes, uint64_t offset, struct iovec *iov)
+xfer_submit(struct tool_xfer *x, struct xnvme_cmd_ctx *ctx, bool write, uint8_t *buf, size_t nbytes,
+	    uint64_t offset, struct iovec *iov)
 {
 	size_t cnt;
 
@@ -76,8 +76,7 @@ static int
 xfer_failed(struct tool_xfer *x, struct xnvme_cmd_ctx *ctx, int err, bool write, uint64_t offset,
 	    size_t nbytes)
 {
-	return tool_cmd_err(x->cli, ctx, err,
-			    "%s %s: %s of %zu bytes at offset %" PRIu64 " failed",
+	return tool_cmd_err(x->cli, ctx, err, "%s %s: %s of %zu bytes at offset %" PRIu64 " failed",
 			    tool_opt_label(x->cli, x->opt), x->path, write ? "write" : "read",
 			    nbytes, offset);
 }
@@ -264,10 +263,11 @@ tool_xfer_rw(struct tool_xfer *x, bool write, void *buf, size_t nbytes, uint64_t
 				tool_opt_label(x->cli, XNVME_CLI_OPT_IOSIZE));
 	}
 	if (x->lba_nbytes && (offset % x->lba_nbytes || nbytes % x->lba_nbytes)) {
-		return tool_err(x->cli, -EINVAL,
-				"%s %s: an NVMe namespace is read and written in whole %u-byte LBAs: "
-				"offset %" PRIu64 " and %zu bytes are not",
-				tool_opt_label(x->cli, x->opt), x->path, x->lba_nbytes, offset, nbytes);
+		return tool_err(
+			x->cli, -EINVAL,
+			"%s %s: an NVMe namespace is read and written in whole %u-byte LBAs: "
+			"offset %" PRIu64 " and %zu bytes are not",
+			tool_opt_label(x->cli, x->opt), x->path, x->lba_nbytes, offset, nbytes);
 	}
 	if (x->queue) {
 		return xfer_rw_async(x, write, buf, nbytes, offset);
@@ -320,8 +320,8 @@ xfer_copy(struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes, uint64_t
 }
 
 int
-tool_xfer_copy(struct xnvme_cli *cli, struct tool_xfer *in, struct tool_xfer *out,
-	       uint64_t nbytes, uint64_t in_off, uint64_t out_off)
+tool_xfer_copy(struct xnvme_cli *cli, struct tool_xfer *in, struct tool_xfer *out, uint64_t nbytes,
+	       uint64_t in_off, uint64_t out_off)
 {
 	int err;
 

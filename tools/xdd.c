@@ -26,8 +26,10 @@ sub_copy(struct xnvme_cli *cli)
 		return err;
 	}
 	if (args->offset > UINT64_MAX - nbytes) {
-		return tool_err(cli, -EINVAL, "--offset %" PRIu64 " --data-nbytes %" PRIu64
-				": the range overflows", args->offset, nbytes);
+		return tool_err(cli, -EINVAL,
+				"--offset %" PRIu64 " --data-nbytes %" PRIu64
+				": the range overflows",
+				args->offset, nbytes);
 	}
 
 	err = tool_xfer_open(&in, cli, XNVME_CLI_OPT_DATA_INPUT, args->data_input, TOOL_XFER_IN,
@@ -51,8 +53,8 @@ sub_copy(struct xnvme_cli *cli)
 		tool_xfer_close(&in);
 		return err;
 	}
-	err = tool_xfer_open(&out, cli, XNVME_CLI_OPT_DATA_OUTPUT, args->data_output,
-			     TOOL_XFER_OUT, iosize, qdepth, vec_cnt);
+	err = tool_xfer_open(&out, cli, XNVME_CLI_OPT_DATA_OUTPUT, args->data_output, TOOL_XFER_OUT,
+			     iosize, qdepth, vec_cnt);
 	if (err) {
 		tool_xfer_close(&in);
 		return err;
@@ -81,8 +83,8 @@ sub_copy(struct xnvme_cli *cli)
 	return err;
 }
 
-#define OPTS_COPY                                                                           \
-	TOOL_OPTS_LONG, TOOL_LREQ(DATA_INPUT), TOOL_LREQ(DATA_OUTPUT), TOOL_LREQ(DATA_NBYTES), \
+#define OPTS_COPY                                                                                  \
+	TOOL_OPTS_LONG, TOOL_LREQ(DATA_INPUT), TOOL_LREQ(DATA_OUTPUT), TOOL_LREQ(DATA_NBYTES),     \
 		TOOL_LOPT(IOSIZE), TOOL_LOPT(OFFSET)
 
 static struct xnvme_cli_sub g_subs[] = {
@@ -110,7 +112,6 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, "xdd",
-	  "Copy data between files and devices",
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, "xdd", "Copy data between files and devices",
 	  "Copies a byte range from one file or device to another through the "
 	  "library's file API and reports the throughput")

@@ -483,12 +483,14 @@ passthru(struct xnvme_cli *cli, bool admin)
 		return err;
 	}
 	if ((args->data_input || args->data_output) && !dnbytes) {
-		return tool_err(cli, -EINVAL, "--data-input/--data-output need a non-zero "
-					      "--data-nbytes");
+		return tool_err(cli, -EINVAL,
+				"--data-input/--data-output need a non-zero "
+				"--data-nbytes");
 	}
 	if ((args->meta_input || args->meta_output) && !mnbytes) {
-		return tool_err(cli, -EINVAL, "--meta-input/--meta-output need a non-zero "
-					      "--meta-nbytes");
+		return tool_err(cli, -EINVAL,
+				"--meta-input/--meta-output need a non-zero "
+				"--meta-nbytes");
 	}
 
 	for (int i = 0; i < 16; ++i) {
@@ -664,14 +666,14 @@ sub_show_regs(struct xnvme_cli *cli)
 }
 
 /* The raw command of pioc and padc: --cdw0 .. --cdw15, --opcode, --nsid and the payloads */
-#define OPTS_PASSTHRU                                                                          \
-	TOOL_OPTS_DEV(TOOL_LOPT(CDW00), TOOL_LOPT(CDW01), TOOL_LOPT(CDW02), TOOL_LOPT(CDW03),  \
-		      TOOL_LOPT(CDW04), TOOL_LOPT(CDW05), TOOL_LOPT(CDW06), TOOL_LOPT(CDW07),  \
-		      TOOL_LOPT(CDW08), TOOL_LOPT(CDW09), TOOL_LOPT(CDW10), TOOL_LOPT(CDW11),  \
-		      TOOL_LOPT(CDW12), TOOL_LOPT(CDW13), TOOL_LOPT(CDW14), TOOL_LOPT(CDW15),  \
-		      TOOL_LOPT(OPCODE), TOOL_LOPT(NSID), TOOL_LOPT(DATA_INPUT),               \
-		      TOOL_LOPT(DATA_OUTPUT), TOOL_LOPT(DATA_NBYTES), TOOL_LOPT(META_INPUT),   \
-		      TOOL_LOPT(META_OUTPUT), TOOL_LOPT(META_NBYTES), TOOL_LFLG(VERBOSE)),     \
+#define OPTS_PASSTHRU                                                                              \
+	TOOL_OPTS_DEV(TOOL_LOPT(CDW00), TOOL_LOPT(CDW01), TOOL_LOPT(CDW02), TOOL_LOPT(CDW03),      \
+		      TOOL_LOPT(CDW04), TOOL_LOPT(CDW05), TOOL_LOPT(CDW06), TOOL_LOPT(CDW07),      \
+		      TOOL_LOPT(CDW08), TOOL_LOPT(CDW09), TOOL_LOPT(CDW10), TOOL_LOPT(CDW11),      \
+		      TOOL_LOPT(CDW12), TOOL_LOPT(CDW13), TOOL_LOPT(CDW14), TOOL_LOPT(CDW15),      \
+		      TOOL_LOPT(OPCODE), TOOL_LOPT(NSID), TOOL_LOPT(DATA_INPUT),                   \
+		      TOOL_LOPT(DATA_OUTPUT), TOOL_LOPT(DATA_NBYTES), TOOL_LOPT(META_INPUT),       \
+		      TOOL_LOPT(META_OUTPUT), TOOL_LOPT(META_NBYTES), TOOL_LFLG(VERBOSE)),         \
 		XNVME_CLI_ASYNC_OPTS
 
 /* Admin subcommands: the device URI, the options given, the admin backend options */
@@ -900,8 +902,8 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Sends Dataset Management for the range of --llb (one-based) blocks "
 			      "from --slba with the attributes --ad (deallocate), --idw, --idr",
 		.command = sub_dsm,
-		.opts = {OPTS_ADMIN(TOOL_LREQ(NSID), TOOL_LREQ(SLBA), TOOL_LREQ(LLB),
-				    TOOL_LFLG(AD), TOOL_LFLG(IDW), TOOL_LFLG(IDR))},
+		.opts = {OPTS_ADMIN(TOOL_LREQ(NSID), TOOL_LREQ(SLBA), TOOL_LREQ(LLB), TOOL_LFLG(AD),
+				    TOOL_LFLG(IDW), TOOL_LFLG(IDR))},
 	},
 	{
 		.name = "subsystem-reset",
@@ -934,7 +936,6 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "xnvme",
-	  "Enumerate, inspect and manage NVMe devices",
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "xnvme", "Enumerate, inspect and manage NVMe devices",
 	  "Enumerates devices, prints their identify data, logs and features, and "
 	  "passes admin and raw commands, through any backend of the library")

@@ -79,8 +79,10 @@ sub_write_read(struct xnvme_cli *cli)
 	printf("xnvme_file_write_read: {nbytes: %zu, ndiff: %zu}\n", nbytes, ndiff);
 	xnvme_cli_timer_bw_pr(cli, "wall-clock", 2 * (uint64_t)nbytes);
 	if (ndiff) {
-		err = tool_err(cli, -EIO, "%s: %zu of %zu bytes read back differ from those "
-			       "written", args->uri, ndiff, nbytes);
+		err = tool_err(cli, -EIO,
+			       "%s: %zu of %zu bytes read back differ from those "
+			       "written",
+			       args->uri, ndiff, nbytes);
 	}
 
 exit:
@@ -189,8 +191,8 @@ sub_load(struct xnvme_cli *cli)
 	if (err) {
 		return err;
 	}
-	err = tool_xfer_open(&in, cli, XNVME_CLI_OPT_DATA_INPUT, cli->args.data_input,
-			     TOOL_XFER_IN, iosize, qdepth, vec_cnt);
+	err = tool_xfer_open(&in, cli, XNVME_CLI_OPT_DATA_INPUT, cli->args.data_input, TOOL_XFER_IN,
+			     iosize, qdepth, vec_cnt);
 	if (err) {
 		return err;
 	}
@@ -247,15 +249,14 @@ sub_copy(struct xnvme_cli *cli)
 	return err;
 }
 
-#define OPTS_DUMP                                                                            \
-	TOOL_OPTS_POSA, TOOL_POSA(DATA_OUTPUT), TOOL_OPTS_LONG, TOOL_LREQ(DATA_NBYTES),         \
+#define OPTS_DUMP                                                                                  \
+	TOOL_OPTS_POSA, TOOL_POSA(DATA_OUTPUT), TOOL_OPTS_LONG, TOOL_LREQ(DATA_NBYTES),            \
 		TOOL_LOPT(IOSIZE)
 
-#define OPTS_LOAD \
-	TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_OPTS_LONG, TOOL_LOPT(IOSIZE)
+#define OPTS_LOAD TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_OPTS_LONG, TOOL_LOPT(IOSIZE)
 
-#define OPTS_COPY                                                                            \
-	TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_POSA(DATA_OUTPUT), TOOL_OPTS_LONG,          \
+#define OPTS_COPY                                                                                  \
+	TOOL_OPTS_POSA, TOOL_POSA(DATA_INPUT), TOOL_POSA(DATA_OUTPUT), TOOL_OPTS_LONG,             \
 		TOOL_LOPT(IOSIZE)
 
 static struct xnvme_cli_sub g_subs[] = {
@@ -339,7 +340,6 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, "xnvme_file",
-	  "Exercise the file API",
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, "xnvme_file", "Exercise the file API",
 	  "Writes, reads, dumps, loads and copies files through the library's file "
 	  "API with synchronous, queued and vectored commands")

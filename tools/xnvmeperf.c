@@ -44,7 +44,7 @@ struct perf_dev {
 	struct xnvme_dev *dev;
 	uint32_t nsid;
 	uint32_t lba_nbytes;
-	uint64_t nlbas;   ///< LBAs in use (size option applied)
+	uint64_t nlbas; ///< LBAs in use (size option applied)
 	uint32_t nthreads;
 };
 
@@ -62,16 +62,16 @@ struct perf_thread {
 	pthread_t tid;
 
 	struct xnvme_queue *queue;
-	void *buf;         ///< qdepth (or 1) buffers of iosize
+	void *buf; ///< qdepth (or 1) buffers of iosize
 	struct perf_slot *slots;
 	uint32_t *free_slots;
 	uint32_t nfree;
 
 	uint64_t rng;
-	uint64_t seq_lba;  ///< next LBA of a sequential pattern
+	uint64_t seq_lba;        ///< next LBA of a sequential pattern
 	uint64_t seq_lo, seq_hi; ///< this thread's slice for sequential access
-	uint16_t nlb;      ///< zero-based blocks per I/O
-	uint64_t nblocks_io; ///< I/O-sized units in the device
+	uint16_t nlb;            ///< zero-based blocks per I/O
+	uint64_t nblocks_io;     ///< I/O-sized units in the device
 
 	uint64_t deadline_ns;
 	uint64_t submitted;
@@ -395,7 +395,8 @@ dev_setup(struct perf_dev *pd, const struct perf_conf *conf)
 		return -EINVAL;
 	}
 	if (conf->iosize % pd->lba_nbytes) {
-		fprintf(stderr, "xnvmeperf: %s: --iosize %zu is not a multiple of the LBA size %u\n",
+		fprintf(stderr,
+			"xnvmeperf: %s: --iosize %zu is not a multiple of the LBA size %u\n",
 			pd->uri, conf->iosize, pd->lba_nbytes);
 		return -EINVAL;
 	}
@@ -405,7 +406,8 @@ dev_setup(struct perf_dev *pd, const struct perf_conf *conf)
 		return -EINVAL;
 	}
 	if (geo->mdts_nbytes && conf->iosize > geo->mdts_nbytes) {
-		fprintf(stderr, "xnvmeperf: %s: --iosize %zu exceeds the device's MDTS (%u bytes)\n",
+		fprintf(stderr,
+			"xnvmeperf: %s: --iosize %zu exceeds the device's MDTS (%u bytes)\n",
 			pd->uri, conf->iosize, geo->mdts_nbytes);
 		return -EINVAL;
 	}
@@ -517,8 +519,8 @@ report(const struct perf_conf *conf, struct perf_dev *devs, struct perf_thread *
 	const struct xnvme_opts *o = xnvme_dev_get_opts(devs[0].dev);
 
 	if (conf->json) {
-		printf("{\"tool\": \"xnvmeperf\", \"version\": \"%d.%d.%d\",\n",
-		       xnvme_ver_major(), xnvme_ver_minor(), xnvme_ver_patch());
+		printf("{\"tool\": \"xnvmeperf\", \"version\": \"%d.%d.%d\",\n", xnvme_ver_major(),
+		       xnvme_ver_minor(), xnvme_ver_patch());
 		printf(" \"config\": {\"rw\": \"%s\", \"iosize\": %zu, \"qdepth\": %u, "
 		       "\"threads\": %d, \"runtime_s\": %.3f, \"count\": %" PRIu64
 		       ", \"rwmix_read\": %u, \"be\": ",
@@ -546,8 +548,8 @@ report(const struct perf_conf *conf, struct perf_dev *devs, struct perf_thread *
 			printf(", \"ios\": %" PRIu64 ", \"iops\": %.1f, \"user_s\": %.3f, "
 			       "\"sys_s\": %.3f, \"lat_ns\": ",
 			       (uint64_t)thr[i].completed,
-			       el > 0 ? (double)thr[i].completed / el : 0.0, tv_s(thr[i].ru.ru_utime),
-			       tv_s(thr[i].ru.ru_stime));
+			       el > 0 ? (double)thr[i].completed / el : 0.0,
+			       tv_s(thr[i].ru.ru_utime), tv_s(thr[i].ru.ru_stime));
 			pr_lat_json(&thr[i].hist);
 			printf("}");
 		}
@@ -566,7 +568,8 @@ report(const struct perf_conf *conf, struct perf_dev *devs, struct perf_thread *
 	printf("  config: {rw: %s, iosize: %zu, qdepth: %u, threads: %d, runtime_s: %.3f, "
 	       "count: %" PRIu64 ", be: %s, async: %s}\n",
 	       conf->rw_name, conf->iosize, conf->qdepth, conf->nthreads, conf->runtime_s,
-	       conf->count, o->be ? o->be : "?", conf->qdepth ? (o->async ? o->async : "?") : "(sync)");
+	       conf->count, o->be ? o->be : "?",
+	       conf->qdepth ? (o->async ? o->async : "?") : "(sync)");
 	for (int i = 0; i < conf->ndevs; ++i) {
 		printf("  device: {uri: '%s', nsid: %u, lba_nbytes: %u, nlbas: %" PRIu64
 		       ", threads: %u}\n",
@@ -577,7 +580,8 @@ report(const struct perf_conf *conf, struct perf_dev *devs, struct perf_thread *
 		for (int i = 0; i < conf->nthreads; ++i) {
 			double el = (double)(thr[i].t_end - thr[i].t_start) / 1e9;
 
-			printf("  thread%d: {uri: '%s', ios: %" PRIu64 ", iops: %.0f, p50_ns: %.0f, "
+			printf("  thread%d: {uri: '%s', ios: %" PRIu64
+			       ", iops: %.0f, p50_ns: %.0f, "
 			       "p99_ns: %.0f}\n",
 			       thr[i].id, thr[i].pd->uri, (uint64_t)thr[i].completed,
 			       el > 0 ? (double)thr[i].completed / el : 0.0,
@@ -607,7 +611,8 @@ progress_line(const struct perf_conf *conf, struct perf_thread *thr, uint64_t t0
 	}
 	iops = dt > 0 ? (double)(ios - *last_ios) / dt : 0;
 	if (conf->count) {
-		fprintf(stderr, "\rxnvmeperf: %5.1f s  %" PRIu64 "/%" PRIu64 " I/Os  %10.0f IOPS  "
+		fprintf(stderr,
+			"\rxnvmeperf: %5.1f s  %" PRIu64 "/%" PRIu64 " I/Os  %10.0f IOPS  "
 			"%9.2f MiB/s%s",
 			el, ios, conf->count * (uint64_t)conf->nthreads, iops,
 			iops * (double)conf->iosize / 1048576.0, final ? "\n" : "   ");

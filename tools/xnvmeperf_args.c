@@ -252,10 +252,12 @@ perf_parse_args(int argc, char **argv, struct perf_conf *c)
 			c->opts.direct = 1;
 			if (optarg) {
 				if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
-					return bad("direct", optarg, "expected 0 or 1 (or no value)");
+					return bad("direct", optarg,
+						   "expected 0 or 1 (or no value)");
 				}
 				c->opts.direct = optarg[0] == '1';
-			} else if (optind < argc && (!strcmp(argv[optind], "0") || !strcmp(argv[optind], "1"))) {
+			} else if (optind < argc &&
+				   (!strcmp(argv[optind], "0") || !strcmp(argv[optind], "1"))) {
 				c->opts.direct = argv[optind][0] == '1';
 				optind++;
 			}

@@ -12,7 +12,7 @@
 
 struct perf_doc_opt {
 	const char *name;
-	const char *arg; ///< NULL: a flag
+	const char *arg;    ///< NULL: a flag
 	const char *values; ///< completion words, NULL: none
 	const char *descr;
 };
@@ -32,12 +32,15 @@ static const struct perf_doc_opt g_doc_opts[] = {
 	{"count", "NUM", NULL, "I/Os per thread instead of a duration"},
 	{"size", "BYTES", NULL, "Use only the first BYTES of each device (k, m, g, t units)"},
 	{"seed", "NUM", NULL, "Seed of the random offsets and of the read/write mix"},
-	{"be", "STR", "linux ramdisk vfio tcp", "Backend: linux, ramdisk, vfio or tcp (default: automatic)"},
+	{"be", "STR", "linux ramdisk vfio tcp",
+	 "Backend: linux, ramdisk, vfio or tcp (default: automatic)"},
 	{"mem", "STR", "posix hugepage vfio", "Memory allocator: posix, hugepage or vfio"},
-	{"sync", "STR", "nvme psync block ramdisk vfio tcp", "Synchronous I/O mechanism (see xnvme info)"},
+	{"sync", "STR", "nvme psync block ramdisk vfio tcp",
+	 "Synchronous I/O mechanism (see xnvme info)"},
 	{"async", "STR", "io_uring io_uring_cmd libaio posix thrpool emu nil vfio tcp",
 	 "Queue mechanism (see xnvme info)"},
-	{"admin", "STR", "nvme block file_as_ns ramdisk vfio tcp", "Admin mechanism (see xnvme info)"},
+	{"admin", "STR", "nvme block file_as_ns ramdisk vfio tcp",
+	 "Admin mechanism (see xnvme info)"},
 	{"dev-nsid", "NUM", NULL, "Namespace to open, for user-space drivers"},
 	{"direct", NULL, NULL, "Bypass the OS page cache (O_DIRECT); --direct=0 also parses"},
 	{"poll-io", NULL, NULL, "io_uring: poll for completions"},

@@ -262,8 +262,8 @@ sub_report(struct xnvme_cli *cli)
 }
 
 /* Zone management: uri, --slba, then the options given, --nsid and --all */
-#define OPTS_MGMT(...)                                                                   \
-	TOOL_OPTS_DEV(TOOL_LREQ(SLBA), __VA_ARGS__ TOOL_LOPT(NSID), TOOL_LFLG(ALL)), \
+#define OPTS_MGMT(...)                                                                             \
+	TOOL_OPTS_DEV(TOOL_LREQ(SLBA), __VA_ARGS__ TOOL_LOPT(NSID), TOOL_LFLG(ALL)),               \
 		XNVME_CLI_ASYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
@@ -382,7 +382,6 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "zoned",
-	  "Zoned Namespace command set",
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "zoned", "Zoned Namespace command set",
 	  "Reports, opens, closes, finishes and resets zones, and reads, writes and "
 	  "appends to them")

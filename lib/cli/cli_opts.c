@@ -10,35 +10,35 @@
 
 #define ARGS_OFS(member) offsetof(struct xnvme_cli_args, member)
 
-#define OPT(o, vt, nm, member, dst, ds)                                                   \
-	[XNVME_CLI_OPT_##o] = {                                                           \
-		.attr = {XNVME_CLI_OPT_##o, XNVME_CLI_OPT_VTYPE_##vt, nm, ds, 0},         \
-		.offset = ARGS_OFS(member),                                                \
-		.dest = XNVME_CLI_DEST_##dst,                                               \
+#define OPT(o, vt, nm, member, dst, ds)                                                            \
+	[XNVME_CLI_OPT_##o] = {                                                                    \
+		.attr = {XNVME_CLI_OPT_##o, XNVME_CLI_OPT_VTYPE_##vt, nm, ds, 0},                  \
+		.offset = ARGS_OFS(member),                                                        \
+		.dest = XNVME_CLI_DEST_##dst,                                                      \
 	}
 
 /* Options whose only consumer is narrower than their args member (xnvme_cli_to_opts) */
-#define OPTM(o, vt, nm, member, dst, mx, ds)                                              \
-	[XNVME_CLI_OPT_##o] = {                                                           \
-		.attr = {XNVME_CLI_OPT_##o, XNVME_CLI_OPT_VTYPE_##vt, nm, ds, 0},         \
-		.offset = ARGS_OFS(member),                                                \
-		.dest = XNVME_CLI_DEST_##dst,                                               \
-		.max = (mx),                                                                \
+#define OPTM(o, vt, nm, member, dst, mx, ds)                                                       \
+	[XNVME_CLI_OPT_##o] = {                                                                    \
+		.attr = {XNVME_CLI_OPT_##o, XNVME_CLI_OPT_VTYPE_##vt, nm, ds, 0},                  \
+		.offset = ARGS_OFS(member),                                                        \
+		.dest = XNVME_CLI_DEST_##dst,                                                      \
+		.max = (mx),                                                                       \
 	}
 
 /* cdw[] elements; offsetof() with an array index is not portable C */
-#define CDW(n, nm)                                                                        \
-	[XNVME_CLI_OPT_CDW00 + (n)] = {                                                   \
-		.attr = {XNVME_CLI_OPT_CDW00 + (n), XNVME_CLI_OPT_VTYPE_HEX, nm,           \
-			 "Command dword " #n, 0},                                           \
-		.offset = ARGS_OFS(cdw) + (n) * sizeof(uint32_t),                           \
-		.dest = XNVME_CLI_DEST_U32,                                                 \
+#define CDW(n, nm)                                                                                 \
+	[XNVME_CLI_OPT_CDW00 + (n)] = {                                                            \
+		.attr = {XNVME_CLI_OPT_CDW00 + (n), XNVME_CLI_OPT_VTYPE_HEX, nm,                   \
+			 "Command dword " #n, 0},                                                  \
+		.offset = ARGS_OFS(cdw) + (n) * sizeof(uint32_t),                                  \
+		.dest = XNVME_CLI_DEST_U32,                                                        \
 	}
 
-#define TITLE(o, nm, ds)                                                                  \
-	[XNVME_CLI_OPT_##o] = {                                                           \
-		.attr = {XNVME_CLI_OPT_##o, XNVME_CLI_OPT_VTYPE_SKIP, nm, ds, 0},          \
-		.dest = XNVME_CLI_DEST_NONE,                                                \
+#define TITLE(o, nm, ds)                                                                           \
+	[XNVME_CLI_OPT_##o] = {                                                                    \
+		.attr = {XNVME_CLI_OPT_##o, XNVME_CLI_OPT_VTYPE_SKIP, nm, ds, 0},                  \
+		.dest = XNVME_CLI_DEST_NONE,                                                       \
 	}
 
 static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
@@ -64,13 +64,16 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(DATA_INPUT, FILE, "data-input", data_input, STR, "Path to a file to read data from"),
 	OPT(DATA_OUTPUT, FILE, "data-output", data_output, STR, "Path to a file to write data to"),
 	OPT(META_NBYTES, NUM, "meta-nbytes", meta_nbytes, SIZE, "Size of the metadata in bytes"),
-	OPT(META_INPUT, FILE, "meta-input", meta_input, STR, "Path to a file to read metadata from"),
-	OPT(META_OUTPUT, FILE, "meta-output", meta_output, STR, "Path to a file to write metadata to"),
+	OPT(META_INPUT, FILE, "meta-input", meta_input, STR,
+	    "Path to a file to read metadata from"),
+	OPT(META_OUTPUT, FILE, "meta-output", meta_output, STR,
+	    "Path to a file to write metadata to"),
 	OPT(LBAFL, HEX, "lbafl", lbafl, U64, "LBA format, lower bits"),
 	OPT(SLBA, HEX, "slba", slba, U64, "Start logical block address"),
 	OPT(ELBA, HEX, "elba", elba, U64, "End logical block address"),
 	OPT(LBA, HEX, "lba", lba, U64, "Logical block address"),
-	OPT(NLB, NUM, "nlb", nlb, U32, "Number of logical blocks minus one (zero-based: 0 is one block)"),
+	OPT(NLB, NUM, "nlb", nlb, U32,
+	    "Number of logical blocks minus one (zero-based: 0 is one block)"),
 	OPT(URI, URI, "uri", uri, STR, "Device URI, e.g. '/dev/nvme0n1', '0000:01:00.1' or '1GB'"),
 	OPT(SYS_URI, URI, "uri", sys_uri, STR, "System URI, e.g. a fabrics target to discover"),
 	OPT(UUID, HEX, "uuid", uuid, U32, "UUID index"),
@@ -104,7 +107,8 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(LIMIT, NUM, "limit", limit, U32, "Maximum number of entries"),
 	OPT(IOSIZE, NUM, "iosize", iosize, U32, "Size of each I/O in bytes"),
 	OPT(QDEPTH, NUM, "qdepth", qdepth, U32, "Queue depth"),
-	OPT(DIRECT, NUM, "direct", direct, BOOL, "Flag: bypass the OS page cache (O_DIRECT); offsets and sizes must then be block-aligned"),
+	OPT(DIRECT, NUM, "direct", direct, BOOL,
+	    "Flag: bypass the OS page cache (O_DIRECT); offsets and sizes must then be block-aligned"),
 	OPT(STATUS, NUM, "status", status, U32, "Status"),
 	OPT(SAVE, NUM, "save", save, BOOL, "Make the feature value persist across resets"),
 	OPT(RESET, NUM, "reset", reset, U32, "Reset"),
@@ -115,15 +119,21 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(OPCODE, HEX, "opcode", opcode, U64, "Command opcode"),
 	OPT(FLAGS, HEX, "flags", flags, U64, "Flags"),
 	OPT(ALL, HEX, "all", all, BOOL, "Apply to all zones"),
-	OPT(BE, STR, "be", be, STR, "Backend: linux, ramdisk, vfio or tcp (default: the first that recognises the URI)"),
-	OPT(MEM, STR, "mem", mem, STR, "Memory allocator: posix, hugepage; vfio (vfio) (default: posix)"),
-	OPT(SYNC, STR, "sync", sync, STR, "Synchronous I/O mechanism: nvme, psync, block (linux); ramdisk; vfio; tcp (default: automatic; see info)"),
-	OPT(ASYNC, STR, "async", async, STR, "Queue mechanism: io_uring, io_uring_cmd, libaio, posix, thrpool, emu, nil (linux); thrpool, emu, nil (ramdisk); vfio (vfio); tcp, thrpool, emu, nil (tcp) (default: automatic; see info)"),
-	OPT(ADMIN, STR, "admin", admin, STR, "Admin mechanism: nvme, block, file_as_ns (linux); ramdisk; vfio; tcp (default: automatic; see info)"),
+	OPT(BE, STR, "be", be, STR,
+	    "Backend: linux, ramdisk, vfio or tcp (default: the first that recognises the URI)"),
+	OPT(MEM, STR, "mem", mem, STR,
+	    "Memory allocator: posix, hugepage; vfio (vfio) (default: posix)"),
+	OPT(SYNC, STR, "sync", sync, STR,
+	    "Synchronous I/O mechanism: nvme, psync, block (linux); ramdisk; vfio; tcp (default: automatic; see info)"),
+	OPT(ASYNC, STR, "async", async, STR,
+	    "Queue mechanism: io_uring, io_uring_cmd, libaio, posix, thrpool, emu, nil (linux); thrpool, emu, nil (ramdisk); vfio (vfio); tcp, thrpool, emu, nil (tcp) (default: automatic; see info)"),
+	OPT(ADMIN, STR, "admin", admin, STR,
+	    "Admin mechanism: nvme, block, file_as_ns (linux); ramdisk; vfio; tcp (default: automatic; see info)"),
 	OPTM(SHM_ID, HEX, "shm_id", shm_id, U64, UINT32_MAX, "SPDK shared memory group id"),
 	OPT(MAIN_CORE, HEX, "main_core", main_core, U32, "SPDK main core"),
 	OPT(CORE_MASK, STR, "core_mask", core_mask, STR, "SPDK core mask"),
-	OPT(USE_CMB_SQS, NUM, "use_cmb_sqs", use_cmb_sqs, U32, "Place submission queues in the CMB"),
+	OPT(USE_CMB_SQS, NUM, "use_cmb_sqs", use_cmb_sqs, U32,
+	    "Place submission queues in the CMB"),
 	OPT(CSS, HEX, "css", css, CSS, "Controller command sets to enable"),
 	OPT(POLL_IO, NUM, "poll_io", poll_io, U32, "io_uring: poll for completions"),
 	OPT(POLL_SQ, NUM, "poll_sq", poll_sq, U32, "io_uring: kernel-side submission polling"),
@@ -154,7 +164,8 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(AD, NUM, "ad", ad, BOOL, "Attribute: deallocate"),
 	OPT(IDW, NUM, "idw", idw, BOOL, "Attribute: integral dataset for write"),
 	OPT(IDR, NUM, "idr", idr, BOOL, "Attribute: integral dataset for read"),
-	OPT(LLB, NUM, "llb", llb, U32, "Number of logical blocks (one-based: 1 is one block, unlike --nlb)"),
+	OPT(LLB, NUM, "llb", llb, U32,
+	    "Number of logical blocks (one-based: 1 is one block, unlike --nlb)"),
 	OPT(LSI, HEX, "lsi", lsi, U32, "Log specific identifier"),
 	OPT(PID, HEX, "pid", pid, U32, "Placement identifier"),
 	OPT(KV_KEY, STR, "key", kv_key, STR, "KV key"),
@@ -252,7 +263,8 @@ xnvme_cli_sub_nopts(const struct xnvme_cli_sub *sub)
 		return 0;
 	}
 	for (n = 0; n < XNVME_CLI_SUB_OPTS_LEN; ++n) {
-		if (sub->opts[n].opt == XNVME_CLI_OPT_NONE || sub->opts[n].opt == XNVME_CLI_OPT_END) {
+		if (sub->opts[n].opt == XNVME_CLI_OPT_NONE ||
+		    sub->opts[n].opt == XNVME_CLI_OPT_END) {
 			break;
 		}
 	}

@@ -307,8 +307,8 @@ convert(const struct parse_state *st, const struct xnvme_cli_opt_info *info, con
 	hex = info->attr.vtype == XNVME_CLI_OPT_VTYPE_HEX;
 	what = opt_is_size(info->attr.opt)
 		       ? ": invalid size (decimal or 0x-prefixed hex bytes, optional k/m/g/t unit) "
-		       : hex ? ": invalid hexadecimal number (0x prefix optional) "
-			     : ": invalid number (decimal, or hexadecimal with a 0x prefix) ";
+	       : hex ? ": invalid hexadecimal number (0x prefix optional) "
+		     : ": invalid number (decimal, or hexadecimal with a 0x prefix) ";
 	switch (conv_u64(val, opt_is_size(info->attr.opt), hex, &num)) {
 	case CONV_OK:
 		break;
@@ -321,7 +321,7 @@ convert(const struct parse_state *st, const struct xnvme_cli_opt_info *info, con
 		what = ": negative value ";
 		goto invalid;
 	case CONV_GARBAGE:
-invalid:
+	invalid:
 		if (st->errs) {
 			err_head(st, EINVAL);
 			err_subject(st, info, posa);
@@ -420,7 +420,8 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 	idx = find_named(sub, name, len);
 	if (idx < 0) {
 		if (len == 4 && !strncmp(name, "help", 4)) {
-			return fail(st, EINVAL, "option --help is a flag and takes no value", NULL, NULL);
+			return fail(st, EINVAL, "option --help is a flag and takes no value", NULL,
+				    NULL);
 		}
 		if (st->errs) {
 			err_head(st, EINVAL);
@@ -487,7 +488,8 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 		if (st->errs) {
 			err_head(st, EINVAL);
 			err_subject(st, info, false);
-			fprintf(st->errs, " requires a %s value", xnvme_cli_vtype_str(info->attr.vtype));
+			fprintf(st->errs, " requires a %s value",
+				xnvme_cli_vtype_str(info->attr.vtype));
 			err_tail(st);
 		}
 		return XNVME_CLI_PARSE_ERROR;
@@ -563,7 +565,8 @@ parse_sub(struct parse_state *st, int argc, char **argv)
 	}
 
 	if (nseen < nposa) {
-		const struct xnvme_cli_opt_info *info = xnvme_cli_sub_opt_info(sub, posa_idx[nseen]);
+		const struct xnvme_cli_opt_info *info =
+			xnvme_cli_sub_opt_info(sub, posa_idx[nseen]);
 
 		if (st->errs) {
 			err_head(st, EINVAL);
@@ -649,7 +652,8 @@ xnvme_cli_parse(struct xnvme_cli *cli, int argc, char **argv, FILE *errs)
 							  : XNVME_CLI_PARSE_GEN_MAN;
 	}
 	if (arg[0] == '-' && arg[1]) {
-		return fail(&st, EINVAL, "expected a subcommand before any option, got ", arg, NULL);
+		return fail(&st, EINVAL, "expected a subcommand before any option, got ", arg,
+			    NULL);
 	}
 
 	sub = find_sub(cli, arg);

@@ -22,8 +22,8 @@ enum xnvme_cli_dest {
 	XNVME_CLI_DEST_U8,
 	XNVME_CLI_DEST_U32,
 	XNVME_CLI_DEST_U64,
-	XNVME_CLI_DEST_SIZE,     ///< size_t
-	XNVME_CLI_DEST_CSS,      ///< struct xnvme_opts_css: value, and given = 1
+	XNVME_CLI_DEST_SIZE, ///< size_t
+	XNVME_CLI_DEST_CSS,  ///< struct xnvme_opts_css: value, and given = 1
 };
 
 /** Everything the library knows about one option */
@@ -31,7 +31,8 @@ struct xnvme_cli_opt_info {
 	struct xnvme_cli_opt_attr attr; ///< the public part, see xnvme_cli_get_opt_attr()
 	size_t offset;                  ///< of the member in struct xnvme_cli_args
 	enum xnvme_cli_dest dest;
-	uint64_t max; ///< tighter limit than the member's type, when the consumer is narrower; 0: none
+	uint64_t
+		max; ///< tighter limit than the member's type, when the consumer is narrower; 0: none
 };
 
 /** The entry of `opt`, or NULL for 0, 94, END and anything out of range */

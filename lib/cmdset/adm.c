@@ -172,8 +172,8 @@ xnvme_adm_gfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint8_t s
 }
 
 int
-xnvme_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t feat,
-		uint8_t save, const void *dbuf, size_t dbuf_nbytes)
+xnvme_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t feat, uint8_t save,
+		const void *dbuf, size_t dbuf_nbytes)
 {
 	if (!ctx) {
 		return -EINVAL;
@@ -185,8 +185,8 @@ xnvme_adm_sfeat(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t fid, uint32_t 
 }
 
 int
-xnvme_adm_format(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t lbaf, uint8_t zf,
-		 uint8_t mset, uint8_t ses, uint8_t pi, uint8_t pil)
+xnvme_adm_format(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t lbaf, uint8_t zf, uint8_t mset,
+		 uint8_t ses, uint8_t pi, uint8_t pil)
 {
 	if (!ctx) {
 		return -EINVAL;

@@ -35,8 +35,7 @@ kvs_set_key(struct xnvme_spec_cmd *cmd, const void *key, uint8_t key_len)
 
 /* Opcode, nsid and key of every KV command; nothing is written when the key is invalid */
 static int
-kvs_prep(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, const void *key,
-	 uint8_t key_len)
+kvs_prep(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, const void *key, uint8_t key_len)
 {
 	int err;
 

@@ -67,8 +67,8 @@ xnvme_prep_nvm(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_
  * context go straight to the queue's mechanism; everything else takes the general path.
  */
 static inline int
-rw_lba_data(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba,
-	    uint16_t nlb, const void *dbuf, const void *mbuf)
+rw_lba_data(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint16_t nlb,
+	    const void *dbuf, const void *mbuf)
 {
 	const struct xnvme_dev *dev;
 	size_t nblocks = (size_t)nlb + 1;
@@ -105,8 +105,8 @@ xnvme_nvm_write(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_
 }
 
 int
-xnvme_nvm_compare(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb,
-		  void *dbuf, void *mbuf)
+xnvme_nvm_compare(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf,
+		  void *mbuf)
 {
 	if (!ctx) {
 		return -EINVAL;
@@ -120,8 +120,7 @@ xnvme_nvm_compare(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint1
 }
 
 int
-xnvme_nvm_write_uncorrectable(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba,
-			      uint16_t nlb)
+xnvme_nvm_write_uncorrectable(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb)
 {
 	if (!ctx) {
 		return -EINVAL;
@@ -190,8 +189,8 @@ xnvme_nvm_scopy(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t sdlba,
 }
 
 int
-xnvme_nvm_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos,
-		    void *dbuf, uint32_t dbuf_nbytes)
+xnvme_nvm_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos, void *dbuf,
+		    uint32_t dbuf_nbytes)
 {
 	if (!ctx) {
 		return -EINVAL;
@@ -206,8 +205,8 @@ xnvme_nvm_mgmt_recv(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16
 }
 
 int
-xnvme_nvm_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos,
-		    void *dbuf, uint32_t dbuf_nbytes)
+xnvme_nvm_mgmt_send(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint8_t mo, uint16_t mos, void *dbuf,
+		    uint32_t dbuf_nbytes)
 {
 	if (!ctx) {
 		return -EINVAL;

@@ -151,8 +151,8 @@ xnvme_znd_append(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t zslba, uint1
 	ctx->cmd.znd.append.nlb = nlb;
 
 	/* const payloads only travel to the device; the pass API is not const-qualified */
-	return xnvme_cmd_pass(ctx, (void *)dbuf, dbuf ? nblocks * geo->lba_nbytes : 0,
-			      (void *)mbuf, mbuf ? nblocks * geo->nbytes_oob : 0);
+	return xnvme_cmd_pass(ctx, (void *)dbuf, dbuf ? nblocks * geo->lba_nbytes : 0, (void *)mbuf,
+			      mbuf ? nblocks * geo->nbytes_oob : 0);
 }
 
 int
@@ -174,9 +174,8 @@ xnvme_znd_zrwa_flush(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t lba)
  * buffer (or NULL with *err set); the caller frees it with xnvme_buf_free()
  */
 static void *
-znd_recv_alloc(struct xnvme_dev *dev, uint64_t slba,
-	       enum xnvme_spec_znd_cmd_mgmt_recv_action_sf sf, uint8_t partial, size_t nbytes,
-	       int *err)
+znd_recv_alloc(struct xnvme_dev *dev, uint64_t slba, enum xnvme_spec_znd_cmd_mgmt_recv_action_sf sf,
+	       uint8_t partial, size_t nbytes, int *err)
 {
 	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
 	void *buf = xnvme_buf_alloc(dev, nbytes);
@@ -224,8 +223,7 @@ znd_descr_first(struct xnvme_dev *dev, uint64_t slba,
 }
 
 int
-xnvme_znd_descr_from_dev(struct xnvme_dev *dev, uint64_t slba,
-			 struct xnvme_spec_znd_descr *zdescr)
+xnvme_znd_descr_from_dev(struct xnvme_dev *dev, uint64_t slba, struct xnvme_spec_znd_descr *zdescr)
 {
 	if (!dev || !zdescr) {
 		return -EINVAL;
@@ -328,8 +326,7 @@ xnvme_znd_log_changes_from_dev(struct xnvme_dev *dev)
  * short answer (fewer zones left than requested) ends the loop instead of being misread.
  */
 static int
-znd_report_fill(struct xnvme_dev *dev, const struct xnvme_geo *geo,
-		struct xnvme_znd_report *report)
+znd_report_fill(struct xnvme_dev *dev, const struct xnvme_geo *geo, struct xnvme_znd_report *report)
 {
 	enum xnvme_spec_znd_cmd_mgmt_recv_action zra = XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT;
 	uint64_t zrent_nbytes = report->zrent_nbytes;
@@ -366,8 +363,8 @@ znd_report_fill(struct xnvme_dev *dev, const struct xnvme_geo *geo,
 
 		memset(buf, 0, nbytes);
 		err = cmd_err(&ctx, xnvme_znd_mgmt_recv(&ctx, nsid, lba, zra,
-							XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 1,
-							buf, nbytes));
+							XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 1, buf,
+							nbytes));
 		if (err) {
 			break;
 		}

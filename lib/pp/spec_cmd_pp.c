@@ -122,9 +122,9 @@ xnvme_spec_feat_fdp_events_pr(void *buf, struct xnvme_spec_feat feat, int opts)
 }
 
 /* "<key>: {identify: N, streams: N, data_placement: N}" for one directives bitmap */
-#define DIR_FLAGS_FPR(stream, key, dirs)                                                       \
-	fprintf(stream, "  %s: {identify: %u, streams: %u, data_placement: %u}\n", key,      \
-		(unsigned int)(dirs).identify, (unsigned int)(dirs).streams,                   \
+#define DIR_FLAGS_FPR(stream, key, dirs)                                                           \
+	fprintf(stream, "  %s: {identify: %u, streams: %u, data_placement: %u}\n", key,            \
+		(unsigned int)(dirs).identify, (unsigned int)(dirs).streams,                       \
 		(unsigned int)(dirs).data_placement)
 
 int

@@ -434,10 +434,9 @@ xnvme_spec_kvs_idfy_ns_fpr(FILE *stream, const struct xnvme_spec_kvs_idfy_ns *id
 	for (int i = 0; i < nkvf; ++i) {
 		const struct xnvme_spec_kvs_idfy_ns_format *kvf = &idfy->kvf[i];
 
-		wrtn += fprintf(stream,
-				"    - {kml: %u, fopt: 0x%x, vml: %" PRIu32 ", mnk: %" PRIu32 "}\n",
-				(unsigned int)kvf->kml, (unsigned int)kvf->fopt, kvf->vml,
-				kvf->mnk);
+		wrtn += fprintf(
+			stream, "    - {kml: %u, fopt: 0x%x, vml: %" PRIu32 ", mnk: %" PRIu32 "}\n",
+			(unsigned int)kvf->kml, (unsigned int)kvf->fopt, kvf->vml, kvf->mnk);
 	}
 
 	return wrtn;

@@ -78,9 +78,10 @@ main(int argc, char **argv)
 				while (submitted - g_done < QD) {
 					struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(queue);
 
-					if (!ctx || xnvme_nvm_read(ctx, xnvme_dev_get_nsid(dev),
-								   (submitted % nslots) * nlb, nlb - 1,
-								   bufs[submitted % QD], NULL)) {
+					if (!ctx ||
+					    xnvme_nvm_read(ctx, xnvme_dev_get_nsid(dev),
+							   (submitted % nslots) * nlb, nlb - 1,
+							   bufs[submitted % QD], NULL)) {
 						fprintf(stderr, "submit failed\n");
 						return 1;
 					}

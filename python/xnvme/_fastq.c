@@ -45,8 +45,7 @@ struct rec {
 };
 
 typedef struct {
-	PyObject_HEAD
-	void *queue;
+	PyObject_HEAD void *queue;
 	uint32_t nsid;
 	nvm_io_fn io[2]; /* read, write */
 	get_ctx_fn get_ctx;
@@ -58,10 +57,10 @@ typedef struct {
 	struct rec *recs;
 	size_t nrecs;
 	size_t caprecs;
-	int lost; /* a completion could not be recorded (out of memory) */
-	PyObject *pending; /* dict: context address (int) -> entry */
-	PyObject *cpl_type; /* xnvme.Completion */
-	PyObject *errors; /* list: exceptions raised by callbacks */
+	int lost;               /* a completion could not be recorded (out of memory) */
+	PyObject *pending;      /* dict: context address (int) -> entry */
+	PyObject *cpl_type;     /* xnvme.Completion */
+	PyObject *errors;       /* list: exceptions raised by callbacks */
 	Py_ssize_t slot_off[7]; /* Completion's __slots__ in argument order; [0] < 0: unknown */
 } FastQueue;
 
@@ -443,8 +442,8 @@ fq_collect(FastQueue *self, PyObject *Py_UNUSED(ignored))
 /* Submit one command; returns 0, or sets *stage (0: no context, 1: the submission failed,
  * 2: a Python exception is set), *status and returns the error. */
 static int
-fq_submit_one(FastQueue *self, int write, unsigned long long slba, unsigned long nlb,
-	      void *buf, PyObject *entry, int *stage, unsigned int *status)
+fq_submit_one(FastQueue *self, int write, unsigned long long slba, unsigned long nlb, void *buf,
+	      PyObject *entry, int *stage, unsigned int *status)
 {
 	PyObject *key;
 	void *ctx;
@@ -599,8 +598,8 @@ mod_init_sync(PyObject *mod, PyObject *args)
 	if (PyErr_Occurred()) {
 		return NULL;
 	}
-	if (!fn[0] || !fn[1] || size < 1 || size > SYNC_CTX_MAX || soff < 0 ||
-	    soff + 2 > size || roff < 0 || roff + 4 > size) {
+	if (!fn[0] || !fn[1] || size < 1 || size > SYNC_CTX_MAX || soff < 0 || soff + 2 > size ||
+	    roff < 0 || roff + 4 > size) {
 		PyErr_SetString(PyExc_ValueError, "invalid function address, size or offset");
 		return NULL;
 	}
@@ -629,7 +628,8 @@ mod_sync_io(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 
 	(void)mod;
 	if (nargs != 6) {
-		PyErr_SetString(PyExc_TypeError, "sync_io(write, template, nsid, slba, nlb, bufaddr)");
+		PyErr_SetString(PyExc_TypeError,
+				"sync_io(write, template, nsid, slba, nlb, bufaddr)");
 		return NULL;
 	}
 	if (!g_ctx_size) {
@@ -653,10 +653,10 @@ mod_sync_io(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
 		return NULL;
 	}
 	memcpy(ctx.b, PyBytes_AS_STRING(args[1]), (size_t)g_ctx_size);
-	Py_BEGIN_ALLOW_THREADS
-	ret = g_sync_io[write](ctx.b, (uint32_t)nsid, slba, (uint16_t)(nlb - 1), buf, NULL);
-	Py_END_ALLOW_THREADS
-	if (!ret) {
+	Py_BEGIN_ALLOW_THREADS ret =
+		g_sync_io[write](ctx.b, (uint32_t)nsid, slba, (uint16_t)(nlb - 1), buf, NULL);
+	Py_END_ALLOW_THREADS if (!ret)
+	{
 		Py_RETURN_NONE;
 	}
 	memcpy(&status, ctx.b + g_status_off, sizeof(status));

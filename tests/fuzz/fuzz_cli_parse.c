@@ -117,7 +117,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		{
 			{(enum xnvme_cli_opt)94, XNVME_CLI_LOPT},
 			{(enum xnvme_cli_opt)200, XNVME_CLI_LOPT},
-			{(enum xnvme_cli_opt)-3, XNVME_CLI_LFLG},
+			{(enum xnvme_cli_opt) - 3, XNVME_CLI_LFLG},
 			{XNVME_CLI_OPT_NLB, (enum xnvme_cli_opt_type)9},
 			{XNVME_CLI_OPT_ORCH_TITLE, XNVME_CLI_LOPT},
 			{XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_POSA},
@@ -127,7 +127,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			{XNVME_CLI_OPT_SLBA, XNVME_CLI_LREQ},
 		},
 	},
-	{NULL, NULL, NULL, NULL, {{0}}}, /* nameless entries are skipped */
+	{NULL, NULL, NULL, NULL, {{0}}},           /* nameless entries are skipped */
 	{"all", "Every option", NULL, nop, {{0}}}, /* filled by fill_all() */
 };
 

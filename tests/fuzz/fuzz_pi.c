@@ -39,7 +39,8 @@ ref_crc16(uint16_t crc, const uint8_t *buf, size_t len)
 	for (size_t i = 0; i < len; ++i) {
 		crc ^= (uint16_t)(buf[i] << 8);
 		for (int b = 0; b < 8; ++b) {
-			crc = (crc & 0x8000) ? (uint16_t)((crc << 1) ^ 0x8BB7) : (uint16_t)(crc << 1);
+			crc = (crc & 0x8000) ? (uint16_t)((crc << 1) ^ 0x8BB7)
+					     : (uint16_t)(crc << 1);
 		}
 	}
 	return crc;
@@ -309,8 +310,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FAIL("ctx_init did not store its arguments");
 	}
 	/* the tuple lies within the block (interleaved) or the metadata (separate) */
-	if (ctx.guard_interval + (p.pif ? 16U : 8U) >
-	    (p.interleave ? p.block_size : p.md_size)) {
+	if (ctx.guard_interval + (p.pif ? 16U : 8U) > (p.interleave ? p.block_size : p.md_size)) {
 		FAIL("guard_interval %u puts the tuple outside the block", ctx.guard_interval);
 	}
 

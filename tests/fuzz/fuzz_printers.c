@@ -158,8 +158,8 @@ check_yaml(const char *what, const struct text *t, const struct expect *exp, int
 
 			if (!v || v->type != YAML_SCALAR_NODE ||
 			    strcmp((const char *)v->data.scalar.value, exp[i].val)) {
-				FAIL("%s: key '%s' should parse back as '%s', got '%s':\n%.*s", what,
-				     exp[i].key, exp[i].val,
+				FAIL("%s: key '%s' should parse back as '%s', got '%s':\n%.*s",
+				     what, exp[i].key, exp[i].val,
 				     v && v->type == YAML_SCALAR_NODE
 					     ? (const char *)v->data.scalar.value
 					     : "(no scalar)",
@@ -391,8 +391,8 @@ static int
 pr_fdp_events(FILE *s, struct expect *e, int *n, char strs[][1024])
 {
 	int limit = (int8_t)g_page[1] % 64;
-	struct xnvme_spec_log_fdp_events *log = dup_exact(
-		sizeof(*log) + (limit > 0 ? (size_t)limit : 0) * sizeof(log->event[0]));
+	struct xnvme_spec_log_fdp_events *log =
+		dup_exact(sizeof(*log) + (limit > 0 ? (size_t)limit : 0) * sizeof(log->event[0]));
 	int ret = WITH_STDOUT(s, xnvme_spec_log_fdp_events_pr(log, limit, g_opts));
 
 	(void)e, (void)n, (void)strs;
@@ -417,8 +417,8 @@ static int
 pr_ruhs(FILE *s, struct expect *e, int *n, char strs[][1024])
 {
 	int limit = (int8_t)g_page[3];
-	struct xnvme_spec_ruhs *ruhs = dup_exact(
-		sizeof(*ruhs) + (limit > 0 ? (size_t)limit : 0) * sizeof(ruhs->desc[0]));
+	struct xnvme_spec_ruhs *ruhs =
+		dup_exact(sizeof(*ruhs) + (limit > 0 ? (size_t)limit : 0) * sizeof(ruhs->desc[0]));
 	int ret = WITH_STDOUT(s, xnvme_spec_ruhs_pr(ruhs, limit, g_opts));
 
 	(void)e, (void)n, (void)strs;
@@ -573,8 +573,8 @@ static int
 pr_be_attr_list(FILE *s, struct expect *e, int *n, char strs[][1024])
 {
 	int count = (int8_t)g_page[40] % 9;
-	struct xnvme_be_attr_list *list = dup_exact(
-		sizeof(*list) + (count > 0 ? (size_t)count : 0) * sizeof(list->item[0]));
+	struct xnvme_be_attr_list *list =
+		dup_exact(sizeof(*list) + (count > 0 ? (size_t)count : 0) * sizeof(list->item[0]));
 	int ret;
 
 	list->count = count;
@@ -750,8 +750,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		}
 		if ((size_t)t.ret != t.len) {
-			FAIL("%s: returned %d, wrote %zu characters:\n%.*s", g_printers[i].name, t.ret,
-			     t.len, (int)t.len, t.buf);
+			FAIL("%s: returned %d, wrote %zu characters:\n%.*s", g_printers[i].name,
+			     t.ret, t.len, (int)t.len, t.buf);
 		}
 		if (yaml || !g_printers[i].yaml_only) {
 			check_yaml(g_printers[i].name, &t, exp, yaml ? nexp : 0);

@@ -49,8 +49,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct ns_kind {
 	const char *uri;
-	uint32_t ms;  ///< metadata bytes per LBA
-	bool mset;    ///< interleaved
+	uint32_t ms; ///< metadata bytes per LBA
+	bool mset;   ///< interleaved
 	bool pi;
 	uint8_t csi;
 };
@@ -76,7 +76,7 @@ struct state {
 	uint32_t lba_nbytes; ///< data bytes per LBA
 	uint64_t nlbas;
 	uint64_t shadow_slba;
-	uint64_t zsze;   ///< zoned: zone size
+	uint64_t zsze; ///< zoned: zone size
 	uint64_t last_zslba;
 	uint8_t *golden_data;
 	uint8_t *golden_meta;
@@ -112,7 +112,10 @@ static const uint8_t *
 kv_key(int i, uint8_t *len)
 {
 	static const uint8_t keys[KV_NSHADOW][16] = {
-		"\xA5shadow-key-0", "\xA5shadow-key-1", "\xA5shadow-key-2", "\xA5shadow-key-3",
+		"\xA5shadow-key-0",
+		"\xA5shadow-key-1",
+		"\xA5shadow-key-2",
+		"\xA5shadow-key-3",
 	};
 
 	*len = 13; /* the 0xA5 byte and "shadow-key-N" */

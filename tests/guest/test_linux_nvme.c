@@ -899,12 +899,11 @@ test_topology(void)
 	/* registers, through the controller and through a namespace handle */
 	err = xnvme_controller_get_registers(ns, bar);
 	if (err && !cmdline_has("iomem=relaxed") && (err == -EINVAL || err == -EPERM)) {
-		printf("# registers: %d (CONFIG_IO_STRICT_DEVMEM: boot with iomem=relaxed)\n",
-		       err);
+		printf("# registers: %d (CONFIG_IO_STRICT_DEVMEM: boot with iomem=relaxed)\n", err);
 	} else {
 		CHECK_EQ(err, 0);
 		CHECK(bar->cap != 0);
-		CHECK_EQ(bar->vs, 0x10400); /* QEMU's NVMe 1.4 controller */
+		CHECK_EQ(bar->vs, 0x10400);  /* QEMU's NVMe 1.4 controller */
 		CHECK((bar->cc & 1) == 1);   /* enabled */
 		CHECK((bar->csts & 1) == 1); /* ready */
 		printf("# registers: cap 0x%lx vs 0x%x\n", (unsigned long)bar->cap, bar->vs);

@@ -96,7 +96,8 @@ static void
 ucmd_vectors(struct akt *t, uint64_t slba)
 {
 	const uint32_t lba = t->lba;
-	uint8_t *wbuf = xnvme_buf_alloc(t->dev, 16 * lba), *rbuf = xnvme_buf_alloc(t->dev, 16 * lba);
+	uint8_t *wbuf = xnvme_buf_alloc(t->dev, 16 * lba),
+		*rbuf = xnvme_buf_alloc(t->dev, 16 * lba);
 	struct iovec iov[12];
 	struct vec_arg a = {.t = t, .iov = iov};
 	struct xnvme_queue *q;
@@ -243,7 +244,8 @@ ucmd_commands(struct akt *t)
 	range[0].slba = 64;
 	range[0].llb = 8;
 	err = one_ctx(t, q, &r, issue_dsm, &a);
-	ACHECK(t, !err && r.calls == 1 && !r.status, "dsm: err=%d sct=%u sc=0x%x", err, r.sct, r.sc);
+	ACHECK(t, !err && r.calls == 1 && !r.status, "dsm: err=%d sct=%u sc=0x%x", err, r.sct,
+	       r.sc);
 
 	err = one_ctx(t, q, &r, issue_flush, &a);
 	ACHECK(t, !err && r.calls == 1 && !r.status, "flush: err=%d sct=%u sc=0x%x", err, r.sct,
@@ -344,8 +346,11 @@ ucmd_metadata(const char *chr)
 	ACHECK(&t, !err, "init: %d", err);
 	if (!err) {
 		xnvme_queue_set_cb(q, akt_cb, NULL);
-		a = (struct nvm_arg){.nsid = xnvme_dev_get_nsid(t.dev), .slba = 40, .nlb = 1,
-				     .buf = data, .meta = meta};
+		a = (struct nvm_arg){.nsid = xnvme_dev_get_nsid(t.dev),
+				     .slba = 40,
+				     .nlb = 1,
+				     .buf = data,
+				     .meta = meta};
 		err = one_ctx(&t, q, &r, issue_write, &a);
 		ACHECK(&t, !err && r.calls == 1 && !r.status, "write with metadata: sct=%u sc=0x%x",
 		       r.sct, r.sc);
@@ -384,7 +389,8 @@ issue_zrecv(struct xnvme_cmd_ctx *ctx, void *arg)
 {
 	struct znd_arg *a = arg;
 
-	return xnvme_znd_mgmt_recv(ctx, a->nsid, a->zslba, XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT,
+	return xnvme_znd_mgmt_recv(ctx, a->nsid, a->zslba,
+				   XNVME_SPEC_ZND_CMD_MGMT_RECV_ACTION_REPORT,
 				   XNVME_SPEC_ZND_CMD_MGMT_RECV_SF_ALL, 0, a->buf, a->nbytes);
 }
 
@@ -444,8 +450,8 @@ ucmd_zoned(const char *chr)
 	}
 	xnvme_queue_set_cb(q, akt_cb, NULL);
 	zslba = xnvme_dev_get_geo(t.dev)->nsect; /* the second zone */
-	a = (struct znd_arg){.nsid = xnvme_dev_get_nsid(t.dev), .zslba = zslba, .buf = rep,
-			     .nbytes = 4096};
+	a = (struct znd_arg){
+		.nsid = xnvme_dev_get_nsid(t.dev), .zslba = zslba, .buf = rep, .nbytes = 4096};
 
 	a.zsa = XNVME_SPEC_ZND_CMD_MGMT_SEND_RESET;
 	err = one_ctx(&t, q, &r, issue_zsend, &a);
@@ -492,8 +498,8 @@ ucmd_zoned(const char *chr)
 	err = one_ctx(&t, q, &r, issue_zsend, &a);
 	ACHECK(&t, !err && !r.status, "zone reset again: sct=%u sc=0x%x", r.sct, r.sc);
 	if (zone_descr(&t, q, &a, &d)) {
-		ACHECK(&t, d.zs == XNVME_SPEC_ZND_STATE_EMPTY && d.wp == zslba, "reset again: zs=0x%x",
-		       d.zs);
+		ACHECK(&t, d.zs == XNVME_SPEC_ZND_STATE_EMPTY && d.wp == zslba,
+		       "reset again: zs=0x%x", d.zs);
 	}
 	xnvme_queue_term(q);
 out:

@@ -100,7 +100,8 @@ async_qd(struct xnvme_dev *dev, uint16_t qd)
 	const uint32_t nio = 64, bs = 4096;
 	uint32_t nsid = xnvme_dev_get_nsid(dev);
 	uint16_t nlb = (uint16_t)(bs / xnvme_dev_get_geo(dev)->lba_nbytes - 1);
-	uint8_t *w = xnvme_buf_alloc(dev, (size_t)nio * bs), *r = xnvme_buf_alloc(dev, (size_t)nio * bs);
+	uint8_t *w = xnvme_buf_alloc(dev, (size_t)nio * bs),
+		*r = xnvme_buf_alloc(dev, (size_t)nio * bs);
 	struct xnvme_queue *queue = NULL;
 	struct adone d = {0};
 	uint64_t base = 8192; /* clear of the LBAs the other checks use */
@@ -124,7 +125,8 @@ async_qd(struct xnvme_dev *dev, uint16_t qd)
 			}
 			ctx = xnvme_queue_get_cmd_ctx(queue);
 			err = pass ? xnvme_nvm_read(ctx, nsid, slba, nlb, r + (size_t)i * bs, NULL)
-				   : xnvme_nvm_write(ctx, nsid, slba, nlb, w + (size_t)i * bs, NULL);
+				   : xnvme_nvm_write(ctx, nsid, slba, nlb, w + (size_t)i * bs,
+						     NULL);
 			CHECK_EQ(err, 0);
 			if (err) {
 				xnvme_queue_put_cmd_ctx(queue, ctx);
@@ -206,7 +208,8 @@ completion_fd(struct xnvme_dev *dev)
 	pattern(buf, 4096, 3, 0);
 	ctx = xnvme_queue_get_cmd_ctx(queue);
 	CHECK_EQ(xnvme_nvm_write(ctx, xnvme_dev_get_nsid(dev), 9000,
-				 (uint16_t)(4096 / xnvme_dev_get_geo(dev)->lba_nbytes - 1), buf, NULL),
+				 (uint16_t)(4096 / xnvme_dev_get_geo(dev)->lba_nbytes - 1), buf,
+				 NULL),
 		 0);
 	for (int i = 0; i < 1000000 && !d.n; ++i) {
 		xnvme_queue_poke(queue, 0);
@@ -359,7 +362,8 @@ run(const char *bdf)
 	}
 	eff = xnvme_dev_get_opts(dev);
 	CHECK(!strcmp(eff->be, "vfio") && !strcmp(eff->async, "vfio") &&
-	      !strcmp(eff->sync, "vfio") && !strcmp(eff->admin, "vfio") && !strcmp(eff->mem, "vfio"));
+	      !strcmp(eff->sync, "vfio") && !strcmp(eff->admin, "vfio") &&
+	      !strcmp(eff->mem, "vfio"));
 	CHECK_EQ(xnvme_dev_get_nsid(dev), 1);
 	geo = xnvme_dev_get_geo(dev);
 	CHECK(geo != NULL);
@@ -413,6 +417,7 @@ main(int argc, char **argv)
 		xnvme_dev_close(dev);
 		return 0;
 	}
-	fprintf(stderr, "usage: test_vfio gen SEED NBYTES FILE | run BDF | hold BDF SECONDS FILE\n");
+	fprintf(stderr,
+		"usage: test_vfio gen SEED NBYTES FILE | run BDF | hold BDF SECONDS FILE\n");
 	return 77;
 }

@@ -33,7 +33,8 @@ xlate(struct fake_ctrl *fc, uint64_t iova, size_t len)
 	}
 	fc->bad_dma++;
 	if (getenv("FAKE_DEBUG")) {
-		fprintf(stderr, "fake: unmapped iova 0x%llx len %zu\n", (unsigned long long)iova, len);
+		fprintf(stderr, "fake: unmapped iova 0x%llx len %zu\n", (unsigned long long)iova,
+			len);
 	}
 	return NULL;
 }
@@ -114,8 +115,8 @@ cc_write(struct fake_ctrl *fc, uint32_t val)
 
 		fc->cc_seen = val;
 		fc->sq[0] = (struct fake_queue){.exists = true, .iova = fc->asq, .size = qs};
-		fc->cq[0] = (struct fake_queue){.exists = true, .iova = fc->acq, .size = qs,
-						.phase = 1};
+		fc->cq[0] = (struct fake_queue){
+			.exists = true, .iova = fc->acq, .size = qs, .phase = 1};
 		fc->csts |= NVME_CSTS_RDY;
 	}
 }
@@ -280,7 +281,7 @@ nvm_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_sp
 		return;
 	}
 	if ((cmd->common.psdt ? sgl_copy : prp_copy)(fc, cmd, fc->media + slba * fc->lba_nbytes, n,
-						      rd)) {
+						     rd)) {
 		cpl->status.sc = 0x04; /* data transfer error */
 		return;
 	}
@@ -345,8 +346,10 @@ admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_
 			cpl->status.sc = 0x01; /* invalid queue identifier */
 			return;
 		}
-		fc->cq[qid] = (struct fake_queue){.exists = true, .iova = cmd->common.dptr.prp.prp1,
-						  .size = qs, .phase = 1,
+		fc->cq[qid] = (struct fake_queue){.exists = true,
+						  .iova = cmd->common.dptr.prp.prp1,
+						  .size = qs,
+						  .phase = 1,
 						  .ien = (cmd->common.ndm & 0x2) != 0,
 						  .iv = (uint16_t)(cmd->common.ndm >> 16)};
 		return;
@@ -357,8 +360,10 @@ admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_
 			cpl->status.sc = 0x01;
 			return;
 		}
-		fc->sq[qid] = (struct fake_queue){.exists = true, .iova = cmd->common.dptr.prp.prp1,
-						  .size = qs, .cqid = (uint16_t)(cmd->common.ndm >> 16)};
+		fc->sq[qid] = (struct fake_queue){.exists = true,
+						  .iova = cmd->common.dptr.prp.prp1,
+						  .size = qs,
+						  .cqid = (uint16_t)(cmd->common.ndm >> 16)};
 		return;
 	case NVME_ADM_DELETE_SQ:
 	case NVME_ADM_DELETE_CQ:

@@ -54,9 +54,9 @@ struct fake_ctrl {
 	uint8_t sgls; ///< Identify SGLS bits 1:0 offered
 	bool never_ready;
 	bool gone; ///< surprise removal: every register reads all-ones, nothing is processed
-	bool random_order; ///< post each poll's completions shuffled, holding some back
+	bool random_order;     ///< post each poll's completions shuffled, holding some back
 	uint64_t swallow_slba; ///< commands at this LBA are withheld (never completed)
-	bool duplicate_next; ///< post the next completion twice
+	bool duplicate_next;   ///< post the next completion twice
 
 	/* state */
 	uint64_t cap;

@@ -54,14 +54,15 @@ test_bringup_and_io(uint8_t dstrd, uint8_t mpsmin, uint8_t mdts, uint32_t cap)
 	CHECK_EQ(ctrl.idfy[0], 0x36);
 	CHECK_EQ(ctrl.nioq, FAKE_MAXQ - 1);
 	cap = cap ? cap : 2u << 20;
-	CHECK_EQ(ctrl.max_xfer, mdts && ((uint64_t)page << mdts) < cap
-					? (uint32_t)((uint64_t)page << mdts) : cap);
+	CHECK_EQ(ctrl.max_xfer,
+		 mdts && ((uint64_t)page << mdts) < cap ? (uint32_t)((uint64_t)page << mdts) : cap);
 
 	qp = vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000, false);
 	CHECK(qp != NULL);
 	if (qp) {
-		size_t sizes[] = {512, 1024, page, page + 512, 2 * page, 3 * page, 8 * page,
-				  ctrl.max_xfer - page, ctrl.max_xfer};
+		size_t sizes[] = {512,          1024,     page,     page + 512,
+				  2 * page,     3 * page, 8 * page, ctrl.max_xfer - page,
+				  ctrl.max_xfer};
 		size_t offs[] = {0, 512, page - 512};
 
 		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); ++i) {
@@ -256,7 +257,8 @@ test_irq(void)
 		CHECK_EQ(read(qp->irq_fd, &cnt, sizeof(cnt)), (ssize_t)sizeof(cnt));
 		CHECK_EQ(cnt, 1);
 		CHECK_EQ(io(polled, XNVME_SPEC_NVM_OPC_READ, 5, &v, 1, NULL, 0, &r), 0);
-		CHECK(read(qp->irq_fd, &cnt, sizeof(cnt)) < 0); /* the polled pair signals nothing */
+		CHECK(read(qp->irq_fd, &cnt, sizeof(cnt)) <
+		      0); /* the polled pair signals nothing */
 	}
 	vfio_ctrl_qpair_destroy(&ctrl, qp);
 	vfio_ctrl_qpair_destroy(&ctrl, polled);

@@ -35,8 +35,8 @@ xnvme_be_async_absent_poke(struct xnvme_queue *queue, uint32_t max)
 }
 
 int
-xnvme_be_async_absent_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes,
-			     void *mbuf, size_t mbuf_nbytes)
+xnvme_be_async_absent_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+			     size_t mbuf_nbytes)
 {
 	(void)ctx;
 	(void)dbuf;

@@ -253,8 +253,8 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 }
 
 static int
-thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbytes,
-	       void *mbuf, size_t mbuf_nbytes, bool vectored)
+thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbytes, void *mbuf,
+	       size_t mbuf_nbytes, bool vectored)
 {
 	struct thrpool_state *state = ctx->async.queue->state;
 	struct xnvme_be_deferred *d = xnvme_be_deferred_at(state->entries, ctx);
@@ -284,8 +284,8 @@ thrpool_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 }
 
 static int
-thrpool_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
-		size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes)
+thrpool_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+		void *mbuf, size_t mbuf_nbytes)
 {
 	return thrpool_submit(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes, true);
 }

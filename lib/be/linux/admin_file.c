@@ -49,10 +49,9 @@ shim_idfy_ctrlr(struct xnvme_dev *dev, const struct xnvme_be_linux_state *state,
 		 (uint64_t)st.st_ino);
 	/* NQNs hold 223 bytes; a long path is cut, it only has to be stable */
 	snprintf(nqn, sizeof(nqn), "nqn.2014-08.io.xnvme:file_as_ns:%.190s", dev->ident.uri);
-	xnvme_be_linux_synth_ctrlr(ctrlr, str,
-				   block ? "xNVMe block device as namespace"
-					 : "xNVMe file as namespace",
-				   "0.7.5", SHIM_MDTS, nqn);
+	xnvme_be_linux_synth_ctrlr(
+		ctrlr, str, block ? "xNVMe block device as namespace" : "xNVMe file as namespace",
+		"0.7.5", SHIM_MDTS, nqn);
 	ctrlr->vwc.present = 1; /* the page cache is a volatile write cache; FLUSH is fsync */
 }
 
@@ -98,8 +97,8 @@ shim_idfy_fs_ctrlr(const struct xnvme_be_linux_state *state, struct xnvme_spec_f
 	}
 	fs->iosizes.min = state->direct ? state->lba_nbytes : 1;
 	fs->iosizes.max = 1U << (SHIM_MDTS + 12);
-	fs->iosizes.opt = (!fstat(state->fd, &st) && st.st_blksize > 0) ? (uint32_t)st.st_blksize
-									 : 4096;
+	fs->iosizes.opt =
+		(!fstat(state->fd, &st) && st.st_blksize > 0) ? (uint32_t)st.st_blksize : 4096;
 	fs->ac = 0xAC;
 	fs->dc = 0xDC;
 }

@@ -119,8 +119,8 @@ struct la_state {
 	struct la_ring *ring;   ///< the mapped ring of `aio`, NULL: reap with io_getevents
 	unsigned int nr_events; ///< what `aio` was set up with
 	int fd;
-	int efd;                ///< eventfd of get_completion_fd, -1 until asked for
-	uint32_t unarmed;       ///< commands in the kernel without IOCB_FLAG_RESFD, once efd >= 0
+	int efd;          ///< eventfd of get_completion_fd, -1 until asked for
+	uint32_t unarmed; ///< commands in the kernel without IOCB_FLAG_RESFD, once efd >= 0
 	uint32_t nready;
 	struct xnvme_cmd_ctx **ready; ///< completed without reaching the kernel
 	struct iocb *iocbs;           ///< per pooled context, indexed by xnvme_queue_ctx_idx()
@@ -502,8 +502,7 @@ la_iocb(struct xnvme_cmd_ctx *ctx)
 }
 
 static int
-la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	  size_t mbuf_nbytes)
+la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct la_state *state = ctx->async.queue->state;
 	struct iocb *cb = la_iocb(ctx);
@@ -605,9 +604,8 @@ la_get_completion_fd(struct xnvme_queue *queue)
 		}
 		state->efd = efd;
 		/* what is already in the kernel was submitted without the fd */
-		state->unarmed = queue->outstanding > state->nready
-					 ? queue->outstanding - state->nready
-					 : 0;
+		state->unarmed =
+			queue->outstanding > state->nready ? queue->outstanding - state->nready : 0;
 		if (state->unarmed || state->nready) {
 			la_signal(state);
 		}

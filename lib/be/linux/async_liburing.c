@@ -87,8 +87,7 @@ static const uint8_t lu_op_vec[] = {IORING_OP_READV, IORING_OP_WRITEV};
 static const uint8_t lu_op_fixed[] = {IORING_OP_READ_FIXED, IORING_OP_WRITE_FIXED};
 
 static int
-lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	  size_t mbuf_nbytes)
+lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_be_linux_uring *u = ctx->async.queue->state;
 	struct io_uring_sqe *sqe;

@@ -57,8 +57,8 @@ struct paio_state {
 	int fd;
 	bool direct;
 	uint32_t nlive;
-	uint32_t *live;              ///< pool indices of pending commands, in submission order
-	struct paio_entry *entries;  ///< indexed by xnvme_queue_ctx_idx()
+	uint32_t *live;             ///< pool indices of pending commands, in submission order
+	struct paio_entry *entries; ///< indexed by xnvme_queue_ctx_idx()
 };
 
 /* Hands the remainder of `e` to the AIO implementation; 0 or a positive errno */
@@ -257,7 +257,7 @@ paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 
 static int
 paio_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	   size_t mbuf_nbytes)
+	    size_t mbuf_nbytes)
 {
 	(void)mbuf; /* no metadata on files and these block devices */
 	(void)mbuf_nbytes;
@@ -266,7 +266,7 @@ paio_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbu
 
 static int
 paio_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
-	    void *mbuf, size_t mbuf_nbytes)
+	     void *mbuf, size_t mbuf_nbytes)
 {
 	(void)dvec_nbytes;
 	(void)mbuf;

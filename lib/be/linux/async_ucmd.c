@@ -122,9 +122,9 @@ uc_check_support(struct xnvme_dev *dev)
 #ifdef XNVME_HAVE_LIBURING
 
 /* The command area of an SQE is filled as a struct nvme_passthru_cmd64 (be_linux_nvme.h) */
-#define UC_SAME_FIELD(f)                                                                      \
-	_Static_assert(offsetof(struct nvme_uring_cmd, f) ==                                    \
-			       offsetof(struct nvme_passthru_cmd64, f),                         \
+#define UC_SAME_FIELD(f)                                                                           \
+	_Static_assert(offsetof(struct nvme_uring_cmd, f) ==                                       \
+			       offsetof(struct nvme_passthru_cmd64, f),                            \
 		       "nvme_uring_cmd." #f " is not where nvme_passthru_cmd64 has it")
 UC_SAME_FIELD(opcode);
 UC_SAME_FIELD(flags);
@@ -189,16 +189,15 @@ uc_prep(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, struct xnvme_c
 
 /* Completes a context with an OS error through the ring (a NOP), without reaching the device */
 static int
-uc_queue_errno(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe,
-	       struct xnvme_cmd_ctx *ctx, int err)
+uc_queue_errno(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, struct xnvme_cmd_ctx *ctx,
+	       int err)
 {
 	xnvme_cpl_set_errno(ctx, err);
 	return xnvme_be_linux_uring_queue_nop(u, sqe, ctx);
 }
 
 static int
-uc_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	  size_t mbuf_nbytes)
+uc_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_be_linux_uring *u = ctx->async.queue->state;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);

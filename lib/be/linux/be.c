@@ -30,14 +30,10 @@ static const struct xnvme_be_sync *const linux_sync[] = {
 };
 
 static const struct xnvme_be_async *const linux_async[] = {
-	&xnvme_be_async_emu,
-	&xnvme_be_linux_async_liburing,
-	&xnvme_be_linux_async_ucmd,
-	&xnvme_be_linux_async_libaio,
-	&xnvme_be_linux_async_posix,
-	&xnvme_be_async_thrpool,
-	&xnvme_be_async_nil,
-	NULL,
+	&xnvme_be_async_emu,         &xnvme_be_linux_async_liburing,
+	&xnvme_be_linux_async_ucmd,  &xnvme_be_linux_async_libaio,
+	&xnvme_be_linux_async_posix, &xnvme_be_async_thrpool,
+	&xnvme_be_async_nil,         NULL,
 };
 
 const struct xnvme_be xnvme_be_linux = {

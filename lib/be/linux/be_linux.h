@@ -21,9 +21,9 @@ enum xnvme_be_linux_ftype {
 
 /** Run-time fallbacks of the NVMe passthrough ioctls, remembered per handle (atomic bits) */
 enum xnvme_be_linux_nvme_quirk {
-	XNVME_BE_LINUX_NO_IO64 = 1 << 0,    ///< NVME_IOCTL_IO64_CMD answered ENOTTY
+	XNVME_BE_LINUX_NO_IO64 = 1 << 0,     ///< NVME_IOCTL_IO64_CMD answered ENOTTY
 	XNVME_BE_LINUX_NO_IO64_VEC = 1 << 1, ///< NVME_IOCTL_IO64_CMD_VEC answered ENOTTY
-	XNVME_BE_LINUX_NO_ADMIN64 = 1 << 2, ///< NVME_IOCTL_ADMIN64_CMD answered ENOTTY
+	XNVME_BE_LINUX_NO_ADMIN64 = 1 << 2,  ///< NVME_IOCTL_ADMIN64_CMD answered ENOTTY
 };
 
 /** Length of kernel device names kept in the state (nvme0n1, ng0n1, nvme0, loop0, ...) */
@@ -37,19 +37,20 @@ struct xnvme_be_linux_state {
 	uint32_t lba_nbytes; ///< logical block size: BLKSSZGET for block devices, 512 otherwise
 	bool direct;         ///< opened with O_DIRECT
 
-	bool nvme;      ///< answers the NVMe passthrough ioctls (NVME_IOCTL_ID)
-	bool ctrlr;     ///< NVMe controller node (/dev/nvmeX)
+	bool nvme;       ///< answers the NVMe passthrough ioctls (NVME_IOCTL_ID)
+	bool ctrlr;      ///< NVMe controller node (/dev/nvmeX)
 	int nvme_id_err; ///< errno of the NVME_IOCTL_ID probe when !nvme (for refusals)
-	int quirks;     ///< enum xnvme_be_linux_nvme_quirk bits, accessed atomically
-	uint32_t admin_timeout_ms; ///< timeout_ms of admin passthrough (be_linux_nvme.h); 0: driver's
-	uint32_t io_timeout_ms;    ///< timeout_ms of I/O passthrough and io_uring_cmd; 0: driver's
+	int quirks;      ///< enum xnvme_be_linux_nvme_quirk bits, accessed atomically
+	uint32_t
+		admin_timeout_ms; ///< timeout_ms of admin passthrough (be_linux_nvme.h); 0: driver's
+	uint32_t io_timeout_ms;   ///< timeout_ms of I/O passthrough and io_uring_cmd; 0: driver's
 
-	uint32_t nsid;  ///< NVMe namespace id; 0xFFFFFFFF for a controller node
+	uint32_t nsid;       ///< NVMe namespace id; 0xFFFFFFFF for a controller node
 	uint64_t zone_nsect; ///< zoned block device: zone size in 512 B sectors (0: conventional)
 	uint32_t nzones;     ///< zoned block device: number of zones
 
-	char name[XNVME_BE_LINUX_NAME_LEN];  ///< kernel name of the node ("" for files)
-	char disk[XNVME_BE_LINUX_NAME_LEN];  ///< block disk whose queue limits apply ("" if none)
+	char name[XNVME_BE_LINUX_NAME_LEN]; ///< kernel name of the node ("" for files)
+	char disk[XNVME_BE_LINUX_NAME_LEN]; ///< block disk whose queue limits apply ("" if none)
 	char ctrlr_name[XNVME_BE_LINUX_NAME_LEN]; ///< NVMe: controller (nvmeX) for topology ops
 };
 
@@ -90,8 +91,7 @@ xnvme_be_linux_nvme_name(const char *name, const char *prefix, uint32_t *x, uint
  * returns that value; 0 when all were listed; a negative errno when the tree is unreadable.
  */
 int
-xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void *arg),
-			 void *arg);
+xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void *arg), void *arg);
 
 /** NVMe generic statuses the Linux mechanisms answer with */
 enum xnvme_be_linux_sc {
@@ -203,8 +203,8 @@ xnvme_be_linux_iov_copy(const struct iovec *dvec, size_t dvec_cnt, char *buf, bo
 
 /** The dev mechanism's enumerate (enumerate.c); sys_uri "sysfs:<root>" reads another tree */
 int
-xnvme_be_linux_enumerate(const char *sys_uri, struct xnvme_opts *opts,
-			 xnvme_enumerate_cb cb_func, void *cb_args);
+xnvme_be_linux_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
+			 void *cb_args);
 
 /**
  * Whether the io_uring_cmd async mechanism can serve `dev` (build and kernel support), defined

@@ -32,7 +32,7 @@
  * waits for the delayed request); admin: reset and the error at 2.1-2.3 s.
  */
 #define XNVME_BE_LINUX_ADMIN_TIMEOUT_US_DEFAULT 60000000U ///< xnvme_opts_default()'s admin_timeout
-#define XNVME_BE_LINUX_IO_TIMEOUT_US_DEFAULT 30000000U    ///< xnvme_opts_default()'s command_timeout
+#define XNVME_BE_LINUX_IO_TIMEOUT_US_DEFAULT 30000000U ///< xnvme_opts_default()'s command_timeout
 
 /** timeout_ms for a timeout option of `us` microseconds whose default is `default_us` */
 static inline uint32_t
@@ -62,9 +62,10 @@ xnvme_be_linux_nvme_errno(struct xnvme_cmd_ctx *ctx, int err)
 
 /** What xnvme_be_linux_nvme_pass() issues */
 enum xnvme_be_linux_pass {
-	XNVME_BE_LINUX_PASS_IO = 0,     ///< NVME_IOCTL_IO64_CMD, else NVME_IOCTL_IO_CMD
-	XNVME_BE_LINUX_PASS_IO_VEC = 1, ///< NVME_IOCTL_IO64_CMD_VEC; -ENOTTY (cpl untouched) if absent
-	XNVME_BE_LINUX_PASS_ADMIN = 2,  ///< NVME_IOCTL_ADMIN64_CMD, else NVME_IOCTL_ADMIN_CMD
+	XNVME_BE_LINUX_PASS_IO = 0, ///< NVME_IOCTL_IO64_CMD, else NVME_IOCTL_IO_CMD
+	XNVME_BE_LINUX_PASS_IO_VEC =
+		1, ///< NVME_IOCTL_IO64_CMD_VEC; -ENOTTY (cpl untouched) if absent
+	XNVME_BE_LINUX_PASS_ADMIN = 2, ///< NVME_IOCTL_ADMIN64_CMD, else NVME_IOCTL_ADMIN_CMD
 };
 
 /**
@@ -111,8 +112,8 @@ xnvme_be_linux_nvme_payload_nbytes(const struct xnvme_cmd_ctx *ctx, size_t given
  * size exceeds the kernel command's 32 bits.
  */
 static inline int
-xnvme_be_linux_nvme_io_bufs(const struct xnvme_cmd_ctx *ctx, void **dbuf, size_t *dlen,
-			    void **mbuf, size_t *mlen)
+xnvme_be_linux_nvme_io_bufs(const struct xnvme_cmd_ctx *ctx, void **dbuf, size_t *dlen, void **mbuf,
+			    size_t *mlen)
 {
 	*dlen = xnvme_be_linux_nvme_payload_nbytes(ctx, *dlen);
 	if (XNVME_BE_UNLIKELY(!*dbuf || !*dlen)) {

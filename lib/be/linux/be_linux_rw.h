@@ -89,8 +89,9 @@ xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off,
 					     XNVME_STATUS_CODE_INVALID_FIELD);
 			return XNVME_BE_LINUX_RW_FAILED;
 		}
-		if (XNVME_BE_UNLIKELY(((const struct xnvme_be_linux_state *)ctx->dev->state)->ftype ==
-				      XNVME_BE_LINUX_FILE) &&
+		if (XNVME_BE_UNLIKELY(
+			    ((const struct xnvme_be_linux_state *)ctx->dev->state)->ftype ==
+			    XNVME_BE_LINUX_FILE) &&
 		    !xnvme_be_linux_rw_file_ok(ctx, slba, nbytes,
 					       opc == XNVME_SPEC_NVM_OPC_WRITE)) {
 			return XNVME_BE_LINUX_RW_FAILED;

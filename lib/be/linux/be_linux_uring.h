@@ -102,25 +102,25 @@ struct xnvme_be_linux_uring {
 	unsigned int buf_hint;    ///< bufreg slot of the last fixed buffer used
 	uint64_t nfixed;          ///< commands submitted with a fixed buffer (tests, statistics)
 	uint64_t buf_gen[XNVME_BUFREG_SLOTS]; ///< bufreg generation registered per slot
-	int fd;                   ///< what SQEs carry: the fd, or 0 with IOSQE_FIXED_FILE
-	uint8_t sqe_flags;        ///< IOSQE_* every SQE carries
-	uint32_t timeout_ms;      ///< io_uring_cmd: every command's timeout_ms (be_linux_nvme.h)
-	int efd;                  ///< eventfd of get_completion_fd, -1 until asked for
-	const char *mech;         ///< mechanism name for messages
+	int fd;              ///< what SQEs carry: the fd, or 0 with IOSQE_FIXED_FILE
+	uint8_t sqe_flags;   ///< IOSQE_* every SQE carries
+	uint32_t timeout_ms; ///< io_uring_cmd: every command's timeout_ms (be_linux_nvme.h)
+	int efd;             ///< eventfd of get_completion_fd, -1 until asked for
+	const char *mech;    ///< mechanism name for messages
 	struct xnvme_be_linux_uring_iov *iov; ///< indexed by xnvme_queue_ctx_idx()
 };
 
 /** What the kernel accepts, probed once per process (setup flags and opcodes) */
 struct xnvme_be_linux_uring_caps {
-	bool ring;           ///< io_uring_setup works at all (errno in `err` otherwise)
+	bool ring; ///< io_uring_setup works at all (errno in `err` otherwise)
 	int err;
 	bool submit_all;
-	bool coop;           ///< COOP_TASKRUN|TASKRUN_FLAG
-	bool defer;          ///< SINGLE_ISSUER|DEFER_TASKRUN|TASKRUN_FLAG|R_DISABLED
-	bool single_issuer;  ///< SINGLE_ISSUER|R_DISABLED
-	bool big;            ///< SQE128|CQE32
-	bool op_uring_cmd;   ///< IORING_OP_URING_CMD
-	bool op_read_write;  ///< IORING_OP_READ / IORING_OP_WRITE
+	bool coop;          ///< COOP_TASKRUN|TASKRUN_FLAG
+	bool defer;         ///< SINGLE_ISSUER|DEFER_TASKRUN|TASKRUN_FLAG|R_DISABLED
+	bool single_issuer; ///< SINGLE_ISSUER|R_DISABLED
+	bool big;           ///< SQE128|CQE32
+	bool op_uring_cmd;  ///< IORING_OP_URING_CMD
+	bool op_read_write; ///< IORING_OP_READ / IORING_OP_WRITE
 };
 
 const struct xnvme_be_linux_uring_caps *
@@ -198,7 +198,8 @@ xnvme_be_linux_uring_idle(const struct xnvme_be_linux_uring *u)
 	const struct io_uring *ring = &u->ring;
 
 	return !io_uring_sq_ready(ring) && !io_uring_cq_ready(ring) && !u->iopoll &&
-	       !(IO_URING_READ_ONCE(*ring->sq.kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW));
+	       !(IO_URING_READ_ONCE(*ring->sq.kflags) &
+		 (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW));
 }
 
 /** This thread's number for reg_owner: never 0, never reused within the process */

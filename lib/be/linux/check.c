@@ -16,11 +16,10 @@ xnvme_be_linux_check_block(struct xnvme_dev *dev)
 		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "serves Linux block devices only");
 	}
 	if (state->ftype != XNVME_BE_LINUX_BLOCK) {
-		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "not a block device: '%s' is %s",
-					    dev->ident.uri,
-					    state->ftype == XNVME_BE_LINUX_FILE
-						    ? "a regular file"
-						    : "an NVMe character device");
+		return xnvme_dev_set_errmsg(
+			dev, -ENOTSUP, "not a block device: '%s' is %s", dev->ident.uri,
+			state->ftype == XNVME_BE_LINUX_FILE ? "a regular file"
+							    : "an NVMe character device");
 	}
 	return 0;
 }

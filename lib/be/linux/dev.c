@@ -355,10 +355,10 @@ linux_dev_open(struct xnvme_dev *dev)
 	}
 	state->direct = !!(flags & O_DIRECT);
 	state->lba_nbytes = 512;
-	state->admin_timeout_ms = xnvme_be_linux_timeout_ms(dev->opts.admin_timeout,
-							     XNVME_BE_LINUX_ADMIN_TIMEOUT_US_DEFAULT);
+	state->admin_timeout_ms = xnvme_be_linux_timeout_ms(
+		dev->opts.admin_timeout, XNVME_BE_LINUX_ADMIN_TIMEOUT_US_DEFAULT);
 	state->io_timeout_ms = xnvme_be_linux_timeout_ms(dev->opts.command_timeout,
-							  XNVME_BE_LINUX_IO_TIMEOUT_US_DEFAULT);
+							 XNVME_BE_LINUX_IO_TIMEOUT_US_DEFAULT);
 
 	if (fstat(state->fd, &st)) {
 		err = errno;
@@ -379,9 +379,8 @@ linux_dev_open(struct xnvme_dev *dev)
 	} else if (S_ISCHR(st.st_mode)) {
 		err = open_char(dev, state, st.st_rdev);
 	} else {
-		err = xnvme_dev_set_errmsg(dev, -EINVAL,
-					   "'%s' is neither a regular file nor a block device",
-					   uri);
+		err = xnvme_dev_set_errmsg(
+			dev, -EINVAL, "'%s' is neither a regular file nor a block device", uri);
 	}
 	if (err) {
 		goto fail;

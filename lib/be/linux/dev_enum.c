@@ -103,8 +103,7 @@ enum_group(const char *root, const struct enum_group *grp, int (*cb)(const char 
 }
 
 int
-xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void *arg),
-			 void *arg)
+xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void *arg), void *arg)
 {
 	static const struct enum_group groups[] = {
 		{"class/nvme", "nvme", 1},
@@ -154,8 +153,8 @@ enum_visit(const char *uri, void *arg)
 }
 
 int
-xnvme_be_linux_enumerate(const char *sys_uri, struct xnvme_opts *opts,
-			 xnvme_enumerate_cb cb_func, void *cb_args)
+xnvme_be_linux_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
+			 void *cb_args)
 {
 	struct enum_visit visit = {opts, cb_func, cb_args};
 	const char *root = "/sys";

@@ -198,7 +198,7 @@ blk_zone_send(struct xnvme_cmd_ctx *ctx, const struct xnvme_be_linux_state *stat
 		}
 		range[0] = sector;
 		range[1] = cap_sect - sector < state->zone_nsect ? cap_sect - sector
-								  : state->zone_nsect;
+								 : state->zone_nsect;
 		return blk_ioctl(ctx, state->fd, req, range);
 	}
 

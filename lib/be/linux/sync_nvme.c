@@ -28,8 +28,8 @@ nvme_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbu
 }
 
 static int
-nvme_cmd_iov_bounce(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t total, void *mbuf,
-		    size_t mbuf_nbytes)
+nvme_cmd_iov_bounce(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t total,
+		    void *mbuf, size_t mbuf_nbytes)
 {
 	uint8_t dir = ctx->cmd.common.opcode & 0x3; /* 1: to the device, 2: from it, 3: both */
 	void *bounce = NULL;

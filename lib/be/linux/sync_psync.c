@@ -73,8 +73,8 @@ psync_decode(struct xnvme_cmd_ctx *ctx, int fd, size_t avail, struct psync_rw *r
  * EINVAL: that is end of file too, not an error.
  */
 static int
-psync_xfer(int fd, bool direct, const struct psync_rw *rw, char *buf, size_t nbytes,
-	   off_t off, size_t *done)
+psync_xfer(int fd, bool direct, const struct psync_rw *rw, char *buf, size_t nbytes, off_t off,
+	   size_t *done)
 {
 	size_t moved = 0;
 

@@ -299,7 +299,8 @@ uring_abandon(struct xnvme_be_linux_uring *u, uint32_t outstanding)
 			return;
 		}
 		n = 0;
-		io_uring_for_each_cqe(ring, head, cqe) {
+		io_uring_for_each_cqe(ring, head, cqe)
+		{
 			n++;
 		}
 		io_uring_cq_advance(ring, n);
@@ -336,7 +337,8 @@ xnvme_be_linux_uring_queue_term(struct xnvme_queue *queue)
 		if (u->reg_idx >= 0 && u->reg_owner == xnvme_be_linux_uring_self()) {
 			struct io_uring_rsrc_update up = {.offset = (uint32_t)u->reg_idx};
 
-			(void)io_uring_register(u->ring.ring_fd, IORING_UNREGISTER_RING_FDS, &up, 1);
+			(void)io_uring_register(u->ring.ring_fd, IORING_UNREGISTER_RING_FDS, &up,
+						1);
 		}
 		io_uring_queue_exit(&u->ring);
 		if (u->efd >= 0) {
@@ -514,8 +516,10 @@ uring_reap(struct xnvme_queue *queue, uint32_t max, bool pass)
 		if (want > URING_REAP_BATCH) {
 			want = URING_REAP_BATCH;
 		}
-		io_uring_for_each_cqe(ring, head, cqe) {
-			struct xnvme_cmd_ctx *ctx = (struct xnvme_cmd_ctx *)(uintptr_t)cqe->user_data;
+		io_uring_for_each_cqe(ring, head, cqe)
+		{
+			struct xnvme_cmd_ctx *ctx =
+				(struct xnvme_cmd_ctx *)(uintptr_t)cqe->user_data;
 
 			uring_cpl(ctx, cqe, pass);
 			batch[nb] = ctx;

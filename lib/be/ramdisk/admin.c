@@ -52,11 +52,11 @@ ramdisk_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, voi
 static void
 ctrlr_bar_fill(struct xnvme_spec_ctrlr_bar *bar)
 {
-	const uint64_t mqes = 1023;        /* zero-based queue entries */
-	const uint64_t to = 20;            /* ready timeout, 500 ms units */
-	const uint64_t css = 0x41;         /* NVM + I/O command sets */
-	const uint64_t mpsmin = 0;         /* 4 KiB: MDTS is in these units */
-	const uint64_t mpsmax = 4;         /* 64 KiB */
+	const uint64_t mqes = 1023; /* zero-based queue entries */
+	const uint64_t to = 20;     /* ready timeout, 500 ms units */
+	const uint64_t css = 0x41;  /* NVM + I/O command sets */
+	const uint64_t mpsmin = 0;  /* 4 KiB: MDTS is in these units */
+	const uint64_t mpsmax = 4;  /* 64 KiB */
 
 	memset(bar, 0, sizeof(*bar));
 	bar->cap = mqes | (1ULL << 16) /* CQR */ | (to << 24) | (1ULL << 36) /* NSSRS */ |

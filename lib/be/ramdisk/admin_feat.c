@@ -115,7 +115,8 @@ xnvme_ramdisk_adm_gfeat(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbu
 		if (tmpsel > 1 || thsel > 1) {
 			return ramdisk_invalid_field(ctx);
 		}
-		val = dflt ? tmpth_default(tmpsel, thsel) : atomic_load(&feat->tmpth[tmpsel][thsel]);
+		val = dflt ? tmpth_default(tmpsel, thsel)
+			   : atomic_load(&feat->tmpth[tmpsel][thsel]);
 		val |= tmpsel << 16 | thsel << 20;
 		break;
 	}

@@ -62,8 +62,8 @@ idfy_ctrlr(const struct ramdisk *rd, struct xnvme_spec_idfy_ctrlr *ctrlr)
 	ctrlr->npss = 0;
 	ctrlr->wctemp = RAMDISK_WCTEMP_K;
 	ctrlr->cctemp = RAMDISK_CCTEMP_K;
-	ctrlr->tnvmcap[0] = rd->ns->csi == XNVME_SPEC_CSI_KV ? rd->nbytes
-							     : rd->nlbas << rd->lba_shift;
+	ctrlr->tnvmcap[0] =
+		rd->ns->csi == XNVME_SPEC_CSI_KV ? rd->nbytes : rd->nlbas << rd->lba_shift;
 	ctrlr->unvmcap[0] = 0;
 
 	ctrlr->sqes.min = 6;

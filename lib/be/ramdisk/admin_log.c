@@ -166,8 +166,7 @@ log_supported(const struct ramdisk *rd, void *buf)
 }
 
 int
-xnvme_ramdisk_adm_log(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf,
-		      size_t dbuf_nbytes)
+xnvme_ramdisk_adm_log(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 {
 	const struct xnvme_spec_cmd_log *cmd = &ctx->cmd.log;
 	uint64_t nbytes = (((uint64_t)cmd->numdu << 16 | cmd->numdl) + 1) * 4;

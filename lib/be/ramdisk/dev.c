@@ -11,7 +11,6 @@
 #include "ramdisk.h"
 #include "xnvme_plat.h"
 
-
 static pthread_mutex_t g_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ramdisk *g_registry;
 

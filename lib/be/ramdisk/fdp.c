@@ -167,8 +167,8 @@ xnvme_ramdisk_fdp_mgmt_recv(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
 	const struct xnvme_spec_io_mgmt_recv_cmd *cmd = &ctx->cmd.mgmt.mgmt_recv;
 	struct ramdisk_fdp *fdp = rd->fdp;
 	size_t nbytes = ((size_t)cmd->numd + 1) * 4;
-	size_t total = sizeof(struct xnvme_spec_ruhs) +
-		       fdp->nruh * sizeof(struct xnvme_spec_ruhs_desc);
+	size_t total =
+		sizeof(struct xnvme_spec_ruhs) + fdp->nruh * sizeof(struct xnvme_spec_ruhs_desc);
 	struct xnvme_spec_ruhs *ruhs;
 	int err;
 
@@ -444,8 +444,8 @@ xnvme_ramdisk_dir_recv(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *dbuf
 	if (xnvme_ramdisk_check_nsid(ctx, false)) {
 		return -EIO;
 	}
-	if (ctx->cmd.drecv.dtype != DTYPE_IDENTIFY ||
-	    ctx->cmd.drecv.doper != DOPER_RETURN_PARAMS || !dbuf || dbuf_nbytes < nbytes) {
+	if (ctx->cmd.drecv.dtype != DTYPE_IDENTIFY || ctx->cmd.drecv.doper != DOPER_RETURN_PARAMS ||
+	    !dbuf || dbuf_nbytes < nbytes) {
 		return ramdisk_invalid_field(ctx);
 	}
 	memset(&rp, 0, sizeof(rp));

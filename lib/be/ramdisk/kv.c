@@ -51,8 +51,7 @@ kv_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
 
 /* The key of the command; List may name none (start at the first key) */
 static int
-key_from_cmd(const struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, struct kv_key *key,
-	     bool empty_ok)
+key_from_cmd(const struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, struct kv_key *key, bool empty_ok)
 {
 	uint8_t kl = ctx->cmd.kvs.cdw11.kl;
 

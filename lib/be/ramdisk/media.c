@@ -160,8 +160,8 @@ xnvme_ramdisk_xfer_init(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, struct ra
 
 	if (cfg->pi) {
 		uint8_t prinfo = (uint8_t)ctx->cmd.nvm.prinfo;
-		uint64_t mask = cfg->pif == XNVME_SPEC_NVM_NS_16B_GUARD ? 0xFFFFFFFFULL
-									: 0xFFFFFFFFFFFFULL;
+		uint64_t mask =
+			cfg->pif == XNVME_SPEC_NVM_NS_16B_GUARD ? 0xFFFFFFFFULL : 0xFFFFFFFFFFFFULL;
 
 		x->pract = prinfo & PRINFO_PRACT;
 		x->prchk = prinfo & PRINFO_PRCHK;
@@ -207,8 +207,8 @@ xnvme_ramdisk_xfer_fini(struct ramdisk_xfer *x)
  * get zeroed metadata (and fail PI checks, as they would on a device)
  */
 int
-xnvme_ramdisk_xfer_from_host(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
-			     struct ramdisk_xfer *x, const struct ramdisk_io *io)
+xnvme_ramdisk_xfer_from_host(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, struct ramdisk_xfer *x,
+			     const struct ramdisk_io *io)
 {
 	const struct ramdisk_cfg *cfg = &rd->cfg;
 	struct ramdisk_cursor dcur, mcur;

@@ -85,8 +85,8 @@ check_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_i
 
 /* As check_xfer(), then the LBAs as stored, for Read and Compare; counted as a host read */
 static int
-load_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io,
-	  uint64_t slba, uint64_t nlbas, struct ramdisk_xfer *x)
+load_xfer(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, const struct ramdisk_io *io, uint64_t slba,
+	  uint64_t nlbas, struct ramdisk_xfer *x)
 {
 	int err = check_xfer(rd, ctx, io, slba, nlbas, x);
 

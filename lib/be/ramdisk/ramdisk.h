@@ -91,9 +91,9 @@ struct ramdisk_cfg {
 	uint8_t zdes;  ///< zone descriptor extension size, 64-byte units
 
 	bool fdp;
-	uint16_t nruh;  ///< reclaim unit handles (= placement handles of the namespace)
-	uint64_t runs;  ///< reclaim unit size, bytes
-	uint32_t nrg;   ///< reclaim groups
+	uint16_t nruh; ///< reclaim unit handles (= placement handles of the namespace)
+	uint64_t runs; ///< reclaim unit size, bytes
+	uint32_t nrg;  ///< reclaim groups
 
 	uint16_t kmax;  ///< longest key, bytes
 	uint32_t vmax;  ///< largest value, bytes
@@ -149,7 +149,7 @@ extern const struct xnvme_be_sync xnvme_be_ramdisk_sync;
 
 /** LBAs marked by Write Uncorrectable; the bitmap is allocated on first use */
 struct ramdisk_unc {
-	pthread_mutex_t lock;          ///< serialises updates of map and nset
+	pthread_mutex_t lock;            ///< serialises updates of map and nset
 	_Atomic(_Atomic uint64_t *) map; ///< one bit per LBA, published once
 	size_t map_nbytes;
 	_Atomic uint64_t nset; ///< marked LBAs; 0 keeps the I/O path free of bitmap lookups
@@ -195,11 +195,11 @@ struct ramdisk {
 	uint8_t lba_shift;
 	uint32_t lba_nbytes;
 
-	uint8_t *meta;         ///< cfg.ms bytes per LBA, stored XOR the blank pattern (media.c)
+	uint8_t *meta; ///< cfg.ms bytes per LBA, stored XOR the blank pattern (media.c)
 	uint64_t meta_nbytes;
-	uint8_t blank[256];    ///< what metadata of a never-written LBA reads as
-	uint8_t pi_nbytes;     ///< size of the PI tuple, 0 without PI
-	uint16_t pi_off;       ///< offset of the PI tuple within the metadata
+	uint8_t blank[256]; ///< what metadata of a never-written LBA reads as
+	uint8_t pi_nbytes;  ///< size of the PI tuple, 0 without PI
+	uint16_t pi_off;    ///< offset of the PI tuple within the metadata
 
 	const struct ramdisk_ns_ops *ns;
 	struct ramdisk_zoned *zoned;
@@ -318,8 +318,8 @@ xnvme_ramdisk_xfer_fini(struct ramdisk_xfer *x);
 
 /** Writes: takes the host's LBAs, generating (PRACT) or checking (PRCHK) PI; 0 or -EIO */
 int
-xnvme_ramdisk_xfer_from_host(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx,
-			     struct ramdisk_xfer *x, const struct ramdisk_io *io);
+xnvme_ramdisk_xfer_from_host(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, struct ramdisk_xfer *x,
+			     const struct ramdisk_io *io);
 
 /** Writes: stores the LBAs taken by xfer_from_host at x->slba (which callers may move) */
 void
@@ -386,8 +386,8 @@ xnvme_ramdisk_nvm_rw_fast(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *d
 	uint8_t *mem;
 
 	if ((opc != XNVME_SPEC_NVM_OPC_READ && opc != XNVME_SPEC_NVM_OPC_WRITE) ||
-	    ctx->cmd.common.nsid != RAMDISK_NSID || rd->ns != &xnvme_ramdisk_ns_nvm ||
-	    rd->cfg.ms || rd->fdp || slba >= rd->nlbas || nlbas > rd->nlbas - slba) {
+	    ctx->cmd.common.nsid != RAMDISK_NSID || rd->ns != &xnvme_ramdisk_ns_nvm || rd->cfg.ms ||
+	    rd->fdp || slba >= rd->nlbas || nlbas > rd->nlbas - slba) {
 		return 1;
 	}
 	nbytes = (size_t)nlbas << rd->lba_shift;
@@ -409,7 +409,7 @@ xnvme_ramdisk_nvm_rw_fast(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *d
 	return 0;
 }
 
-/* sync.c *//* sync.c */
+/* sync.c */ /* sync.c */
 void
 xnvme_ramdisk_payload_gather(const struct ramdisk_payload *pl, void *dst, size_t nbytes);
 

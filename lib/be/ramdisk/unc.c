@@ -10,7 +10,6 @@
 #include "ramdisk.h"
 #include "xnvme_plat.h"
 
-
 void
 xnvme_ramdisk_unc_init(struct ramdisk *rd)
 {

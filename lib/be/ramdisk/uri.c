@@ -202,8 +202,8 @@ set_value(struct xnvme_dev *dev, struct ramdisk_cfg *cfg, enum opt_id id, const 
 		return 0;
 	}
 	if (!parse_u64(val, len, id == OPT_RUNS, &num) || num > g_opts[id].max) {
-		return xnvme_dev_set_errmsg(dev, -EINVAL, "option '%s': bad value '%.*s'",
-					    name, (int)len, val);
+		return xnvme_dev_set_errmsg(dev, -EINVAL, "option '%s': bad value '%.*s'", name,
+					    (int)len, val);
 	}
 
 	switch (id) {
@@ -228,8 +228,7 @@ set_value(struct xnvme_dev *dev, struct ramdisk_cfg *cfg, enum opt_id id, const 
 		break;
 	case OPT_PIF:
 		if (num == XNVME_SPEC_NVM_NS_32B_GUARD) {
-			return xnvme_dev_set_errmsg(dev, -EINVAL,
-						    "option 'pif': must be 0 or 2");
+			return xnvme_dev_set_errmsg(dev, -EINVAL, "option 'pif': must be 0 or 2");
 		}
 		cfg->pif = (uint8_t)num;
 		break;
@@ -274,8 +273,7 @@ set_value(struct xnvme_dev *dev, struct ramdisk_cfg *cfg, enum opt_id id, const 
 	}
 	if (!num && (id == OPT_ZSZE || id == OPT_ZCAP || id == OPT_NRUH || id == OPT_NRG ||
 		     id == OPT_KMAX || id == OPT_VMAX || id == OPT_NKEYS || id == OPT_RUNS)) {
-		return xnvme_dev_set_errmsg(dev, -EINVAL, "option '%s': must be >= 1",
-					    name);
+		return xnvme_dev_set_errmsg(dev, -EINVAL, "option '%s': must be >= 1", name);
 	}
 	return 0;
 }
@@ -308,8 +306,7 @@ parse_opts(struct xnvme_dev *dev, const char *opts, struct ramdisk_cfg *cfg, uin
 						    (int)klen, item);
 		}
 		if (!eq) {
-			return xnvme_dev_set_errmsg(dev, -EINVAL,
-						    "option '%s': needs '=value'",
+			return xnvme_dev_set_errmsg(dev, -EINVAL, "option '%s': needs '=value'",
 						    g_opts[id].name);
 		}
 		if (*given & GIVEN(id)) {
@@ -348,8 +345,8 @@ check_scope(struct xnvme_dev *dev, uint32_t given, uint32_t mask, bool allowed, 
 static int
 check_cfg(struct xnvme_dev *dev, struct ramdisk_cfg *cfg, uint32_t given)
 {
-	const uint32_t zoned = GIVEN(OPT_ZSZE) | GIVEN(OPT_ZCAP) | GIVEN(OPT_MOR) |
-			       GIVEN(OPT_MAR) | GIVEN(OPT_ZDES);
+	const uint32_t zoned = GIVEN(OPT_ZSZE) | GIVEN(OPT_ZCAP) | GIVEN(OPT_MOR) | GIVEN(OPT_MAR) |
+			       GIVEN(OPT_ZDES);
 	const uint32_t kv = GIVEN(OPT_KMAX) | GIVEN(OPT_VMAX) | GIVEN(OPT_NKEYS);
 	const uint32_t fdp = GIVEN(OPT_NRUH) | GIVEN(OPT_RUNS) | GIVEN(OPT_NRG);
 	const uint32_t lbaf = GIVEN(OPT_LBADS) | GIVEN(OPT_MS) | GIVEN(OPT_MSET);
@@ -407,8 +404,7 @@ check_cfg(struct xnvme_dev *dev, struct ramdisk_cfg *cfg, uint32_t given)
 						    nlbas);
 		}
 		if (cfg->zcap > cfg->zsze) {
-			return xnvme_dev_set_errmsg(dev, -EINVAL,
-						    "option 'zcap': exceeds zsze");
+			return xnvme_dev_set_errmsg(dev, -EINVAL, "option 'zcap': exceeds zsze");
 		}
 		if (cfg->mor && cfg->mar && cfg->mor > cfg->mar) {
 			return xnvme_dev_set_errmsg(dev, -EINVAL, "option 'mor': exceeds mar");
@@ -455,12 +451,13 @@ xnvme_ramdisk_uri_parse(struct xnvme_dev *dev, const char *uri, struct ramdisk_c
 
 	err = parse_size(uri, query ? (size_t)(query - uri) : strlen(uri), &cfg->ngib);
 	if (err == -ENXIO && size_like(uri, query ? (size_t)(query - uri) : strlen(uri))) {
-		return xnvme_dev_set_errmsg(dev, -EINVAL,
-					    "'%.64s' is not a ramdisk size: the ramdisk takes <N>GB, "
-					    "N a whole number >= 1 of GiB (e.g. 1GB, 8GB; no MB, "
-					    "TB, GiB or G forms), optionally followed by "
-					    "?key=value,... options",
-					    uri);
+		return xnvme_dev_set_errmsg(
+			dev, -EINVAL,
+			"'%.64s' is not a ramdisk size: the ramdisk takes <N>GB, "
+			"N a whole number >= 1 of GiB (e.g. 1GB, 8GB; no MB, "
+			"TB, GiB or G forms), optionally followed by "
+			"?key=value,... options",
+			uri);
 	}
 	if (err == -EINVAL) {
 		return xnvme_dev_set_errmsg(dev, err, "'%.64s': size too large for this system",

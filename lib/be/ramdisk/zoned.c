@@ -339,9 +339,9 @@ zoned_idfy_ns_css(const struct ramdisk *rd, void *buf)
 	const struct ramdisk_zoned *zd = rd->zoned;
 
 	memset(zns, 0, sizeof(*zns));
-	zns->zoc.val = 0;            /* fixed zone capacity, no zone active excursions */
-	zns->ozcs.bits.razb = 1;     /* reads may cross zone boundaries */
-	zns->ozcs.bits.zrwasup = 0;  /* no zone random write area */
+	zns->zoc.val = 0;           /* fixed zone capacity, no zone active excursions */
+	zns->ozcs.bits.razb = 1;    /* reads may cross zone boundaries */
+	zns->ozcs.bits.zrwasup = 0; /* no zone random write area */
 	zns->mar = zd->mar ? zd->mar - 1 : 0xFFFFFFFF;
 	zns->mor = zd->mor ? zd->mor - 1 : 0xFFFFFFFF;
 	zns->lbafe[0].zsze = zd->zsze;

@@ -59,8 +59,8 @@ tcp_async_poke(struct xnvme_queue *queue, uint32_t max)
 }
 
 static int
-submit(struct xnvme_cmd_ctx *ctx, void *dbuf, struct iovec *dvec, size_t dvec_cnt,
-       size_t nbytes, void *mbuf, size_t mbuf_nbytes)
+submit(struct xnvme_cmd_ctx *ctx, void *dbuf, struct iovec *dvec, size_t dvec_cnt, size_t nbytes,
+       void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_tcp_conn *conn = ctx->async.queue->state;
 	int err;

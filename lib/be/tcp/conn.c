@@ -145,11 +145,12 @@ icreq(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint64_t 
 		return err;
 	}
 	if (rsp.ch.type != XNVME_TCP_PDU_ICRESP || rsp.ch.hlen != sizeof(rsp) ||
-	    rsp.ch.plen != sizeof(rsp) || rsp.pfv != 0 || rsp.cpda > 31 ||
-	    (rsp.dgst & ~req.dgst) || rsp.maxh2cdata < 4096 || rsp.maxh2cdata % 4) {
-		snprintf(errmsg, errmsg_len, "invalid ICResp (type %u, pfv %u, cpda %u, dgst %u, "
-			 "maxh2cdata %u)", rsp.ch.type, rsp.pfv, rsp.cpda, rsp.dgst,
-			 rsp.maxh2cdata);
+	    rsp.ch.plen != sizeof(rsp) || rsp.pfv != 0 || rsp.cpda > 31 || (rsp.dgst & ~req.dgst) ||
+	    rsp.maxh2cdata < 4096 || rsp.maxh2cdata % 4) {
+		snprintf(errmsg, errmsg_len,
+			 "invalid ICResp (type %u, pfv %u, cpda %u, dgst %u, "
+			 "maxh2cdata %u)",
+			 rsp.ch.type, rsp.pfv, rsp.cpda, rsp.dgst, rsp.maxh2cdata);
 		return -EPROTO;
 	}
 	conn->lim.hdgst = !!(rsp.dgst & XNVME_TCP_DGST_HDR);
@@ -160,8 +161,8 @@ icreq(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint64_t 
 }
 
 int
-xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt,
-		    uint32_t ncmds, uint64_t timeout_us, char *errmsg, size_t errmsg_len)
+xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint32_t ncmds,
+		    uint64_t timeout_us, char *errmsg, size_t errmsg_len)
 {
 	uint64_t deadline_ns = xnvme_tcp_now_ns() + (timeout_us ? timeout_us : 60000000ULL) * 1000;
 	uint32_t ring = xnvme_be_ring_size(ncmds);

@@ -64,8 +64,7 @@ xnvme_tcp_pdu_check_ch(const uint8_t *ch_bytes, const struct xnvme_tcp_limits *l
 }
 
 static const struct xnvme_tcp_cmd_state *
-cmd_lookup(const struct xnvme_tcp_limits *lim, const struct xnvme_tcp_cmd_state *cmds,
-	   uint16_t cid)
+cmd_lookup(const struct xnvme_tcp_limits *lim, const struct xnvme_tcp_cmd_state *cmds, uint16_t cid)
 {
 	if (cid >= lim->ncmds || !cmds[cid].active) {
 		return NULL;

@@ -61,11 +61,11 @@ enum xnvme_tcp_dir {
 
 /** The state of one CID as far as the parser needs it */
 struct xnvme_tcp_cmd_state {
-	uint32_t nbytes;  ///< data length of the command
-	uint32_t done;    ///< C2H: bytes received; H2C: bytes requested by R2Ts so far
-	uint8_t active;   ///< the CID is outstanding
-	uint8_t dir;      ///< enum xnvme_tcp_dir
-	uint8_t r2t_busy; ///< H2C: an R2T is being served (MAXR2T is 1)
+	uint32_t nbytes;   ///< data length of the command
+	uint32_t done;     ///< C2H: bytes received; H2C: bytes requested by R2Ts so far
+	uint8_t active;    ///< the CID is outstanding
+	uint8_t dir;       ///< enum xnvme_tcp_dir
+	uint8_t r2t_busy;  ///< H2C: an R2T is being served (MAXR2T is 1)
 	uint8_t incapsule; ///< H2C: the data went in the capsule (no R2T expected)
 };
 
@@ -75,10 +75,10 @@ struct xnvme_tcp_pdu {
 	uint8_t flags;
 	uint16_t cid;
 	uint16_t ttag;
-	uint16_t fes;         ///< termination: fatal error status
+	uint16_t fes; ///< termination: fatal error status
 	uint32_t plen;
-	uint32_t off;         ///< C2HData datao / R2T r2to
-	uint32_t len;         ///< C2HData datal / R2T r2tl / termination data bytes
+	uint32_t off;              ///< C2HData datao / R2T r2to
+	uint32_t len;              ///< C2HData datal / R2T r2tl / termination data bytes
 	struct xnvme_spec_cpl cqe; ///< CapsuleResp
 };
 
@@ -91,8 +91,7 @@ struct xnvme_tcp_pdu {
  * header length including its digest (for a termination PDU: the whole PDU). 0 or -EPROTO.
  */
 int
-xnvme_tcp_pdu_check_ch(const uint8_t *ch, const struct xnvme_tcp_limits *lim,
-		       uint32_t *hdr_nbytes);
+xnvme_tcp_pdu_check_ch(const uint8_t *ch, const struct xnvme_tcp_limits *lim, uint32_t *hdr_nbytes);
 
 /**
  * Validates a whole PDU header (`len` bytes: common header, type header and header digest)
@@ -128,13 +127,13 @@ struct xnvme_tcp_slot {
 	struct xnvme_cmd_ctx *ctx;
 	const struct iovec *iov; ///< the caller's data
 	uint32_t iovcnt;
-	struct iovec one;        ///< storage for a single-buffer command
+	struct iovec one; ///< storage for a single-buffer command
 	uint64_t deadline_ns;
-	uint32_t r2t_off;        ///< H2C: next offset to send of the current R2T
+	uint32_t r2t_off; ///< H2C: next offset to send of the current R2T
 	uint32_t r2t_end;
 	uint16_t ttag;
-	uint8_t txkind;          ///< XNVME_TCP_TX_CMD or XNVME_TCP_TX_H2C
-	uint8_t txpending;       ///< the slot's PDU is queued or being written
+	uint8_t txkind;    ///< XNVME_TCP_TX_CMD or XNVME_TCP_TX_H2C
+	uint8_t txpending; ///< the slot's PDU is queued or being written
 	/* the PDU being transmitted for this slot */
 	uint8_t hdr[72 + XNVME_TCP_DIGEST_LEN + 128];
 	uint32_t ddgst;
@@ -166,9 +165,9 @@ struct xnvme_tcp_conn {
 	struct xnvme_tcp_limits lim;
 	uint32_t cpda_nbytes; ///< data alignment of host-to-controller PDUs
 	uint32_t maxh2cdata;
-	uint32_t icd_max;     ///< in-capsule data bytes this queue accepts
+	uint32_t icd_max; ///< in-capsule data bytes this queue accepts
 	uint64_t timeout_ns;
-	uint64_t next_scan_ns;  ///< when to look for expired commands again
+	uint64_t next_scan_ns; ///< when to look for expired commands again
 	uint32_t nactive;
 	uint32_t ncompleted; ///< running count, lets a synchronous caller see its completion
 	xnvme_tcp_complete_fn complete; ///< NULL on synchronous connections
@@ -197,8 +196,8 @@ struct xnvme_tcp_conn {
 
 /** Connects and negotiates (ICReq/ICResp) with `ncmds` command slots; 0 or negative errno */
 int
-xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt,
-		    uint32_t ncmds, uint64_t timeout_us, char *errmsg, size_t errmsg_len);
+xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint32_t ncmds,
+		    uint64_t timeout_us, char *errmsg, size_t errmsg_len);
 
 /** Closes the socket and frees the slots; outstanding commands are abandoned */
 void
@@ -284,8 +283,8 @@ struct xnvme_tcp_dev {
 	bool ka_stop;
 	uint64_t cap;
 	uint32_t vs;
-	uint32_t icd_max; ///< in-capsule data bytes of I/O queues (IOCCSZ)
-	uint16_t mqes; ///< largest I/O queue, zero-based
+	uint32_t icd_max;  ///< in-capsule data bytes of I/O queues (IOCCSZ)
+	uint16_t mqes;     ///< largest I/O queue, zero-based
 	uint16_t nqids;    ///< queue IDs granted: 1..nqids-1 (Set Features Number of Queues)
 	uint16_t qid_next; ///< where the search for a free queue ID starts (round robin)
 	uint8_t qid_used[1024];

@@ -41,17 +41,17 @@ enum xnvme_tcp_pdu_type {
 struct xnvme_tcp_ch {
 	uint8_t type;
 	uint8_t flags;
-	uint8_t hlen; ///< header length, without the header digest
-	uint8_t pdo;  ///< PDU data offset: where data starts (0: no data)
+	uint8_t hlen;  ///< header length, without the header digest
+	uint8_t pdo;   ///< PDU data offset: where data starts (0: no data)
 	uint32_t plen; ///< whole PDU: header, digests, padding, data
 };
 _Static_assert(sizeof(struct xnvme_tcp_ch) == 8, "tcp common header");
 
 struct xnvme_tcp_icreq {
 	struct xnvme_tcp_ch ch;
-	uint16_t pfv;   ///< PDU format version: 0
-	uint8_t hpda;   ///< host PDU data alignment, in dwords minus one
-	uint8_t dgst;   ///< XNVME_TCP_DGST_*
+	uint16_t pfv;    ///< PDU format version: 0
+	uint8_t hpda;    ///< host PDU data alignment, in dwords minus one
+	uint8_t dgst;    ///< XNVME_TCP_DGST_*
 	uint32_t maxr2t; ///< outstanding R2Ts per command, zero-based
 	uint8_t rsvd[112];
 };
@@ -106,7 +106,7 @@ _Static_assert(sizeof(struct xnvme_tcp_r2t_pdu) == 24, "r2t pdu");
 /** H2CTermReq and C2HTermReq; up to 128 bytes of the offending header follow */
 struct xnvme_tcp_term_pdu {
 	struct xnvme_tcp_ch ch;
-	uint16_t fes;  ///< fatal error status
+	uint16_t fes;   ///< fatal error status
 	uint8_t fei[4]; ///< fatal error information (unaligned on the wire)
 	uint8_t rsvd[10];
 };
@@ -135,7 +135,7 @@ _Static_assert(offsetof(struct xnvme_tcp_term_pdu, fei) == 10, "term pdu fei");
 /* SGL descriptor types (byte 15 of the descriptor) the TCP transport uses */
 #define XNVME_TCP_SGL_INCAPSULE 0x01 ///< data block, offset into the capsule
 #define XNVME_TCP_SGL_TRANSPORT 0x5A ///< transport data block: data moves in data PDUs
-#define XNVME_TCP_PSDT_SGL 0x40       ///< SQE byte 1: PSDT = SGL for data and metadata
+#define XNVME_TCP_PSDT_SGL 0x40      ///< SQE byte 1: PSDT = SGL for data and metadata
 
 struct xnvme_tcp_sgl {
 	uint64_t addr;

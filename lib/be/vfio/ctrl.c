@@ -76,9 +76,8 @@ exec_wait(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct 
 }
 
 int
-vfio_qpair_exec(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd,
-		const struct iovec *dvec, size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes,
-		struct xnvme_spec_cpl *cpl)
+vfio_qpair_exec(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct iovec *dvec,
+		size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes, struct xnvme_spec_cpl *cpl)
 {
 	return exec_wait(qp, cmd, dvec, dvec_cnt, mbuf, mbuf_nbytes, NULL, cpl);
 }
@@ -96,8 +95,8 @@ admin_raw(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const struct
 }
 
 int
-vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd,
-		     const uint64_t *ring, struct xnvme_spec_cpl *cpl)
+vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const uint64_t *ring,
+		     struct xnvme_spec_cpl *cpl)
 {
 	return admin_raw(ctrl, cmd, NULL, 0, ring, cpl);
 }
@@ -136,8 +135,7 @@ vfio_ctrl_admin(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, void *
 
 /* Polls CSTS until (CSTS & mask) == val; -ETIMEDOUT, -ENODEV (all-ones) or -EIO (CFS) */
 static int
-wait_csts(struct vfio_ctrl *ctrl, uint32_t mask, uint32_t val, uint64_t timeout_us,
-	  bool cfs_fatal)
+wait_csts(struct vfio_ctrl *ctrl, uint32_t mask, uint32_t val, uint64_t timeout_us, bool cfs_fatal)
 {
 	uint64_t deadline = vfio_now_us() + timeout_us;
 
@@ -178,8 +176,7 @@ pick_css(const struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts)
 }
 
 static int
-ctrl_enable(struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts, char *errmsg,
-	    size_t len)
+ctrl_enable(struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts, char *errmsg, size_t len)
 {
 	uint32_t cc = vfio_bus_read32(ctrl->bus, NVME_REG_CC);
 	uint32_t aqa = ((uint32_t)(ADMIN_QSIZE - 1) << 16) | (ADMIN_QSIZE - 1);
@@ -285,8 +282,8 @@ ctrl_caps(struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts, char *errms
 	ctrl->dstrd = 4u << NVME_CAP_DSTRD(ctrl->cap);
 	ctrl->page_shift = 12 + NVME_CAP_MPSMIN(ctrl->cap);
 	ctrl->dma.iova_align = 1ULL << ctrl->page_shift;
-	ctrl->ready_timeout_us = (uint64_t)(NVME_CAP_TO(ctrl->cap) ? NVME_CAP_TO(ctrl->cap) : 1) *
-				 500000;
+	ctrl->ready_timeout_us =
+		(uint64_t)(NVME_CAP_TO(ctrl->cap) ? NVME_CAP_TO(ctrl->cap) : 1) * 500000;
 	ctrl->admin_timeout_us = opts->admin_timeout_us ? opts->admin_timeout_us : 60000000;
 	ctrl->max_xfer = opts->max_xfer_cap ? opts->max_xfer_cap : MAX_XFER_DEFAULT;
 	ctrl->max_xfer &= ~((1u << ctrl->page_shift) - 1);
@@ -317,11 +314,13 @@ vfio_ctrl_init(struct vfio_ctrl *ctrl, struct vfio_bus *bus, const struct vfio_c
 	if (err) {
 		goto fail;
 	}
-	ctrl->adminq = vfio_qpair_alloc(ctrl, 0, ADMIN_QSIZE < ctrl->mqes ? ADMIN_QSIZE : ctrl->mqes,
-					vfio_exec_cb, ctrl->admin_timeout_us);
+	ctrl->adminq =
+		vfio_qpair_alloc(ctrl, 0, ADMIN_QSIZE < ctrl->mqes ? ADMIN_QSIZE : ctrl->mqes,
+				 vfio_exec_cb, ctrl->admin_timeout_us);
 	if (!ctrl->adminq) {
 		err = -errno;
-		snprintf(errmsg, errmsg_len, "cannot allocate the admin queue: %s", strerror(errno));
+		snprintf(errmsg, errmsg_len, "cannot allocate the admin queue: %s",
+			 strerror(errno));
 		goto fail;
 	}
 	err = ctrl_enable(ctrl, opts, errmsg, errmsg_len);
@@ -356,7 +355,8 @@ vfio_ctrl_fini(struct vfio_ctrl *ctrl)
 			vfio_bus_write32(ctrl->bus, NVME_REG_CC,
 					 (cc & ~NVME_CC_SHN_MASK) | NVME_CC_SHN_NORMAL);
 			wait_csts(ctrl, NVME_CSTS_SHST_MASK, NVME_CSTS_SHST_DONE,
-				  ctrl->ready_timeout_us > 2000000 ? ctrl->ready_timeout_us : 2000000,
+				  ctrl->ready_timeout_us > 2000000 ? ctrl->ready_timeout_us
+								   : 2000000,
 				  true);
 			vfio_bus_write32(ctrl->bus, NVME_REG_CC, 0);
 			wait_csts(ctrl, NVME_CSTS_RDY, 0, ctrl->ready_timeout_us, false);

@@ -68,14 +68,13 @@ vfio_ctrl_admin(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, void *
 
 /** An admin command without payload whose PRP1 is a queue ring of the driver (queue creation) */
 int
-vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd,
-		     const uint64_t *ring, struct xnvme_spec_cpl *cpl);
+vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const uint64_t *ring,
+		     struct xnvme_spec_cpl *cpl);
 
 /** Runs a command on a queue pair owned by the caller and waits for it (sync path) */
 int
-vfio_qpair_exec(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd,
-		const struct iovec *dvec, size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes,
-		struct xnvme_spec_cpl *cpl);
+vfio_qpair_exec(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct iovec *dvec,
+		size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes, struct xnvme_spec_cpl *cpl);
 
 /** The completion callback of queue pairs used with vfio_qpair_exec() */
 void
@@ -88,8 +87,8 @@ vfio_exec_cb(void *arg, const struct xnvme_spec_cpl *cpl);
  * NULL with errno (EBUSY when all granted queue ids are in use)
  */
 struct vfio_qpair *
-vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb,
-		       uint64_t timeout_us, bool irq);
+vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, uint64_t timeout_us,
+		       bool irq);
 
 /** Deletes the queue pair on the controller (best effort if it failed) and frees it */
 void

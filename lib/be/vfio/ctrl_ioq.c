@@ -48,8 +48,8 @@ queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint
 }
 
 struct vfio_qpair *
-vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb,
-		       uint64_t timeout_us, bool irq)
+vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, uint64_t timeout_us,
+		       bool irq)
 {
 	struct vfio_qpair *qp;
 	uint32_t cq_flags = 0x1; /* physically contiguous */

@@ -90,8 +90,10 @@ shared_create(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 			     sizeof(dev->errmsg));
 	if (err == -ENOMEM) {
 		/* VFIO_IOMMU_MAP_DMA pins pages against RLIMIT_MEMLOCK */
-		xnvme_dev_set_errmsg(dev, err, "%s: cannot map DMA memory: raise the memlock limit "
-					       "(ulimit -l) or run as root", bdf);
+		xnvme_dev_set_errmsg(dev, err,
+				     "%s: cannot map DMA memory: raise the memlock limit "
+				     "(ulimit -l) or run as root",
+				     bdf);
 	}
 	if (err) {
 		vfio_pci_close(sh->pci);
@@ -99,8 +101,8 @@ shared_create(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 		free(sh);
 		return err;
 	}
-	sh->syncq = vfio_ctrl_qpair_create(&sh->ctrl, VFIO_SYNC_QSIZE, NULL,
-					   sh->command_timeout_us, false);
+	sh->syncq = vfio_ctrl_qpair_create(&sh->ctrl, VFIO_SYNC_QSIZE, NULL, sh->command_timeout_us,
+					   false);
 	if (!sh->syncq) {
 		err = -errno;
 		xnvme_dev_set_errmsg(dev, err, "%s: cannot create the sync I/O queue: %s", bdf,
@@ -178,8 +180,8 @@ ns_check(struct xnvme_dev *dev, struct vfio_shared *sh, uint32_t nsid)
 	memcpy(&nsze, buf, sizeof(nsze));
 	vfio_dma_free(&sh->ctrl.dma, buf);
 	if (err || !nsze) {
-		return xnvme_dev_set_errmsg(dev, -ENODEV, "%s: namespace %u is not active",
-					    sh->bdf, nsid);
+		return xnvme_dev_set_errmsg(dev, -ENODEV, "%s: namespace %u is not active", sh->bdf,
+					    nsid);
 	}
 	return 0;
 }

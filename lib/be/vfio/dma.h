@@ -31,7 +31,7 @@ struct vfio_dma {
 	size_t cap;
 	uint64_t iova_next;
 	uint64_t iova_align; ///< minimum IOVA alignment (the controller page size; PRP lists)
-	unsigned gen; ///< atomic: bumped whenever a region goes away
+	unsigned gen;        ///< atomic: bumped whenever a region goes away
 };
 
 /** One cached translation of an I/O path (a queue): valid while dma->gen == gen */
@@ -78,8 +78,8 @@ vfio_dma_xlate_slow(struct vfio_dma *dma, struct vfio_dma_cache *cache, const vo
 		    size_t nbytes, uint64_t *iova);
 
 static inline int
-vfio_dma_xlate(struct vfio_dma *dma, struct vfio_dma_cache *cache, const void *vaddr,
-	       size_t nbytes, uint64_t *iova)
+vfio_dma_xlate(struct vfio_dma *dma, struct vfio_dma_cache *cache, const void *vaddr, size_t nbytes,
+	       uint64_t *iova)
 {
 	const uint8_t *p = vaddr;
 

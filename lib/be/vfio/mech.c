@@ -72,8 +72,7 @@ const struct xnvme_be_mem xnvme_be_vfio_mem = {
 };
 
 static int
-admin_cmd(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	  size_t mbuf_nbytes)
+admin_cmd(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	if (mbuf && mbuf_nbytes) {
 		return -ENOTSUP;
@@ -118,15 +117,13 @@ sync_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t 
 
 	(void)dvec_nbytes; /* the element lengths define the payload */
 	pthread_mutex_lock(&sh->sync_lock);
-	err = vfio_qpair_exec(sh->syncq, &ctx->cmd, dvec, dvec_cnt, mbuf, mbuf_nbytes,
-			      &ctx->cpl);
+	err = vfio_qpair_exec(sh->syncq, &ctx->cmd, dvec, dvec_cnt, mbuf, mbuf_nbytes, &ctx->cpl);
 	pthread_mutex_unlock(&sh->sync_lock);
 	return err;
 }
 
 static int
-sync_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	size_t mbuf_nbytes)
+sync_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct iovec iov = {.iov_base = dbuf, .iov_len = dbuf ? dbuf_nbytes : 0};
 
@@ -190,8 +187,7 @@ async_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t
 }
 
 static int
-async_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	 size_t mbuf_nbytes)
+async_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct iovec iov = {.iov_base = dbuf, .iov_len = dbuf ? dbuf_nbytes : 0};
 

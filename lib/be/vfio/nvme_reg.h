@@ -14,11 +14,11 @@
 
 /** BAR0 registers up to the doorbells (NVMe base specification, "Controller Registers") */
 struct vfio_nvme_regs {
-	uint64_t cap;  ///< 0x00 capabilities
-	uint32_t vs;   ///< 0x08 version
+	uint64_t cap;   ///< 0x00 capabilities
+	uint32_t vs;    ///< 0x08 version
 	uint32_t intms; ///< 0x0C interrupt mask set
 	uint32_t intmc; ///< 0x10 interrupt mask clear
-	uint32_t cc;   ///< 0x14 controller configuration
+	uint32_t cc;    ///< 0x14 controller configuration
 	uint32_t rsvd1;
 	uint32_t csts; ///< 0x1C controller status
 	uint32_t nssr; ///< 0x20 NVM subsystem reset
@@ -53,9 +53,9 @@ _Static_assert(sizeof(struct xnvme_spec_cpl) == 16, "completion entry size");
 #define NVME_CAP_MPSMIN(cap) ((uint32_t)(((cap) >> 48) & 0xF)) ///< min page size 2^(12+n)
 #define NVME_CAP_MPSMAX(cap) ((uint32_t)(((cap) >> 52) & 0xF))
 
-#define NVME_CAP_CSS_NVM 0x01    ///< NVM command set
-#define NVME_CAP_CSS_IOCS 0x40   ///< one or more I/O command sets (CC.CSS = 110b)
-#define NVME_CAP_CSS_NOIO 0x80   ///< admin only
+#define NVME_CAP_CSS_NVM 0x01  ///< NVM command set
+#define NVME_CAP_CSS_IOCS 0x40 ///< one or more I/O command sets (CC.CSS = 110b)
+#define NVME_CAP_CSS_NOIO 0x80 ///< admin only
 
 /* CC fields */
 #define NVME_CC_EN 0x1u

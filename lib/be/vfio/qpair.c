@@ -101,9 +101,8 @@ vfio_qpair_free(struct vfio_qpair *qp)
 }
 
 int
-vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd,
-		  const struct iovec *dvec, size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes,
-		  void *arg)
+vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct iovec *dvec,
+		  size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes, void *arg)
 {
 	struct xnvme_spec_sgl_descriptor sgl;
 	struct xnvme_spec_cmd *sqe;

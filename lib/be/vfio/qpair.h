@@ -78,12 +78,12 @@ struct vfio_qpair {
 	uint32_t nfree;
 	uint32_t outstanding; ///< busy CIDs
 
-	uint8_t *prp;          ///< per CID: prp_pages pages of PRP list
+	uint8_t *prp; ///< per CID: prp_pages pages of PRP list
 	uint64_t prp_iova;
 	uint32_t prp_pages;
-	uint32_t page_shift;   ///< controller memory page size (CC.MPS)
-	uint32_t max_xfer;     ///< bytes per command
-	uint8_t sgls;          ///< SGLs for I/O: 0 none, 1 any alignment, 2 dword-aligned only
+	uint32_t page_shift; ///< controller memory page size (CC.MPS)
+	uint32_t max_xfer;   ///< bytes per command
+	uint8_t sgls;        ///< SGLs for I/O: 0 none, 1 any alignment, 2 dword-aligned only
 
 	struct vfio_dma_cache cache;
 	vfio_cpl_fn cb;
@@ -110,9 +110,8 @@ vfio_qpair_free(struct vfio_qpair *qp);
  * (memory the device cannot reach), -EIO (controller failed).
  */
 int
-vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd,
-		  const struct iovec *dvec, size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes,
-		  void *arg);
+vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct iovec *dvec,
+		  size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes, void *arg);
 
 /** Writes the SQ tail doorbell if entries were queued since the last ring */
 void

@@ -17,8 +17,9 @@ vfio_sgl_build(struct vfio_qpair *qp, uint16_t cid, const struct iovec *dvec, si
 	       struct xnvme_spec_sgl_descriptor *dptr)
 {
 	size_t cap = ((size_t)qp->prp_pages << qp->page_shift) / sizeof(*dptr);
-	struct xnvme_spec_sgl_descriptor *list = (struct xnvme_spec_sgl_descriptor *)(
-		qp->prp + ((size_t)cid * qp->prp_pages << qp->page_shift));
+	struct xnvme_spec_sgl_descriptor *list =
+		(struct xnvme_spec_sgl_descriptor *)(qp->prp + ((size_t)cid * qp->prp_pages
+								<< qp->page_shift));
 	uint64_t list_iova = qp->prp_iova + ((uint64_t)cid * qp->prp_pages << qp->page_shift);
 	size_t n = 0, total = 0;
 

@@ -198,8 +198,10 @@ open_group(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 	}
 	err = sysfs_link(bdf, "iommu_group", grp, sizeof(grp));
 	if (err) {
-		snprintf(errmsg, len, "%s has no IOMMU group: is the IOMMU enabled "
-				      "(intel_iommu=on / amd_iommu=on)?", bdf);
+		snprintf(errmsg, len,
+			 "%s has no IOMMU group: is the IOMMU enabled "
+			 "(intel_iommu=on / amd_iommu=on)?",
+			 bdf);
 		return -ENODEV;
 	}
 	snprintf(path, sizeof(path), "/dev/vfio/%s", grp);
@@ -207,8 +209,10 @@ open_group(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 	if (pci->group < 0) {
 		err = -errno;
 		if (err == -EBUSY) {
-			snprintf(errmsg, len, "%s: device busy: IOMMU group %s is in use by another "
-					      "process", bdf, grp);
+			snprintf(errmsg, len,
+				 "%s: device busy: IOMMU group %s is in use by another "
+				 "process",
+				 bdf, grp);
 		} else if (err == -ENOENT && access("/dev/vfio/noiommu-0", F_OK) == 0) {
 			snprintf(errmsg, len, "%s: only no-IOMMU VFIO groups exist: not supported",
 				 bdf);
@@ -219,8 +223,10 @@ open_group(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 	}
 	if (ioctl(pci->group, VFIO_GROUP_GET_STATUS, &status) ||
 	    !(status.flags & VFIO_GROUP_FLAGS_VIABLE)) {
-		snprintf(errmsg, len, "IOMMU group %s is not viable: bind every function of the "
-				      "group to vfio-pci", grp);
+		snprintf(errmsg, len,
+			 "IOMMU group %s is not viable: bind every function of the "
+			 "group to vfio-pci",
+			 grp);
 		return -EBUSY;
 	}
 	return 0;
@@ -265,8 +271,7 @@ setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 {
 	struct vfio_device_info info = {.argsz = sizeof(info)};
 	struct vfio_region_info bar = {.argsz = sizeof(bar), .index = VFIO_PCI_BAR0_REGION_INDEX};
-	struct vfio_region_info cfg = {.argsz = sizeof(cfg),
-				       .index = VFIO_PCI_CONFIG_REGION_INDEX};
+	struct vfio_region_info cfg = {.argsz = sizeof(cfg), .index = VFIO_PCI_CONFIG_REGION_INDEX};
 	uint16_t cmd;
 	void *mem;
 

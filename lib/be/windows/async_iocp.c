@@ -24,7 +24,7 @@ struct iocp_slot {
 struct iocp_state {
 	HANDLE port;
 	HANDLE h;
-	uint32_t inflight; ///< transfers the OS holds (their OVERLAPPED must stay alive)
+	uint32_t inflight;       ///< transfers the OS holds (their OVERLAPPED must stay alive)
 	struct iocp_slot *slots; ///< capacity + 1, indexed by xnvme_queue_ctx_idx()
 };
 
@@ -76,8 +76,8 @@ iocp_init(struct xnvme_queue *queue, int opts)
 	queue->state = state;
 	state->slots = calloc((size_t)queue->capacity + 1, sizeof(*state->slots));
 	state->h = CreateFileA(queue->dev->ident.uri, dstate->access,
-			       FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, dstate->flags,
-			       NULL);
+			       FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+			       dstate->flags, NULL);
 	if (!state->slots || state->h == INVALID_HANDLE_VALUE) {
 		int err = state->slots ? xnvme_be_windows_errno(GetLastError()) : ENOMEM;
 
@@ -190,7 +190,8 @@ iocp_poke(struct xnvme_queue *queue, uint32_t max)
 
 			if (e[i].lpCompletionKey == IOCP_KEY_IO) {
 				state->inflight--;
-				if (!slot->ov.Internal || slot->ov.Internal == STATUS_END_OF_FILE_) {
+				if (!slot->ov.Internal ||
+				    slot->ov.Internal == STATUS_END_OF_FILE_) {
 					ctx->cpl.result = e[i].dwNumberOfBytesTransferred;
 				} else {
 					xnvme_cpl_set_errno(ctx, EIO);

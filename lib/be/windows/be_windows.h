@@ -11,8 +11,8 @@
 #include "xnvme_be.h"
 
 struct xnvme_be_windows_state {
-	HANDLE h;          ///< opened with FILE_FLAG_OVERLAPPED: every transfer names its offset
-	bool direct;       ///< FILE_FLAG_NO_BUFFERING (opts.direct)
+	HANDLE h;    ///< opened with FILE_FLAG_OVERLAPPED: every transfer names its offset
+	bool direct; ///< FILE_FLAG_NO_BUFFERING (opts.direct)
 	uint32_t lba_nbytes;
 	DWORD access; ///< CreateFile access and flags, for the per-queue handles of "iocp"
 	DWORD flags;

@@ -30,14 +30,15 @@ xnvme_be_windows_spc_build(void *buf, size_t buf_nbytes, const struct xnvme_spec
 	spc->error_info_length = XNVME_BE_WINDOWS_SPC_ERRINFO_NBYTES;
 	spc->error_info_offset = sizeof(*spc);
 	spc->timeout_s = timeout_s;
-	spc->command_specific = admin ? XNVME_BE_WINDOWS_SPC_NVME_ADMIN
-				      : XNVME_BE_WINDOWS_SPC_NVME_NVM;
+	spc->command_specific =
+		admin ? XNVME_BE_WINDOWS_SPC_NVME_ADMIN : XNVME_BE_WINDOWS_SPC_NVME_NVM;
 	memcpy(spc->command, cmd, sizeof(spc->command));
 	if (dir == 0x1) {
 		spc->to_device_length = (uint32_t)data_nbytes;
 		spc->to_device_offset = XNVME_BE_WINDOWS_SPC_DATA_OFFSET;
 		if (data_nbytes) {
-			memcpy((uint8_t *)buf + XNVME_BE_WINDOWS_SPC_DATA_OFFSET, data, data_nbytes);
+			memcpy((uint8_t *)buf + XNVME_BE_WINDOWS_SPC_DATA_OFFSET, data,
+			       data_nbytes);
 		}
 	} else if (dir == 0x2) {
 		spc->from_device_length = (uint32_t)data_nbytes;

@@ -36,7 +36,8 @@ struct xnvme_be_windows_spc {
 };
 _Static_assert(sizeof(struct xnvme_be_windows_spc) == 144, "STORAGE_PROTOCOL_COMMAND + NVMe cmd");
 _Static_assert(offsetof(struct xnvme_be_windows_spc, return_status) == 16, "ReturnStatus");
-_Static_assert(offsetof(struct xnvme_be_windows_spc, fixed_return_data) == 64, "FixedProtocolReturnData");
+_Static_assert(offsetof(struct xnvme_be_windows_spc, fixed_return_data) == 64,
+	       "FixedProtocolReturnData");
 _Static_assert(offsetof(struct xnvme_be_windows_spc, command) == 80, "Command");
 _Static_assert(sizeof(struct xnvme_spec_cmd) == 64, "the NVMe command fills Command[64]");
 

@@ -22,8 +22,8 @@ rw_errno(struct xnvme_cmd_ctx *ctx, int err)
 
 /* One transfer of at most 4 GiB - 1 (a DWORD): the core bounds commands far below */
 static int
-xfer(const struct xnvme_be_windows_state *state, bool write, void *buf, DWORD nbytes,
-     uint64_t off, DWORD *done)
+xfer(const struct xnvme_be_windows_state *state, bool write, void *buf, DWORD nbytes, uint64_t off,
+     DWORD *done)
 {
 	OVERLAPPED ov = {0};
 	BOOL ok;
@@ -55,7 +55,8 @@ xfer(const struct xnvme_be_windows_state *state, bool write, void *buf, DWORD nb
 }
 
 int
-xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, uint64_t *len, bool *write)
+xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, uint64_t *len,
+			   bool *write)
 {
 	const struct xnvme_be_windows_state *state = ctx->dev->state;
 	uint8_t opc = (uint8_t)ctx->cmd.common.opcode;
