@@ -38,8 +38,16 @@
 #define SC_INVALID_OPCODE 0x01
 #define SC_INVALID_FIELD 0x02
 
-__attribute__((weak)) _Atomic int xnvme_test_nfail;
-__attribute__((weak)) _Atomic int xnvme_test_ncheck;
+/* Weak on ELF: one pair shared by every source file of a program. PE/COFF weak definitions are
+ * unreliable (a test failed there with no check reporting it), and the Windows programs are one
+ * file each, so they keep a pair per file. */
+#ifdef _WIN32
+#define XNVME_TEST_COUNTER static
+#else
+#define XNVME_TEST_COUNTER __attribute__((weak))
+#endif
+XNVME_TEST_COUNTER _Atomic int xnvme_test_nfail;
+XNVME_TEST_COUNTER _Atomic int xnvme_test_ncheck;
 
 #define CHECK(cond)                                                                                \
 	do {                                                                                       \
