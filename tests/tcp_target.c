@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -305,6 +306,41 @@ send_c2h(struct tt_conn *c, uint16_t cid, const uint8_t *data, uint32_t len, enu
 	return 0;
 }
 
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+/* TT_FAULT_C2H_BEFORE_CAPSULE for the write `cid` of `len` bytes; always ends the connection */
+static int
+c2h_before_capsule(struct tt_conn *c, uint16_t cid, uint32_t len)
+{
+	struct xnvme_tcp_r2t_pdu r = {0};
+	struct xnvme_tcp_data_pdu d = {0};
+	int rcvbuf = 65536;
+
+	/* no receive window autotuning: the data must back up into the initiator */
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	r.ch.type = XNVME_TCP_PDU_R2T;
+	r.cccid = cid;
+	r.ttag = 1;
+	r.r2tl = len;
+	if (send_pdu(c, &r, sizeof(r), NULL, 0, false, false)) {
+		return -1;
+	}
+	sleep_ms(500); /* the initiator's socket fills up; it queues the read behind the data */
+	d.ch.type = XNVME_TCP_PDU_C2H_DATA;
+	d.ch.flags = XNVME_TCP_F_LAST | XNVME_TCP_F_SUCCESS;
+	d.cccid = (uint16_t)(cid + 1);
+	d.datal = TT_LBA;
+	send_pdu(c, &d, sizeof(d), c->tt->ns, TT_LBA, false, false);
+	sleep_ms(1000);
+	return -1;
+}
+
 /* An NVM command on an I/O queue; returns -1 when the connection must end */
 static int
 nvm_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid, uint8_t *icd, uint32_t icd_len)
@@ -333,7 +369,7 @@ nvm_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid, uint8_t *icd, uint3
 	if (slba + nlb > tt->cfg.nlbas) {
 		return send_rsp(c, cid, 0, 0, 0, 0x80, TT_FAULT_NONE); /* LBA out of range */
 	}
-	if (sgl_len != len) {
+	if (opc == 0x01 ? sgl_len != len : sgl_len < len) { /* a read may move less */
 		return send_rsp(c, cid, 0, 0, 0, 0x02, TT_FAULT_NONE);
 	}
 	if (f == TT_FAULT_NO_RESPONSE) {
@@ -356,6 +392,8 @@ nvm_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid, uint8_t *icd, uint3
 				return send_rsp(c, cid, 0, 0, 0, 0x02, TT_FAULT_NONE);
 			}
 			memcpy(buf, icd, len);
+		} else if (f == TT_FAULT_C2H_BEFORE_CAPSULE) {
+			return c2h_before_capsule(c, cid, len);
 		} else if (f != TT_FAULT_EARLY_RESP && recv_h2c(c, cid, buf, len)) {
 			return -1;
 		}

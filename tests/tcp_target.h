@@ -23,6 +23,12 @@ enum tt_fault {
 	TT_FAULT_TERM,             ///< C2HTermReq instead of a response
 	TT_FAULT_EARLY_RESP,       ///< a write is answered before its data was requested
 	TT_FAULT_DATA_UNKNOWN_CID, ///< C2HData for a CID that is not outstanding
+	/**
+	 * A write gets one R2T for all its data, which is then not read; 0.5 s later comes a
+	 * C2HData of one LBA with SUCCESS for the next CID (a read whose capsule the initiator
+	 * cannot have sent yet); 1 s later the connection is closed
+	 */
+	TT_FAULT_C2H_BEFORE_CAPSULE,
 };
 
 struct tt_cfg {

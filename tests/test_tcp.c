@@ -78,6 +78,21 @@ sync_rw(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
 		err = xnvme_cmd_pass_iov(&ctx, rv, 2, 32768, NULL, 0);
 		CHECK_OK(err, ctx);
 		CHECK(!memcmp(wbuf, rbuf, 32768));
+
+		/* the iovec lengths define the transfer, not the caller's (advisory) total */
+		fill(wbuf, 32768, 98);
+		ctx = xnvme_cmd_ctx_from_dev(dev);
+		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, 1000,
+			       (uint16_t)(32768 / lba_nbytes - 1));
+		err = xnvme_cmd_passv(&ctx, wv, 3, 512, NULL, 0, 0);
+		CHECK_OK(err, ctx);
+		memset(rbuf, 0, 32768);
+		ctx = xnvme_cmd_ctx_from_dev(dev);
+		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, nsid, 1000,
+			       (uint16_t)(32768 / lba_nbytes - 1));
+		err = xnvme_cmd_passv(&ctx, rv, 2, 1 << 20, NULL, 0, 0);
+		CHECK_OK(err, ctx);
+		CHECK(!memcmp(wbuf, rbuf, 32768));
 	}
 	xnvme_buf_free(dev, wbuf);
 	xnvme_buf_free(dev, rbuf);
@@ -151,6 +166,78 @@ async_rw(struct xnvme_dev *dev, uint16_t qd, uint32_t lba_nbytes, uint32_t nsid)
 	xnvme_buf_free(dev, rbuf);
 }
 
+/* The caller may reuse its iovec array as soon as the submission returns */
+static void
+async_iov_reuse(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
+{
+	const size_t n = 65536; /* beyond in-capsule data: sent on R2T, after the submission */
+	uint8_t *wbuf = xnvme_buf_alloc(dev, n), *rbuf = xnvme_buf_alloc(dev, n);
+	struct xnvme_queue *q = NULL;
+	struct xnvme_cmd_ctx *ctx, rctx;
+	struct tt_counts cnt = {0};
+	struct iovec v[2];
+	int err;
+
+	CHECK(wbuf && rbuf);
+	CHECK_EQ(xnvme_queue_init(dev, 4, 0, &q), 0);
+	if (!wbuf || !rbuf || !q) {
+		goto out;
+	}
+	xnvme_queue_set_cb(q, tt_count_cb, &cnt);
+	fill(wbuf, n, 77);
+	memset(rbuf, 0, n);
+	v[0] = (struct iovec){wbuf, n / 2};
+	v[1] = (struct iovec){wbuf + n / 2, n / 2};
+	ctx = xnvme_queue_get_cmd_ctx(q);
+	xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, 3000, (uint16_t)(n / lba_nbytes - 1));
+	CHECK_EQ(xnvme_cmd_pass_iov(ctx, v, 2, n, NULL, 0), 0);
+	v[0] = (struct iovec){rbuf, n / 2}; /* zeroes: must not be what is written */
+	v[1] = (struct iovec){rbuf + n / 2, n / 2};
+	CHECK_EQ(xnvme_queue_drain(q), 1);
+	CHECK_EQ(cnt.ok, 1);
+	rctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&rctx, nsid, 3000, (uint16_t)(n / lba_nbytes - 1), rbuf, NULL);
+	CHECK_OK(err, rctx);
+	CHECK(!memcmp(wbuf, rbuf, n));
+out:
+	if (q) {
+		xnvme_queue_term(q);
+	}
+	xnvme_buf_free(dev, wbuf);
+	xnvme_buf_free(dev, rbuf);
+}
+
+/* A read of one LBA into a larger buffer: the target moves less than the SGL; not an error */
+static void
+short_read(struct xnvme_dev *dev, uint32_t nsid)
+{
+	uint8_t *wbuf = xnvme_buf_alloc(dev, 4096), *rbuf = xnvme_buf_alloc(dev, 4096);
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	int err;
+
+	CHECK(wbuf && rbuf);
+	if (!wbuf || !rbuf) {
+		goto out;
+	}
+	fill(wbuf, 512, 55);
+	err = xnvme_nvm_write(&ctx, nsid, 4000, 0, wbuf, NULL);
+	CHECK_OK(err, ctx);
+	memset(rbuf, 0xAB, 4096);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_READ, nsid, 4000, 0);
+	err = xnvme_cmd_pass(&ctx, rbuf, 4096, NULL, 0);
+	CHECK_OK(err, ctx);
+	CHECK(!memcmp(wbuf, rbuf, 512));
+	CHECK_EQ(rbuf[512], 0xAB); /* nothing beyond what the target sent */
+	/* the connection is still healthy */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, nsid, 4000, 0, rbuf, NULL);
+	CHECK_OK(err, ctx);
+out:
+	xnvme_buf_free(dev, wbuf);
+	xnvme_buf_free(dev, rbuf);
+}
+
 static void
 run(const char *uri, const char *subnqn, bool own_target)
 {
@@ -182,6 +269,10 @@ run(const char *uri, const char *subnqn, bool own_target)
 	CHECK(!strcmp(xnvme_dev_get_ident(dev)->subnqn, subnqn));
 
 	sync_rw(dev, nsid, geo->lba_nbytes);
+	async_iov_reuse(dev, nsid, geo->lba_nbytes);
+	if (own_target) {
+		short_read(dev, nsid); /* a kernel target refuses an SGL longer than the data */
+	}
 
 	/* an admin opcode the controller does not know: -EIO and Invalid Command Opcode */
 	ctx = xnvme_cmd_ctx_from_dev(dev);

@@ -6,7 +6,8 @@
  * timeout), a termination request, and a write answered before its data was asked for. Each
  * must fail the affected commands with an error, leave the connection refusing new commands,
  * and neither hang nor crash; the admin connection keeps working. Then the same through an
- * async queue of depth 8, where every command gets exactly one callback.
+ * async queue of depth 8, where every command gets exactly one callback. Last, a read completed
+ * by C2HData with SUCCESS while its capsule still waits to be sent is a connection error too.
  */
 #include <stdio.h>
 #include <string.h>
@@ -143,6 +144,73 @@ async_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 	xnvme_dev_close(dev);
 }
 
+/*
+ * A write fills the socket with its data (the target does not read it) and a read queues
+ * behind; the target then "completes" the read with C2HData SUCCESS. Its CID is still in the
+ * transmit queue: the connection must fail, not the read succeed.
+ */
+static void
+c2h_before_capsule(void)
+{
+	const uint32_t nbytes = 32U << 20; /* more than the socket buffers of both ends */
+	struct tt_cfg cfg = {.nlbas = 65536 + 8, .maxh2cdata = 131072, .icd_nbytes = 4096};
+	struct tt_counts wc = {0}, rc = {0};
+	struct xnvme_cmd_ctx *w, *r;
+	struct xnvme_queue *q = NULL;
+	struct xnvme_dev *dev = NULL;
+	uint8_t *buf = calloc(1, nbytes);
+	uint16_t port;
+	struct tt *tt = tt_start(&cfg, &port);
+	double t0;
+
+	CHECK(tt && buf);
+	if (tt && buf) {
+		struct xnvme_opts opts = xnvme_opts_default();
+		char uri[64];
+
+		snprintf(uri, sizeof(uri), "127.0.0.1:%u", port);
+		opts.subnqn = SUBNQN;
+		opts.command_timeout = 10000000; /* the write waits 1.5 s before the target quits */
+		dev = xnvme_test_open(uri, &opts);
+	}
+	CHECK(dev != NULL);
+	if (dev) {
+		CHECK_EQ(xnvme_queue_init(dev, 8, 0, &q), 0);
+	}
+	if (!q) {
+		goto out;
+	}
+	tt_set_fault(tt, TT_FAULT_C2H_BEFORE_CAPSULE, 0);
+	xnvme_queue_set_cb(q, tt_count_cb, &wc);
+	w = xnvme_queue_get_cmd_ctx(q);
+	xnvme_prep_nvm(w, XNVME_SPEC_NVM_OPC_WRITE, 1, 0, 0xFFFF);
+	CHECK_EQ(xnvme_cmd_pass(w, buf, nbytes, NULL, 0), 0);
+	for (t0 = now_s(); now_s() - t0 < 0.1;) {
+		xnvme_queue_poke(q, 0); /* capsule out, R2T in, data out until the socket is full */
+	}
+	r = xnvme_queue_get_cmd_ctx(q);
+	r->async.cb_arg = &rc;
+	xnvme_prep_nvm(r, XNVME_SPEC_NVM_OPC_READ, 1, 0, 0);
+	CHECK_EQ(xnvme_cmd_pass(r, buf, 512, NULL, 0), 0);
+	t0 = now_s();
+	while (xnvme_queue_get_outstanding(q) && now_s() - t0 < 5.0) {
+		xnvme_queue_poke(q, 0);
+	}
+	CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
+	CHECK_EQ(rc.bad, 1); /* not completed as a success */
+	CHECK_EQ(wc.bad, 1);
+	CHECK(now_s() - t0 < 1.0); /* failed at the C2HData, not when the target gave up */
+	xnvme_queue_term(q);
+out:
+	if (dev) {
+		xnvme_dev_close(dev);
+	}
+	if (tt) {
+		tt_stop(tt);
+	}
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -166,6 +234,14 @@ main(void)
 	}
 	tt_stop(tt);
 	free(buf);
+	{
+		int before = xnvme_test_nfail;
+
+		c2h_before_capsule();
+		if (xnvme_test_nfail != before) {
+			fprintf(stderr, "fault case 'c2h-before-capsule' failed\n");
+		}
+	}
 	printf("test_tcp_faults: %d checks, %d failed\n", xnvme_test_ncheck, xnvme_test_nfail);
 	return xnvme_test_nfail ? 1 : 0;
 }

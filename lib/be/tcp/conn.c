@@ -365,11 +365,30 @@ xnvme_tcp_conn_submit(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx, vo
 	if (XNVME_BE_UNLIKELY(mbuf_nbytes)) {
 		return -ENOTSUP; /* fabrics carry metadata interleaved (extended LBAs) only */
 	}
-	if (XNVME_BE_UNLIKELY(nbytes > UINT32_MAX || iovcnt > XNVME_TCP_IOV_MAX)) {
+	if (XNVME_BE_UNLIKELY(iovcnt > XNVME_TCP_IOV_MAX || (!iov && iovcnt))) {
+		return -EINVAL;
+	}
+	if (iov) {
+		/* the iovec lengths define the transfer; the caller's total is advisory */
+		nbytes = 0;
+		for (uint32_t i = 0; i < iovcnt; ++i) {
+			if (XNVME_BE_UNLIKELY(!iov[i].iov_base && iov[i].iov_len)) {
+				return -EINVAL;
+			}
+			nbytes += iov[i].iov_len;
+			if (XNVME_BE_UNLIKELY(nbytes < iov[i].iov_len)) {
+				return -EINVAL;
+			}
+		}
+	}
+	if (XNVME_BE_UNLIKELY(nbytes > UINT32_MAX)) {
 		return -EINVAL;
 	}
 	if (dir == XNVME_TCP_DIR_NONE) {
 		nbytes = 0;
+	}
+	if (XNVME_BE_UNLIKELY(!iov && !dbuf && nbytes)) {
+		return -EINVAL;
 	}
 	if (XNVME_BE_UNLIKELY(!conn->nfree)) {
 		return -EBUSY;
@@ -378,12 +397,11 @@ xnvme_tcp_conn_submit(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx, vo
 	slot = &conn->slots[cid];
 	slot->ctx = ctx;
 	if (iov) {
-		slot->iov = iov;
+		memcpy(slot->iov, iov, iovcnt * sizeof(*iov));
 		slot->iovcnt = iovcnt;
 	} else {
-		slot->one.iov_base = dbuf;
-		slot->one.iov_len = nbytes;
-		slot->iov = &slot->one;
+		slot->iov[0].iov_base = dbuf;
+		slot->iov[0].iov_len = nbytes;
 		slot->iovcnt = 1;
 	}
 	incapsule = dir == XNVME_TCP_DIR_H2C && nbytes <= conn->icd_max;

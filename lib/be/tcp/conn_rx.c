@@ -56,10 +56,13 @@ on_resp(struct xnvme_tcp_conn *conn)
 		xnvme_tcp_conn_fail(conn, -EPROTO);
 		return;
 	}
-	/* "success" without all the data moved, or with an R2T still being served */
+	/*
+	 * "success" with an R2T still being served, or with less written than the SGL. A read
+	 * may legally move less (the buffer may exceed NLB x LBA size): what came is the data.
+	 */
 	if (!conn->pdu.cqe.status.sc && !conn->pdu.cqe.status.sct &&
-	    st->dir != XNVME_TCP_DIR_NONE &&
-	    ((!st->incapsule && st->done != st->nbytes) || st->r2t_busy)) {
+	    ((st->dir == XNVME_TCP_DIR_H2C && !st->incapsule && st->done != st->nbytes) ||
+	     st->r2t_busy)) {
 		xnvme_tcp_conn_fail(conn, -EPROTO);
 		return;
 	}
@@ -82,7 +85,10 @@ on_r2t(struct xnvme_tcp_conn *conn)
 	slot->ttag = conn->pdu.ttag;
 	slot->r2t_off = conn->pdu.off;
 	slot->r2t_end = conn->pdu.off + conn->pdu.len;
-	xnvme_tcp_slot_build_h2c(conn, cid);
+	if (xnvme_tcp_slot_build_h2c(conn, cid)) {
+		xnvme_tcp_conn_fail(conn, -EPROTO);
+		return;
+	}
 	xnvme_tcp_conn_txq_push(conn, cid);
 }
 
@@ -119,6 +125,10 @@ on_header(struct xnvme_tcp_conn *conn)
 		on_r2t(conn);
 		return 0;
 	case XNVME_TCP_PDU_C2H_DATA:
+		if (conn->slots[conn->pdu.cid].txpending) {
+			/* data (perhaps a completion) before the capsule went out: as in on_resp */
+			return -EPROTO;
+		}
 		conn->rx = XNVME_TCP_RX_DATA;
 		return 0;
 	default: /* C2HTermReq: the controller gave up on this connection */

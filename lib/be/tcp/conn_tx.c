@@ -48,7 +48,7 @@ xnvme_tcp_conn_txq_push(struct xnvme_tcp_conn *conn, uint16_t cid)
 }
 
 /* The next H2CData PDU of the R2T slot `cid` is serving */
-void
+int
 xnvme_tcp_slot_build_h2c(struct xnvme_tcp_conn *conn, uint16_t cid)
 {
 	struct xnvme_tcp_slot *slot = &conn->slots[cid];
@@ -83,9 +83,16 @@ xnvme_tcp_slot_build_h2c(struct xnvme_tcp_conn *conn, uint16_t cid)
 	}
 	slot->tx[0].iov_base = slot->hdr;
 	slot->tx[0].iov_len = pdo;
-	/* the slice always fits: the iov was accepted at submission with the same limit */
+	/*
+	 * The slice covers the chunk: the transfer length is the iovec total and R2Ts stay
+	 * inside it (pdu.c). Should it ever not, send nothing rather than a header promising
+	 * bytes that do not follow.
+	 */
 	n = xnvme_tcp_iov_slice(slot->iov, slot->iovcnt, slot->r2t_off, chunk, &slot->tx[1],
 				XNVME_TCP_IOV_MAX);
+	if (!n) {
+		return -EPROTO;
+	}
 	slot->txcnt = 1 + n;
 	if (conn->lim.ddgst) {
 		uint32_t crc = ~0U;
@@ -100,6 +107,7 @@ xnvme_tcp_slot_build_h2c(struct xnvme_tcp_conn *conn, uint16_t cid)
 	slot->txlen = d->ch.plen;
 	slot->txkind = XNVME_TCP_TX_H2C;
 	slot->r2t_off += chunk;
+	return 0;
 }
 
 /*
@@ -113,7 +121,12 @@ pdu_sent(struct xnvme_tcp_conn *conn)
 	struct xnvme_tcp_slot *slot = &conn->slots[cid];
 
 	if (slot->txkind == XNVME_TCP_TX_H2C && slot->r2t_off < slot->r2t_end) {
-		xnvme_tcp_slot_build_h2c(conn, cid);
+		int err = xnvme_tcp_slot_build_h2c(conn, cid);
+
+		if (err) {
+			xnvme_tcp_conn_fail(conn, err);
+			return;
+		}
 		conn->txq[conn->txq_tail++ & conn->txq_mask] = cid;
 		return;
 	}

@@ -312,12 +312,6 @@ tcp_dev_open(struct xnvme_dev *dev)
 					     "controller enable (CC.EN, CSTS.RDY) failed");
 		}
 	}
-	if (!err && tgt.kato_ms) {
-		err = keep_alive_start(st);
-		if (err) {
-			xnvme_dev_set_errmsg(dev, err, "cannot start the keep-alive thread");
-		}
-	}
 	if (!err && strcmp(tgt.subnqn, XNVME_FABRICS_DISC_NQN)) {
 		err = admin_identify_ioccsz(dev, st, &st->icd_max);
 		err = err ? err
@@ -329,6 +323,14 @@ tcp_dev_open(struct xnvme_dev *dev)
 		return err;
 	}
 	st->nqids = st->sync.slots ? admin_nqueues(st) : 0;
+	/* only now: the admin commands above use st->admin without admin_lock */
+	if (tgt.kato_ms) {
+		err = keep_alive_start(st);
+		if (err) {
+			tcp_dev_close(dev);
+			return xnvme_dev_set_errmsg(dev, err, "cannot start the keep-alive thread");
+		}
+	}
 	st->qid_next = QID_FIRST_ASYNC;
 	dev->ident.dtype = 2;
 	dev->ident.nsid = dev->opts.nsid ? dev->opts.nsid : 1;

@@ -90,8 +90,8 @@ parse_c2h_data(const uint8_t *hdr, const struct xnvme_tcp_limits *lim,
 	    d.ch.plen - d.ch.pdo - dd != d.datal) {
 		return -EPROTO;
 	}
-	if ((d.ch.flags & XNVME_TCP_F_SUCCESS) &&
-	    (!(d.ch.flags & XNVME_TCP_F_LAST) || d.datao + d.datal != st->nbytes)) {
+	/* SUCCESS may end a short read (see on_resp in conn_rx.c) but only with the last PDU */
+	if ((d.ch.flags & XNVME_TCP_F_SUCCESS) && !(d.ch.flags & XNVME_TCP_F_LAST)) {
 		return -EPROTO;
 	}
 	pdu->cid = d.cccid;

@@ -125,9 +125,9 @@ struct xnvme_tcp_target {
 
 struct xnvme_tcp_slot {
 	struct xnvme_cmd_ctx *ctx;
-	const struct iovec *iov; ///< the caller's data
+	struct iovec
+		iov[XNVME_TCP_IOV_MAX]; ///< the caller's data (copied: callers may reuse theirs)
 	uint32_t iovcnt;
-	struct iovec one; ///< storage for a single-buffer command
 	uint64_t deadline_ns;
 	uint32_t r2t_off; ///< H2C: next offset to send of the current R2T
 	uint32_t r2t_end;
@@ -236,7 +236,8 @@ int
 xnvme_tcp_conn_flush(struct xnvme_tcp_conn *conn);
 void
 xnvme_tcp_conn_txq_push(struct xnvme_tcp_conn *conn, uint16_t cid);
-void
+/** Builds the next H2CData PDU of slot `cid`'s R2T; 0, or -EPROTO (nothing built) */
+int
 xnvme_tcp_slot_build_h2c(struct xnvme_tcp_conn *conn, uint16_t cid);
 uint32_t
 xnvme_tcp_iov_slice(const struct iovec *iov, uint32_t iovcnt, size_t off, size_t len,
