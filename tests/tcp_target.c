@@ -42,6 +42,7 @@ struct tt {
 	uint16_t port;
 	uint64_t nka;
 	uint32_t kato;
+	uint64_t nka_early;
 };
 
 /* A received command capsule: SQE and in-capsule data */
@@ -59,6 +60,8 @@ struct tt_conn {
 	bool hd, dd;
 	uint16_t qid;
 	uint16_t sqhd;
+	uint32_t kato;     ///< admin queue: the KATO of its Connect
+	bool nqueues_seen; ///< admin queue: Set Features Number of Queues received
 	/* capsules that arrived while the data of a write was awaited (the host pipelines) */
 	struct tt_capsule backlog[TT_BACKLOG];
 	uint32_t bl_head, bl_tail;
@@ -66,6 +69,14 @@ struct tt_conn {
 
 static int
 read_capsule(struct tt_conn *c, const struct xnvme_tcp_ch *ch, struct tt_capsule *cap);
+
+static void
+sleep_ms(long ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
 
 static uint32_t
 crc32c_bitwise(const void *buf, size_t len)
@@ -306,14 +317,6 @@ send_c2h(struct tt_conn *c, uint16_t cid, const uint8_t *data, uint32_t len, enu
 	return 0;
 }
 
-static void
-sleep_ms(long ms)
-{
-	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
-
 /* TT_FAULT_C2H_BEFORE_CAPSULE for the write `cid` of `len` bytes; always ends the connection */
 static int
 c2h_before_capsule(struct tt_conn *c, uint16_t cid, uint32_t len)
@@ -453,6 +456,10 @@ admin_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid)
 		if (sqe[40] > 1) {
 			return send_rsp(c, cid, 0, 0, 0, 0x02, TT_FAULT_NONE);
 		}
+		if (c->kato == 1) {
+			sleep_ms(
+				5); /* room for a Keep Alive sent too early (tt_nkeepalive_early) */
+		}
 		idfy(c, sqe, buf);
 		break;
 	case 0x02: /* Get Log Page: the discovery log lists this target, other logs are zeroes */
@@ -473,11 +480,13 @@ admin_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid)
 		}
 		break;
 	case 0x09: /* Set Features: Number of Queues grants 64 I/O queues */
+		c->nqueues_seen = c->nqueues_seen || sqe[40] == 0x07;
 		return send_rsp(c, cid, sqe[40] == 0x07 ? (63U | 63U << 16) : 0, 0, 0, 0,
 				TT_FAULT_NONE);
 	case 0x18: /* Keep Alive */
 		pthread_mutex_lock(&c->tt->lock);
 		c->tt->nka++;
+		c->tt->nka_early += !c->nqueues_seen;
 		pthread_mutex_unlock(&c->tt->lock);
 		return send_rsp(c, cid, 0, 0, 0, 0, TT_FAULT_NONE);
 	case 0x0A: /* Get Features */
@@ -552,6 +561,7 @@ exec_capsule(struct tt_conn *c, struct tt_capsule *cap)
 		if (cc->fctype == XNVME_FABRICS_CONNECT) {
 			c->qid = cc->qid;
 			pthread_mutex_lock(&c->tt->lock);
+			c->kato = cc->kato;
 			if (!cc->qid && cc->kato > c->tt->kato) {
 				c->tt->kato = cc->kato;
 			}
@@ -736,4 +746,15 @@ tt_stop(struct tt *tt)
 	close(tt->stop_pipe[1]);
 	free(tt->ns);
 	free(tt);
+}
+
+uint64_t
+tt_nkeepalive_early(struct tt *tt)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&tt->lock);
+	n = tt->nka_early;
+	pthread_mutex_unlock(&tt->lock);
+	return n;
 }

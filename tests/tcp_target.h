@@ -57,6 +57,14 @@ tt_nio(struct tt *tt);
 uint64_t
 tt_nkeepalive(struct tt *tt, uint32_t *kato_ms);
 
+/**
+ * Keep Alive commands that came before the Set Features Number of Queues of their admin queue
+ * (an initiator's open sends that last). An admin Connect with KATO 1 ms makes the target
+ * answer Identify 5 ms late, time enough for a Keep Alive sent during the open to arrive.
+ */
+uint64_t
+tt_nkeepalive_early(struct tt *tt);
+
 /** Stops the target: closes the listener and every connection, joins the threads */
 void
 tt_stop(struct tt *tt);

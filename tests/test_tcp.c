@@ -6,7 +6,9 @@
  * and data digests (with C2H SUCCESS and small data PDUs): open with no backend named,
  * Identify and geometry, sync writes read back and compared at sizes that go in-capsule and
  * through R2T/H2CData, iovecs, an invalid admin opcode's status, and async queues of depth 1,
- * 8 and 32 writing and reading back through the completion fd.
+ * 8 and 32 writing and reading back through the completion fd. Also: the iovec lengths, not
+ * the caller's total, define a vectored transfer; an iovec array reused right after an async
+ * submission; a read moving less than its buffer (own target); Keep Alive only after the open.
  */
 #include <poll.h>
 #include <stdio.h>
@@ -238,6 +240,29 @@ out:
 	xnvme_buf_free(dev, rbuf);
 }
 
+/*
+ * Keep Alive every 0.5 ms from the start: the admin commands of the open itself must not
+ * race with it (the thread starts once they are done)
+ */
+static void
+keep_alive_open(struct tt *tt, const char *uri)
+{
+	for (int i = 0; i < 3; ++i) {
+		struct xnvme_opts opts = xnvme_opts_default();
+		struct xnvme_dev *dev;
+
+		opts.subnqn = SUBNQN;
+		opts.keep_alive_timeout_ms = 1;
+		dev = xnvme_test_open(uri, &opts);
+		CHECK(dev != NULL);
+		if (!dev) {
+			return;
+		}
+		xnvme_dev_close(dev);
+	}
+	CHECK_EQ(tt_nkeepalive_early(tt), 0);
+}
+
 static void
 run(const char *uri, const char *subnqn, bool own_target)
 {
@@ -433,6 +458,7 @@ main(int argc, char **argv)
 			if (v == 0) {
 				uris(port);
 				keep_alive(tt, u);
+				keep_alive_open(tt, u);
 			}
 			CHECK(tt_nio(tt) > 0);
 			tt_stop(tt);
