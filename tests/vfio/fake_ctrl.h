@@ -49,8 +49,7 @@ struct fake_ctrl {
 	uint16_t mqes;
 	uint8_t dstrd, to, mpsmin, css, mdts;
 	uint32_t lba_nbytes;
-	uint16_t ms;         ///< metadata bytes per LBA (separate buffer)
-	uint32_t bar_nbytes; ///< BAR0 size; 0: 64 KiB
+	uint16_t ms; ///< metadata bytes per LBA (separate buffer)
 	uint64_t nlbas;
 	uint8_t sgls; ///< Identify SGLS bits 1:0 offered
 	bool never_ready;
