@@ -152,7 +152,7 @@ f_write32(struct vfio_bus *bus, uint32_t off, uint32_t val)
 		return;
 	}
 	idx = (off - NVME_REG_DBS) / stride;
-	if (idx / 2 >= FAKE_MAXQ) {
+	if (idx / 2 >= FAKE_MAXQ || off + 4 > fc->bus.bar_size) {
 		fc->bad_doorbells++;
 		return;
 	}
@@ -524,6 +524,7 @@ fake_ctrl_init(struct fake_ctrl *fc)
 	fc->bus.ops = &fake_ops;
 	fc->bus.iova_base = 1ULL << 32;
 	fc->bus.iova_limit = 1ULL << 39;
+	fc->bus.bar_size = 0x10000; /* tests shrink it after setup */
 	fc->cap = (uint64_t)fc->mqes | ((uint64_t)fc->to << 24) | ((uint64_t)fc->dstrd << 32) |
 		  ((uint64_t)fc->css << 37) | ((uint64_t)fc->mpsmin << 48) | (4ULL << 52);
 	fc->rng = 0x9E3779B97F4A7C15ULL;

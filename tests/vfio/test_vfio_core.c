@@ -4,7 +4,8 @@
  * hardware): bring-up honouring CAP, identify, data written and read back across PRP
  * boundaries, lists and chained lists, vectored (PRP and SGL) and metadata payloads, refusals
  * before the device sees a command, one doorbell per batch, random completion orders, the
- * MSI-X completion eventfd, and the backend's open errors.
+ * MSI-X completion eventfd, doorbells limited to BAR0, IOVA reuse, and the backend's open
+ * errors.
  */
 #include "harness.h"
 #include "vfio.h"
@@ -81,6 +82,109 @@ test_bringup_and_io(uint8_t dstrd, uint8_t mpsmin, uint8_t mdts, uint32_t cap)
 	CHECK_EQ(fc.shutdowns, 1);
 	CHECK_EQ(fc.cc & NVME_CC_EN, 0);
 	CHECK_EQ(fc.nmaps, 0);
+	fake_ctrl_fini(&fc);
+}
+
+/* A wide doorbell stride in a small BAR0: only the queues whose doorbells fit are used */
+static void
+test_small_bar(void)
+{
+	struct vfio_ctrl_opts opts = {0};
+	struct vfio_qpair *qp[2];
+	struct fake_ctrl fc;
+	struct vfio_ctrl ctrl;
+	char msg[256] = "";
+
+	fake_setup(&fc, 9, 0, 5, 0); /* 2 KiB stride: queue 2's CQ doorbell ends at 0x3804 */
+	fc.bus.bar_size = 0x4000;
+	CHECK_EQ(vfio_ctrl_init(&ctrl, &fc.bus, &opts, msg, sizeof(msg)), 0);
+	CHECK_EQ(ctrl.max_qid, 2);
+	CHECK_EQ(ctrl.nioq, 2);
+	qp[0] = vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000, false);
+	qp[1] = vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000, false);
+	CHECK(qp[0] && qp[1]);
+	errno = 0;
+	CHECK(vfio_ctrl_qpair_create(&ctrl, 32, rec_cb, 1000000, false) == NULL);
+	CHECK_EQ(errno, EBUSY);
+	errno = 0;
+	CHECK(vfio_qpair_alloc(&ctrl, 3, 32, rec_cb, 0) == NULL);
+	CHECK_EQ(errno, EINVAL);
+	if (qp[1]) {
+		roundtrip(&ctrl, qp[1], 0, 4096, 5); /* the highest doorbells work */
+	}
+	vfio_ctrl_qpair_destroy(&ctrl, qp[0]);
+	vfio_ctrl_qpair_destroy(&ctrl, qp[1]);
+	vfio_ctrl_fini(&ctrl);
+	CHECK_EQ(fc.bad_doorbells, 0);
+	CHECK_EQ(fc.nmaps, 0);
+	fake_ctrl_fini(&fc);
+
+	/* not even one I/O queue fits: bring-up refuses before touching the controller */
+	fake_setup(&fc, 12, 0, 5, 0);
+	fc.bus.bar_size = 0x4000;
+	CHECK_EQ(vfio_ctrl_init(&ctrl, &fc.bus, &opts, msg, sizeof(msg)), -ENOTSUP);
+	CHECK(strstr(msg, "BAR0") && strstr(msg, "DSTRD 12"));
+	CHECK_EQ(fc.cc_seen, 0);
+	CHECK_EQ(fc.nmaps, 0);
+	fake_ctrl_fini(&fc);
+}
+
+/* Freed IOVA ranges are reused first-fit and merge with their neighbours, so cycles that
+ * allocate far more in total than the IOVA window holds keep succeeding */
+static void
+test_iova_reuse(void)
+{
+	struct fake_ctrl fc;
+	struct vfio_dma dma;
+	void *buf[32];
+	uint64_t iova[32], base, big;
+	size_t n = 0;
+
+	fake_setup(&fc, 0, 0, 5, 0);
+	base = fc.bus.iova_base;
+	fc.bus.iova_limit = base + (1u << 20); /* 16 buffers of 64 KiB */
+	CHECK_EQ(vfio_dma_init(&dma, &fc.bus), 0);
+	while (n < 32 && (buf[n] = vfio_dma_alloc(&dma, 64 << 10, &iova[n]))) {
+		n++;
+	}
+	CHECK_EQ(n, 16);
+	CHECK_EQ(errno, ENOSPC);
+	CHECK_EQ(iova[0], base);
+	CHECK_EQ(iova[15], base + 15 * (64 << 10));
+	if (n == 16) {
+		/* all but the last, odd ones first: the holes merge into one */
+		for (size_t i = 1; i < 15; i += 2) {
+			CHECK_EQ(vfio_dma_free(&dma, buf[i]), 0);
+		}
+		for (size_t i = 0; i < 15; i += 2) {
+			CHECK_EQ(vfio_dma_free(&dma, buf[i]), 0);
+		}
+		buf[0] = vfio_dma_alloc(&dma, 15 * (64 << 10), &big);
+		CHECK(buf[0] != NULL);
+		CHECK_EQ(big, base);
+		CHECK_EQ(dma.nholes, 0);
+		vfio_dma_free(&dma, buf[0]);
+		vfio_dma_free(&dma, buf[15]);
+		CHECK_EQ(dma.nholes, 1);
+	}
+	vfio_dma_fini(&dma);
+
+	/* 2 MiB and 64 KiB buffers interleaved: 2 GiB through an 8 MiB window */
+	fc.bus.iova_limit = base + (8u << 20);
+	CHECK_EQ(vfio_dma_init(&dma, &fc.bus), 0);
+	n = 0;
+	for (int i = 0; i < 1024; ++i) {
+		void *a = vfio_dma_alloc(&dma, 2u << 20, NULL);
+		void *b = vfio_dma_alloc(&dma, 64 << 10, NULL);
+
+		n += a && b;
+		vfio_dma_free(&dma, a);
+		vfio_dma_free(&dma, b);
+	}
+	CHECK_EQ(n, 1024);
+	CHECK_EQ(dma.nholes, 1);
+	CHECK_EQ(fc.nmaps, 0);
+	vfio_dma_fini(&dma);
 	fake_ctrl_fini(&fc);
 }
 
@@ -303,6 +407,8 @@ main(void)
 	test_bringup_and_io(0, 0, 5, 0);        /* 128 KiB MDTS: list in one page */
 	test_bringup_and_io(1, 0, 0, 4u << 20); /* no MDTS, 4 MiB cap: chained lists */
 	test_bringup_and_io(2, 1, 4, 0);        /* 8 KiB pages, 16-byte doorbell stride */
+	test_small_bar();
+	test_iova_reuse();
 	test_metadata();
 	test_io_suite();
 	test_irq();

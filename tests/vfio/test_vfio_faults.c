@@ -46,7 +46,14 @@ test_timeout(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp
 {
 	uint8_t *buf = vfio_dma_alloc(&ctrl->dma, 4096, NULL);
 	struct iovec v = {buf, 4096};
+	uint64_t t, t2, t3;
+	uint8_t *tmp;
 	struct rec r;
+
+	/* a freed range is reused at once while no command is abandoned */
+	vfio_dma_free(&ctrl->dma, vfio_dma_alloc(&ctrl->dma, 4096, &t));
+	tmp = vfio_dma_alloc(&ctrl->dma, 4096, &t2);
+	CHECK_EQ(t2, t);
 
 	qp->timeout_us = 20000;
 	fc->swallow_slba = 77;
@@ -56,10 +63,20 @@ test_timeout(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp
 	CHECK_EQ(r.cpl.status.sc, ETIMEDOUT);
 	CHECK_EQ(qp->stats.timeouts, 1);
 	CHECK_EQ(qp->nfree, qp->ncids - 1); /* the device still owns the CID */
+	CHECK_EQ(ctrl->dma.abandoned, 1);
+	/* the device may still write what it was given: ranges freed now stay reserved */
+	vfio_dma_free(&ctrl->dma, tmp);
+	tmp = vfio_dma_alloc(&ctrl->dma, 4096, &t2);
+	CHECK(t2 != t);
 	fc->swallow_slba = UINT64_MAX;
 	fake_ctrl_release(fc);
 	vfio_qpair_reap(qp, 0);
 	CHECK_EQ(qp->stats.late, 1);
+	CHECK_EQ(ctrl->dma.abandoned, 0);
+	vfio_dma_free(&ctrl->dma, tmp);
+	tmp = vfio_dma_alloc(&ctrl->dma, 4096, &t3);
+	CHECK_EQ(t3, t2); /* reused again, the reserved one never */
+	vfio_dma_free(&ctrl->dma, tmp);
 	CHECK_EQ(r.ncpl, 1);
 	CHECK_EQ(qp->nfree, qp->ncids);
 	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 1, &v, 1, NULL, 0, &r), 0);

@@ -35,7 +35,29 @@ struct vfio_bus {
 	const struct vfio_bus_ops *ops;
 	uint64_t iova_base;  ///< first IOVA handed out (above the low reserved ranges)
 	uint64_t iova_limit; ///< one past the last usable IOVA (IOMMU address width)
+	uint64_t bar_size;   ///< bytes of BAR0 the bus can access (doorbells must lie below)
 };
+
+/*
+ * Orders the CPU's earlier stores to normal (write-back) memory, the queue entries, before a
+ * following store to the device's BAR, the doorbell. x86-64 keeps stores in program order, also
+ * between write-back memory and an uncached mapping, so stopping the compiler is enough. Weakly
+ * ordered CPUs need a store barrier that covers device memory (as Linux's wmb()): arm64
+ * "dmb oshst", POWER "sync"; elsewhere a full fence is the portable fallback.
+ */
+static inline void
+vfio_bus_wmb(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+#elif defined(__aarch64__)
+	__asm__ __volatile__("dmb oshst" ::: "memory");
+#elif defined(__powerpc64__) || defined(__powerpc__)
+	__asm__ __volatile__("sync" ::: "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
 
 static inline uint32_t
 vfio_bus_read32(struct vfio_bus *bus, uint32_t off)
@@ -46,7 +68,7 @@ vfio_bus_read32(struct vfio_bus *bus, uint32_t off)
 static inline void
 vfio_bus_write32(struct vfio_bus *bus, uint32_t off, uint32_t val)
 {
-	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* queue entries visible before the doorbell */
+	vfio_bus_wmb(); /* queue entries visible before the doorbell */
 	bus->ops->write32(bus, off, val);
 }
 

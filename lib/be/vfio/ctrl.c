@@ -267,6 +267,7 @@ static int
 ctrl_caps(struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts, char *errmsg, size_t len)
 {
 	uint32_t per_page, pages;
+	uint64_t slots;
 
 	ctrl->cap = vfio_bus_read64(ctrl->bus, NVME_REG_CAP);
 	if (ctrl->cap == UINT64_MAX) {
@@ -280,6 +281,19 @@ ctrl_caps(struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts, char *errms
 	}
 	ctrl->mqes = NVME_CAP_MQES(ctrl->cap) + 1;
 	ctrl->dstrd = 4u << NVME_CAP_DSTRD(ctrl->cap);
+	/* the CQ doorbell of queue q is the 4 bytes at NVME_REG_DBS + (2q + 1) * dstrd */
+	slots = ctrl->bus->bar_size > NVME_REG_DBS + 4
+			? (ctrl->bus->bar_size - NVME_REG_DBS - 4) / ctrl->dstrd + 1
+			: 0;
+	if (slots < 4) {
+		snprintf(errmsg, len,
+			 "BAR0 (%llu bytes) cannot hold the doorbells of an I/O queue with a "
+			 "stride of %u bytes (CAP.DSTRD %u)",
+			 (unsigned long long)ctrl->bus->bar_size, ctrl->dstrd,
+			 NVME_CAP_DSTRD(ctrl->cap));
+		return -ENOTSUP;
+	}
+	ctrl->max_qid = (uint16_t)((slots / 2 - 1) < UINT16_MAX ? slots / 2 - 1 : UINT16_MAX);
 	ctrl->page_shift = 12 + NVME_CAP_MPSMIN(ctrl->cap);
 	ctrl->dma.iova_align = 1ULL << ctrl->page_shift;
 	ctrl->ready_timeout_us =
@@ -329,7 +343,10 @@ vfio_ctrl_init(struct vfio_ctrl *ctrl, struct vfio_bus *bus, const struct vfio_c
 	}
 	err = ctrl_identify(ctrl);
 	if (!err) {
-		err = ctrl_num_queues(ctrl, opts->io_queues ? opts->io_queues : 64);
+		uint16_t want = opts->io_queues ? opts->io_queues : 64;
+
+		/* no more queues than BAR0 has doorbells for */
+		err = ctrl_num_queues(ctrl, want < ctrl->max_qid ? want : ctrl->max_qid);
 	}
 	if (err) {
 		snprintf(errmsg, errmsg_len, "controller bring-up (identify, number of queues): %s",

@@ -37,6 +37,7 @@ struct vfio_ctrl {
 	uint32_t max_xfer;  ///< bytes per command: min(MDTS, max_xfer_cap)
 	uint32_t prp_pages; ///< PRP list pages per CID to reach max_xfer
 	uint16_t nioq;      ///< I/O queue pairs granted
+	uint16_t max_qid;   ///< highest queue id whose doorbells lie inside BAR0
 	uint8_t sgls;       ///< Identify SGLS bits 1:0 (0: no SGLs)
 	int failed;         ///< atomic: controller fatal status or removal seen
 

@@ -116,6 +116,9 @@ vfio_ctrl_qpair_destroy(struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
 	if (!vfio_ctrl_check_fatal(ctrl)) {
 		err = queue_cmd(ctrl, NVME_ADM_DELETE_SQ, qp, 0, NULL);
 		if (!err) {
+			/* the SQ's commands are all completed or aborted: none can DMA any more */
+			__atomic_sub_fetch(&ctrl->dma.abandoned, qp->abandoned, __ATOMIC_RELEASE);
+			qp->abandoned = 0;
 			err = queue_cmd(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL);
 		}
 	}

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * DMA memory table of the vfio driver (dma.h). IOVAs come from a bump allocator: they are never
- * reused while the controller lives, so a late completion of an abandoned command can never
- * land in memory that was handed out again.
+ * DMA memory table of the vfio driver (dma.h). IOVAs come first-fit from a sorted list of free
+ * ranges; a removed region's range goes back (merged with its neighbours) once it is unmapped.
+ * While any command is abandoned (timed out, controller failed) with its data possibly still in
+ * the device's hands, removed ranges stay reserved for good, so its late DMA can never land in
+ * memory that was handed out again.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,9 +22,97 @@ vfio_dma_init(struct vfio_dma *dma, struct vfio_bus *bus)
 {
 	memset(dma, 0, sizeof(*dma));
 	dma->bus = bus;
-	dma->iova_next = bus->iova_base;
 	dma->iova_align = DMA_PAGE;
+	dma->holes = malloc(sizeof(*dma->holes));
+	if (!dma->holes) {
+		return -ENOMEM;
+	}
+	dma->holes[0] = (struct vfio_iova_hole){.start = bus->iova_base, .end = bus->iova_limit};
+	dma->nholes = bus->iova_limit > bus->iova_base;
+	dma->holes_cap = 1;
 	return -pthread_rwlock_init(&dma->lock, NULL);
+}
+
+/* Inserts a hole at index `idx` (caller holds the lock) */
+static int
+hole_insert(struct vfio_dma *dma, size_t idx, uint64_t start, uint64_t end)
+{
+	if (dma->nholes == dma->holes_cap) {
+		size_t cap = dma->holes_cap * 2;
+		void *mem = realloc(dma->holes, cap * sizeof(*dma->holes));
+
+		if (!mem) {
+			return -ENOMEM;
+		}
+		dma->holes = mem;
+		dma->holes_cap = cap;
+	}
+	memmove(&dma->holes[idx + 1], &dma->holes[idx], (dma->nholes - idx) * sizeof(*dma->holes));
+	dma->holes[idx] = (struct vfio_iova_hole){.start = start, .end = end};
+	dma->nholes++;
+	return 0;
+}
+
+static void
+hole_remove(struct vfio_dma *dma, size_t idx)
+{
+	memmove(&dma->holes[idx], &dma->holes[idx + 1],
+		(dma->nholes - idx - 1) * sizeof(*dma->holes));
+	dma->nholes--;
+}
+
+/* Takes `len` bytes aligned to `align` from the lowest hole that fits (caller holds the lock) */
+static int
+iova_take(struct vfio_dma *dma, size_t len, size_t align, uint64_t *iova)
+{
+	for (size_t i = 0; i < dma->nholes; ++i) {
+		struct vfio_iova_hole *h = &dma->holes[i];
+		uint64_t at = (h->start + align - 1) & ~((uint64_t)align - 1);
+
+		if (at < h->start || at >= h->end || len > h->end - at) {
+			continue;
+		}
+		if (at > h->start && at + len < h->end) {
+			/* a range in the middle: the hole splits in two */
+			if (hole_insert(dma, i + 1, at + len, h->end)) {
+				return -ENOMEM;
+			}
+			dma->holes[i].end = at;
+		} else if (at > h->start) {
+			h->end = at;
+		} else if (at + len < h->end) {
+			h->start = at + len;
+		} else {
+			hole_remove(dma, i);
+		}
+		*iova = at;
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+/* Gives [iova, iova+len) back, merged with adjacent holes (caller holds the lock); should the
+ * table not grow, the range stays reserved */
+static void
+iova_put(struct vfio_dma *dma, uint64_t iova, size_t len)
+{
+	uint64_t end = iova + len;
+	size_t idx = 0;
+
+	while (idx < dma->nholes && dma->holes[idx].start < iova) {
+		idx++;
+	}
+	if (idx && dma->holes[idx - 1].end == iova) {
+		dma->holes[idx - 1].end = end;
+		if (idx < dma->nholes && dma->holes[idx].start == end) {
+			dma->holes[idx - 1].end = dma->holes[idx].end;
+			hole_remove(dma, idx);
+		}
+	} else if (idx < dma->nholes && dma->holes[idx].start == end) {
+		dma->holes[idx].start = iova;
+	} else {
+		hole_insert(dma, idx, iova, end);
+	}
 }
 
 static void
@@ -43,6 +133,9 @@ vfio_dma_fini(struct vfio_dma *dma)
 	free(dma->regions);
 	dma->regions = NULL;
 	dma->nregions = 0;
+	free(dma->holes);
+	dma->holes = NULL;
+	dma->nholes = 0;
 	pthread_rwlock_destroy(&dma->lock);
 }
 
@@ -97,11 +190,6 @@ region_add(struct vfio_dma *dma, uint8_t *vaddr, size_t len, size_t align, bool 
 		err = -EEXIST;
 		goto out;
 	}
-	reg.iova = (dma->iova_next + align - 1) & ~((uint64_t)align - 1);
-	if (reg.iova + len > dma->bus->iova_limit || reg.iova + len < reg.iova) {
-		err = -ENOSPC;
-		goto out;
-	}
 	if (dma->nregions == dma->cap) {
 		size_t cap = dma->cap ? dma->cap * 2 : 64;
 		void *mem = realloc(dma->regions, cap * sizeof(*dma->regions));
@@ -113,15 +201,19 @@ region_add(struct vfio_dma *dma, uint8_t *vaddr, size_t len, size_t align, bool 
 		dma->regions = mem;
 		dma->cap = cap;
 	}
+	err = iova_take(dma, len, align, &reg.iova);
+	if (err) {
+		goto out;
+	}
 	err = dma->bus->ops->dma_map(dma->bus, vaddr, len, reg.iova);
 	if (err) {
+		iova_put(dma, reg.iova, len);
 		goto out;
 	}
 	memmove(&dma->regions[idx + 1], &dma->regions[idx],
 		(dma->nregions - idx) * sizeof(*dma->regions));
 	dma->regions[idx] = reg;
 	dma->nregions++;
-	dma->iova_next = reg.iova + len;
 	*iova = reg.iova;
 out:
 	pthread_rwlock_unlock(&dma->lock);
@@ -150,6 +242,12 @@ region_del(struct vfio_dma *dma, const void *vaddr, bool owned)
 	pthread_rwlock_unlock(&dma->lock);
 
 	region_release(dma, &reg);
+	/* reused only once unmapped: no second mapping of the IOVA can race with the first */
+	if (!__atomic_load_n(&dma->abandoned, __ATOMIC_ACQUIRE)) {
+		pthread_rwlock_wrlock(&dma->lock);
+		iova_put(dma, reg.iova, reg.len);
+		pthread_rwlock_unlock(&dma->lock);
+	}
 	return 0;
 }
 

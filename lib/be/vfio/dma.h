@@ -2,7 +2,8 @@
 /*
  * DMA memory of one controller: allocations (2 MiB hugepages when the size warrants it and the
  * system has them, else anonymous memory, which the IOMMU mapping pins) and caller memory
- * registered with xnvme_mem_map(), each mapped at an IOVA handed out from a bump allocator.
+ * registered with xnvme_mem_map(), each mapped at an IOVA handed out first-fit from the free
+ * ranges of the IOVA window; a removed region's range is reused unless a command was abandoned.
  * The table is sorted by virtual address; writers serialise on a lock, the I/O path looks up
  * through a per-queue cache validated by a generation counter, without locks.
  */
@@ -23,13 +24,22 @@ struct vfio_dma_region {
 	bool owned; ///< allocated here (freed on removal), else caller memory
 };
 
+/** A free IOVA range [start, end) */
+struct vfio_iova_hole {
+	uint64_t start;
+	uint64_t end;
+};
+
 struct vfio_dma {
 	struct vfio_bus *bus;
 	pthread_rwlock_t lock;
 	struct vfio_dma_region *regions; ///< sorted by vaddr, non-overlapping
 	size_t nregions;
 	size_t cap;
-	uint64_t iova_next;
+	struct vfio_iova_hole *holes; ///< free IOVA ranges, sorted, never adjacent
+	size_t nholes;
+	size_t holes_cap;
+	unsigned abandoned;  ///< atomic: commands given up on that the device may still run
 	uint64_t iova_align; ///< minimum IOVA alignment (the controller page size; PRP lists)
 	unsigned gen;        ///< atomic: bumped whenever a region goes away
 };

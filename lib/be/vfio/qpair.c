@@ -30,7 +30,7 @@ vfio_qpair_alloc(struct vfio_ctrl *ctrl, uint16_t qid, uint32_t qsize, vfio_cpl_
 	size_t page = (size_t)1 << ctrl->page_shift;
 	int err = ENOMEM;
 
-	if (qsize < 2 || qsize > ctrl->mqes || qsize > 65536) {
+	if (qsize < 2 || qsize > ctrl->mqes || qsize > 65536 || qid > ctrl->max_qid) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -197,6 +197,8 @@ cid_abandon(struct vfio_qpair *qp, uint16_t cid, int err)
 	cpl.status.dnr = 1;
 	qp->cids[cid].state = VFIO_CID_ABANDONED;
 	qp->cids[cid].arg = NULL;
+	qp->abandoned++;
+	__atomic_add_fetch(&qp->dma->abandoned, 1, __ATOMIC_RELEASE);
 	qp->outstanding--;
 	qp->cb(arg, &cpl);
 }
@@ -272,6 +274,8 @@ vfio_qpair_reap(struct vfio_qpair *qp, uint32_t max)
 		if (XNVME_BE_UNLIKELY(c->state != VFIO_CID_BUSY)) {
 			if (c->state == VFIO_CID_ABANDONED) {
 				qp->stats.late++;
+				qp->abandoned--;
+				__atomic_sub_fetch(&qp->dma->abandoned, 1, __ATOMIC_RELEASE);
 				cid_release(qp, cpl.cid);
 			} else {
 				qp->stats.bogus++;

@@ -77,6 +77,7 @@ struct vfio_qpair {
 	uint32_t ncids;
 	uint32_t nfree;
 	uint32_t outstanding; ///< busy CIDs
+	uint32_t abandoned;   ///< abandoned CIDs (also counted in dma->abandoned)
 
 	uint8_t *prp; ///< per CID: prp_pages pages of PRP list
 	uint64_t prp_iova;
@@ -96,7 +97,10 @@ struct vfio_qpair {
 	struct vfio_qpair_stats stats;
 };
 
-/** Allocates the rings and tables (no admin command); NULL with errno */
+/**
+ * Allocates the rings and tables (no admin command); NULL with errno (EINVAL also when the
+ * doorbells of `qid` lie beyond BAR0, see vfio_ctrl.max_qid)
+ */
 struct vfio_qpair *
 vfio_qpair_alloc(struct vfio_ctrl *ctrl, uint16_t qid, uint32_t qsize, vfio_cpl_fn cb,
 		 uint64_t timeout_us);

@@ -302,6 +302,7 @@ setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 	}
 	pci->bar0 = mem;
 	pci->bar0_len = bar.size;
+	pci->bus.bar_size = bar.size;
 	if (pread(pci->device, &cmd, sizeof(cmd), (off_t)(cfg.offset + PCI_COMMAND)) !=
 	    sizeof(cmd)) {
 		snprintf(errmsg, len, "cannot read the PCI command register of %s", bdf);
