@@ -523,6 +523,126 @@ out:
 	free(plain);
 }
 
+/* The process's pinned memory in kB (VmPin of /proc/self/status), -1 when not reported */
+static long
+vm_pin_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1) {
+			break;
+		}
+	}
+	if (f) {
+		fclose(f);
+	}
+	return kb;
+}
+
+/* VmPin once it settles at or below `max_kb` (the kernel may unpin a moment later) */
+static long
+vm_pin_settled(long max_kb)
+{
+	long kb = vm_pin_kb();
+
+	for (int i = 0; i < 100 && kb > max_kb; ++i) {
+		usleep(20 * 1000);
+		kb = vm_pin_kb();
+	}
+	return kb;
+}
+
+/* Buffers the kernel holds registered in the ring of `q` (its fdinfo), -1 when not listed */
+static int
+ring_bufs(struct xnvme_queue *q)
+{
+	char path[64], line[256];
+	bool in = false;
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", ring_of(q)->ring.ring_fd);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "UserBufs:", 9)) {
+			in = true;
+			n = 0;
+		} else if (in && line[0] == ' ') {
+			n += strstr(line, "0x") != NULL;
+		} else {
+			in = false;
+		}
+	}
+	if (f) {
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * A freed library buffer loses its registration at the ring's next submission: its pages are
+ * unpinned (VmPin back to where it was) instead of staying pinned until the slot is reused or
+ * the ring exits; many more buffers than slots come and go, each used fixed, data compared
+ */
+static void
+test_fixed_release(struct akt *t, size_t n)
+{
+	uint8_t *plain = aligned_alloc(4096, n);
+	struct xnvme_queue *q = NULL;
+	long base, kb, n_kb = (long)(n / 1024);
+	int err, nbufs = -1;
+
+	err = xnvme_queue_init(t->dev, 8, 0, &q);
+	ACHECK(t, !err && plain, "init: %d", err);
+	if (err || !plain) {
+		goto out;
+	}
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+	base = vm_pin_kb();
+	for (int i = 0; i < 3 * XNVME_BUFREG_SLOTS; ++i) {
+		uint8_t *a = xnvme_buf_alloc(t->dev, n);
+		uint64_t nfixed = ring_of(q)->nfixed;
+		bool ok;
+
+		ACHECK(t, a, "alloc %d", i);
+		if (!a) {
+			break;
+		}
+		akt_fill(a, n, (uint64_t)i, 40 + (uint32_t)i);
+		ok = fixed_rt(t, q, 3800 + (uint64_t)(i % 8) * (n / t->lba), a, plain, n);
+		ACHECK(t, ok && ring_of(q)->nfixed == nfixed + 1, "round trip %d fixed", i);
+		kb = vm_pin_kb();
+		ACHECK(t, base < 0 || kb <= base + n_kb, "%d: pinned %ld kB, at most %ld + %ld", i,
+		       kb, base, n_kb);
+		xnvme_buf_free(t->dev, a);
+		/* a submission from a plain buffer drops the stale registration */
+		ok = fixed_rt(t, q, 3790, plain, plain, n);
+		ACHECK(t, ok, "plain round trip %d", i);
+		kb = vm_pin_settled(base);
+		ACHECK(t, base < 0 || kb <= base, "%d: freed, pinned %ld kB, base %ld", i, kb,
+		       base);
+		ACHECK(t, nbufs <= 0, "%d: freed, the ring still holds %d buffers", i, nbufs);
+		if (xnvme_test_nfail) {
+			break;
+		}
+	}
+	for (unsigned int i = 0; i < XNVME_BUFREG_SLOTS; ++i) {
+		ACHECK(t, ring_of(q)->buf_gen[i] == 0, "slot %u still registered", i);
+	}
+	if (base <= 0 || nbufs < 0) {
+		printf("# %s: VmPin %ld kB, fdinfo buffers %d: -1/0 means not checked that way\n",
+		       t->name, base, nbufs);
+	}
+out:
+	if (q) {
+		xnvme_queue_term(q);
+	}
+	free(plain);
+}
+
 /*
  * `--ucmd-fixed /dev/ngXnY` (the QEMU guest): io_uring_cmd with opts.register_buffers; the
  * library's buffers are passed as registered buffers (kernel 6.1+), data compared
@@ -579,6 +699,7 @@ test_registration(struct akt *t)
 	ACHECK(t, rf.dev, "open: %d", errno);
 	if (rf.dev) {
 		test_fixed_buffers_n(&rf, 512 * 1024);
+		test_fixed_release(&rf, 256 * 1024);
 		akt_rw_qd(&rf, 8, 3600, 64, 9);
 		xnvme_dev_close(rf.dev);
 	}

@@ -430,6 +430,30 @@ xnvme_be_linux_uring_fixed_buf(struct xnvme_be_linux_uring *u, const void *buf, 
 }
 
 void
+xnvme_be_linux_uring_drop_stale(struct xnvme_be_linux_uring *u)
+{
+	/* read first: a buffer freed during the scan is caught by the next check */
+	uint64_t dels = atomic_load_explicit(&xnvme_bufreg_dels, memory_order_acquire);
+
+	for (unsigned int i = 0; i < XNVME_BUFREG_SLOTS; ++i) {
+		struct iovec none = {.iov_base = NULL, .iov_len = 0};
+		uint64_t mine = u->buf_gen[i];
+
+		if (!mine ||
+		    (mine & ~URING_BUF_REFUSED) ==
+			    atomic_load_explicit(&xnvme_bufreg[i].gen, memory_order_acquire)) {
+			continue;
+		}
+		/* a refused slot holds nothing; on failure the kernel keeps the old pin */
+		if ((mine & URING_BUF_REFUSED) ||
+		    io_uring_register_buffers_update_tag(&u->ring, i, &none, NULL, 1) == 1) {
+			u->buf_gen[i] = 0;
+		}
+	}
+	u->buf_dels = dels;
+}
+
+void
 xnvme_be_linux_uring_register_ring(struct xnvme_be_linux_uring *u)
 {
 	struct io_uring_rsrc_update up = {.offset = UINT32_MAX, .data = (uint64_t)u->ring.ring_fd};
