@@ -624,6 +624,7 @@ test_fixed_release(struct akt *t, size_t n)
 		kb = vm_pin_settled(base);
 		ACHECK(t, base < 0 || kb <= base, "%d: freed, pinned %ld kB, base %ld", i, kb,
 		       base);
+		nbufs = ring_bufs(q);
 		ACHECK(t, nbufs <= 0, "%d: freed, the ring still holds %d buffers", i, nbufs);
 		if (xnvme_test_nfail) {
 			break;
