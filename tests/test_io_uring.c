@@ -19,6 +19,7 @@
  */
 #include "async_kernel_common.h"
 
+#include <dirent.h>
 #include <linux/nvme_ioctl.h>
 #include <sys/mman.h>
 #include "be_linux.h"
@@ -334,6 +335,97 @@ test_ring_fd(struct akt *t)
 	ok = rt_lba(t, o.q, 18, o.wbuf, o.rbuf);
 	ACHECK(t, ok, "round trip back on the first thread");
 	ACHECK(t, xnvme_queue_term(o.q) == 0, "term");
+out:
+	xnvme_buf_free(t->dev, o.wbuf);
+	xnvme_buf_free(t->dev, o.rbuf);
+}
+
+/* Open fds of the process, -1 when /proc is not there */
+static int
+fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d) {
+		return -1;
+	}
+	while (readdir(d)) {
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static void *
+term_main(void *arg)
+{
+	struct other_rt *o = arg;
+
+	o->ok = xnvme_queue_term(o->q) == 0;
+	return NULL;
+}
+
+/* 1 when this thread's registered ring table has `idx` free (probed through `ring_fd`) */
+static int
+reg_slot_free(int ring_fd, int idx)
+{
+	struct io_uring_rsrc_update up = {.offset = (uint32_t)idx, .data = (uint64_t)ring_fd};
+
+	if (io_uring_register(ring_fd, IORING_REGISTER_RING_FDS, &up, 1) != 1) {
+		return 0;
+	}
+	up.data = 0;
+	(void)io_uring_register(ring_fd, IORING_UNREGISTER_RING_FDS, &up, 1);
+	return 1;
+}
+
+/*
+ * A queue used (ring fd registered) on this thread and terminated on another: the ring fd is
+ * closed at once, and this thread's registration, which keeps the ring alive, is dropped at
+ * its next call into the mechanism (here a queue init)
+ */
+static void
+test_term_elsewhere(struct akt *t)
+{
+	struct other_rt o = {.t = t};
+	struct xnvme_queue *q2;
+	struct io_uring probe;
+	int err, idx, nfd;
+	pthread_t th;
+
+	o.wbuf = xnvme_buf_alloc(t->dev, t->lba);
+	o.rbuf = xnvme_buf_alloc(t->dev, t->lba);
+	nfd = fd_count();
+	setenv("XNVME_QUEUE_TASKRUN", "coop", 1);
+	err = xnvme_queue_init(t->dev, 8, 0, &o.q);
+	unsetenv("XNVME_QUEUE_TASKRUN");
+	ACHECK(t, !err && io_uring_queue_init(1, &probe, 0) == 0, "init: %d", err);
+	if (err) {
+		goto out;
+	}
+	xnvme_queue_set_cb(o.q, akt_cb, NULL);
+	akt_fill(o.wbuf, t->lba, 19, 7);
+	ACHECK(t, rt_lba(t, o.q, 19, o.wbuf, o.rbuf), "round trip");
+	idx = ring_of(o.q)->reg_idx;
+	pthread_create(&th, NULL, term_main, &o);
+	pthread_join(th, NULL);
+	ACHECK(t, o.ok, "term on another thread");
+	ACHECK(t, fd_count() == nfd + 1, "the ring fd is closed: %d fds, %d before (+1 probe)",
+	       fd_count(), nfd);
+	if (idx < 0) {
+		printf("# %s: the kernel refused IORING_REGISTER_RING_FDS\n", t->name);
+	} else {
+		ACHECK(t, !reg_slot_free(probe.ring_fd, idx), "slot %d held before the next call",
+		       idx);
+		err = xnvme_queue_init(t->dev, 8, 0, &q2);
+		ACHECK(t, !err, "second init: %d", err);
+		if (!err) {
+			xnvme_queue_term(q2);
+		}
+		ACHECK(t, reg_slot_free(probe.ring_fd, idx), "slot %d released", idx);
+	}
+	io_uring_queue_exit(&probe);
 out:
 	xnvme_buf_free(t->dev, o.wbuf);
 	xnvme_buf_free(t->dev, o.rbuf);
@@ -993,6 +1085,7 @@ run_file_target(struct akt *t, bool extras)
 		test_fault_injection(t);
 		test_migration(t);
 		test_ring_fd(t);
+		test_term_elsewhere(t);
 		test_iopoll(t);
 		test_sqpoll(t);
 		test_registration(t);

@@ -181,6 +181,17 @@ xnvme_be_linux_uring_fixed_buf(struct xnvme_be_linux_uring *u, const void *buf, 
 void
 xnvme_be_linux_uring_drop_stale(struct xnvme_be_linux_uring *u);
 
+/**
+ * Registered ring fds other threads terminated for this one: the count of hand-overs, and the
+ * count this thread last looked at (uring.c)
+ */
+extern _Atomic uint64_t xnvme_be_linux_uring_dead_seq;
+extern __thread uint64_t xnvme_be_linux_uring_dead_seen __attribute__((tls_model("initial-exec")));
+
+/** Unregisters the ring fds of queues other threads terminated for this one (through `u`) */
+void
+xnvme_be_linux_uring_reap_dead(struct xnvme_be_linux_uring *u);
+
 /** Slow paths of the flush below: enabling a disabled ring, registering the ring fd, errors */
 int
 xnvme_be_linux_uring_enable(struct xnvme_be_linux_uring *u);
@@ -280,6 +291,12 @@ xnvme_be_linux_uring_flush(struct xnvme_be_linux_uring *u)
 							  memory_order_relaxed) != u->buf_dels,
 				     0)) {
 			xnvme_be_linux_uring_drop_stale(u);
+		}
+		if (__builtin_expect(atomic_load_explicit(&xnvme_be_linux_uring_dead_seq,
+							  memory_order_relaxed) !=
+					     xnvme_be_linux_uring_dead_seen,
+				     0)) {
+			xnvme_be_linux_uring_reap_dead(u);
 		}
 		if (__builtin_expect(!u->enabled, 0)) {
 			ret = xnvme_be_linux_uring_enable(u);
