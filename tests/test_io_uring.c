@@ -8,7 +8,9 @@
  *     once, one queue per thread, the completion fd, a queue driven by another thread;
  *   - setup flags: each XNVME_QUEUE_TASKRUN mode, SQPOLL (briefly), IOPOLL (the host fails
  *     polled I/O with EOPNOTSUPP: the status must say so, nothing may hang), registered file,
- *     registered buffers (the library's buffers fixed, others not, re-allocation re-registers);
+ *     registered buffers (the library's buffers fixed, others not, re-allocation re-registers,
+ *     a freed buffer leaves the ring's table at the next submission); a queue terminated on
+ *     another thread than the one that registered its ring fd releases that registration;
  *   - batching (nothing reaches the kernel before poke; XNVME_QUEUE_BATCHING_OFF), transient
  *     and fatal submit errors injected through the test hook: poke never reports EAGAIN/EBUSY;
  *   - io_uring_cmd on a regular file: the open fails naming the mechanism; the passthrough
