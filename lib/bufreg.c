@@ -4,6 +4,7 @@
 #include "xnvme_bufreg.h"
 
 struct xnvme_bufreg_slot xnvme_bufreg[XNVME_BUFREG_SLOTS];
+_Atomic uint64_t xnvme_bufreg_dels;
 
 static pthread_mutex_t bufreg_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t bufreg_gen; ///< under bufreg_lock
@@ -42,6 +43,7 @@ xnvme_bufreg_del(void *buf)
 		if (atomic_load_explicit(&s->gen, memory_order_relaxed) &&
 		    atomic_load_explicit(&s->start, memory_order_relaxed) == (uintptr_t)buf) {
 			atomic_store_explicit(&s->gen, 0, memory_order_release);
+			atomic_fetch_add_explicit(&xnvme_bufreg_dels, 1, memory_order_release);
 			break;
 		}
 	}

@@ -25,6 +25,13 @@ struct xnvme_bufreg_slot {
 
 extern struct xnvme_bufreg_slot xnvme_bufreg[XNVME_BUFREG_SLOTS];
 
+/**
+ * Bumped by every xnvme_bufreg_del() after the slot is cleared: a user of the table (e.g. an
+ * io_uring ring holding registrations) compares it with the value it last saw to learn, with
+ * one load, that a buffer went away and its registration must be dropped
+ */
+extern _Atomic uint64_t xnvme_bufreg_dels;
+
 /** Records [buf, buf + nbytes); silently not when the table is full */
 void
 xnvme_bufreg_add(void *buf, size_t nbytes);

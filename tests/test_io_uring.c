@@ -8,7 +8,9 @@
  *     once, one queue per thread, the completion fd, a queue driven by another thread;
  *   - setup flags: each XNVME_QUEUE_TASKRUN mode, SQPOLL (briefly), IOPOLL (the host fails
  *     polled I/O with EOPNOTSUPP: the status must say so, nothing may hang), registered file,
- *     registered buffers (the library's buffers fixed, others not, re-allocation re-registers);
+ *     registered buffers (the library's buffers fixed, others not, re-allocation re-registers,
+ *     a freed buffer leaves the ring's table at the next submission); a queue terminated on
+ *     another thread than the one that registered its ring fd releases that registration;
  *   - batching (nothing reaches the kernel before poke; XNVME_QUEUE_BATCHING_OFF), transient
  *     and fatal submit errors injected through the test hook: poke never reports EAGAIN/EBUSY;
  *   - io_uring_cmd on a regular file: the open fails naming the mechanism; the passthrough
@@ -19,6 +21,7 @@
  */
 #include "async_kernel_common.h"
 
+#include <dirent.h>
 #include <linux/nvme_ioctl.h>
 #include <sys/mman.h>
 #include "be_linux.h"
@@ -339,6 +342,97 @@ out:
 	xnvme_buf_free(t->dev, o.rbuf);
 }
 
+/* Open fds of the process, -1 when /proc is not there */
+static int
+fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d) {
+		return -1;
+	}
+	while (readdir(d)) {
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static void *
+term_main(void *arg)
+{
+	struct other_rt *o = arg;
+
+	o->ok = xnvme_queue_term(o->q) == 0;
+	return NULL;
+}
+
+/* 1 when this thread's registered ring table has `idx` free (probed through `ring_fd`) */
+static int
+reg_slot_free(int ring_fd, int idx)
+{
+	struct io_uring_rsrc_update up = {.offset = (uint32_t)idx, .data = (uint64_t)ring_fd};
+
+	if (io_uring_register(ring_fd, IORING_REGISTER_RING_FDS, &up, 1) != 1) {
+		return 0;
+	}
+	up.data = 0;
+	(void)io_uring_register(ring_fd, IORING_UNREGISTER_RING_FDS, &up, 1);
+	return 1;
+}
+
+/*
+ * A queue used (ring fd registered) on this thread and terminated on another: the ring fd is
+ * closed at once, and this thread's registration, which keeps the ring alive, is dropped at
+ * its next call into the mechanism (here a queue init)
+ */
+static void
+test_term_elsewhere(struct akt *t)
+{
+	struct other_rt o = {.t = t};
+	struct xnvme_queue *q2;
+	struct io_uring probe;
+	int err, idx, nfd;
+	pthread_t th;
+
+	o.wbuf = xnvme_buf_alloc(t->dev, t->lba);
+	o.rbuf = xnvme_buf_alloc(t->dev, t->lba);
+	nfd = fd_count();
+	setenv("XNVME_QUEUE_TASKRUN", "coop", 1);
+	err = xnvme_queue_init(t->dev, 8, 0, &o.q);
+	unsetenv("XNVME_QUEUE_TASKRUN");
+	ACHECK(t, !err && io_uring_queue_init(1, &probe, 0) == 0, "init: %d", err);
+	if (err) {
+		goto out;
+	}
+	xnvme_queue_set_cb(o.q, akt_cb, NULL);
+	akt_fill(o.wbuf, t->lba, 19, 7);
+	ACHECK(t, rt_lba(t, o.q, 19, o.wbuf, o.rbuf), "round trip");
+	idx = ring_of(o.q)->reg_idx;
+	pthread_create(&th, NULL, term_main, &o);
+	pthread_join(th, NULL);
+	ACHECK(t, o.ok, "term on another thread");
+	ACHECK(t, fd_count() == nfd + 1, "the ring fd is closed: %d fds, %d before (+1 probe)",
+	       fd_count(), nfd);
+	if (idx < 0) {
+		printf("# %s: the kernel refused IORING_REGISTER_RING_FDS\n", t->name);
+	} else {
+		ACHECK(t, !reg_slot_free(probe.ring_fd, idx), "slot %d held before the next call",
+		       idx);
+		err = xnvme_queue_init(t->dev, 8, 0, &q2);
+		ACHECK(t, !err, "second init: %d", err);
+		if (!err) {
+			xnvme_queue_term(q2);
+		}
+		ACHECK(t, reg_slot_free(probe.ring_fd, idx), "slot %d released", idx);
+	}
+	io_uring_queue_exit(&probe);
+out:
+	xnvme_buf_free(t->dev, o.wbuf);
+	xnvme_buf_free(t->dev, o.rbuf);
+}
+
 /* IOPOLL: polled I/O fails here with EOPNOTSUPP; it must be reported and nothing may hang */
 static void
 test_iopoll(struct akt *t)
@@ -523,6 +617,127 @@ out:
 	free(plain);
 }
 
+/* The process's pinned memory in kB (VmPin of /proc/self/status), -1 when not reported */
+static long
+vm_pin_kb(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kb = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1) {
+			break;
+		}
+	}
+	if (f) {
+		fclose(f);
+	}
+	return kb;
+}
+
+/* VmPin once it settles at or below `max_kb` (the kernel may unpin a moment later) */
+static long
+vm_pin_settled(long max_kb)
+{
+	long kb = vm_pin_kb();
+
+	for (int i = 0; i < 100 && kb > max_kb; ++i) {
+		usleep(20 * 1000);
+		kb = vm_pin_kb();
+	}
+	return kb;
+}
+
+/* Buffers the kernel holds registered in the ring of `q` (its fdinfo), -1 when not listed */
+static int
+ring_bufs(struct xnvme_queue *q)
+{
+	char path[64], line[256];
+	bool in = false;
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", ring_of(q)->ring.ring_fd);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "UserBufs:", 9)) {
+			in = true;
+			n = 0;
+		} else if (in && line[0] == ' ') {
+			n += strstr(line, "0x") != NULL;
+		} else {
+			in = false;
+		}
+	}
+	if (f) {
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * A freed library buffer loses its registration at the ring's next submission: its pages are
+ * unpinned (VmPin back to where it was) instead of staying pinned until the slot is reused or
+ * the ring exits; many more buffers than slots come and go, each used fixed, data compared
+ */
+static void
+test_fixed_release(struct akt *t, size_t n)
+{
+	uint8_t *plain = aligned_alloc(4096, n);
+	struct xnvme_queue *q = NULL;
+	long base, kb, n_kb = (long)(n / 1024);
+	int err, nbufs = -1;
+
+	err = xnvme_queue_init(t->dev, 8, 0, &q);
+	ACHECK(t, !err && plain, "init: %d", err);
+	if (err || !plain) {
+		goto out;
+	}
+	xnvme_queue_set_cb(q, akt_cb, NULL);
+	base = vm_pin_kb();
+	for (int i = 0; i < 3 * XNVME_BUFREG_SLOTS; ++i) {
+		uint8_t *a = xnvme_buf_alloc(t->dev, n);
+		uint64_t nfixed = ring_of(q)->nfixed;
+		bool ok;
+
+		ACHECK(t, a, "alloc %d", i);
+		if (!a) {
+			break;
+		}
+		akt_fill(a, n, (uint64_t)i, 40 + (uint32_t)i);
+		ok = fixed_rt(t, q, 3800 + (uint64_t)(i % 8) * (n / t->lba), a, plain, n);
+		ACHECK(t, ok && ring_of(q)->nfixed == nfixed + 1, "round trip %d fixed", i);
+		kb = vm_pin_kb();
+		ACHECK(t, base < 0 || kb <= base + n_kb, "%d: pinned %ld kB, at most %ld + %ld", i,
+		       kb, base, n_kb);
+		xnvme_buf_free(t->dev, a);
+		/* a submission from a plain buffer drops the stale registration */
+		ok = fixed_rt(t, q, 3790, plain, plain, n);
+		ACHECK(t, ok, "plain round trip %d", i);
+		kb = vm_pin_settled(base);
+		ACHECK(t, base < 0 || kb <= base, "%d: freed, pinned %ld kB, base %ld", i, kb,
+		       base);
+		nbufs = ring_bufs(q);
+		ACHECK(t, nbufs <= 0, "%d: freed, the ring still holds %d buffers", i, nbufs);
+		if (xnvme_test_nfail) {
+			break;
+		}
+	}
+	for (unsigned int i = 0; i < XNVME_BUFREG_SLOTS; ++i) {
+		ACHECK(t, ring_of(q)->buf_gen[i] == 0, "slot %u still registered", i);
+	}
+	if (base <= 0 || nbufs < 0) {
+		printf("# %s: VmPin %ld kB, fdinfo buffers %d: -1/0 means not checked that way\n",
+		       t->name, base, nbufs);
+	}
+out:
+	if (q) {
+		xnvme_queue_term(q);
+	}
+	free(plain);
+}
+
 /*
  * `--ucmd-fixed /dev/ngXnY` (the QEMU guest): io_uring_cmd with opts.register_buffers; the
  * library's buffers are passed as registered buffers (kernel 6.1+), data compared
@@ -579,6 +794,7 @@ test_registration(struct akt *t)
 	ACHECK(t, rf.dev, "open: %d", errno);
 	if (rf.dev) {
 		test_fixed_buffers_n(&rf, 512 * 1024);
+		test_fixed_release(&rf, 256 * 1024);
 		akt_rw_qd(&rf, 8, 3600, 64, 9);
 		xnvme_dev_close(rf.dev);
 	}
@@ -871,6 +1087,7 @@ run_file_target(struct akt *t, bool extras)
 		test_fault_injection(t);
 		test_migration(t);
 		test_ring_fd(t);
+		test_term_elsewhere(t);
 		test_iopoll(t);
 		test_sqpoll(t);
 		test_registration(t);

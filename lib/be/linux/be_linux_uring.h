@@ -102,6 +102,7 @@ struct xnvme_be_linux_uring {
 	unsigned int buf_hint;    ///< bufreg slot of the last fixed buffer used
 	uint64_t nfixed;          ///< commands submitted with a fixed buffer (tests, statistics)
 	uint64_t buf_gen[XNVME_BUFREG_SLOTS]; ///< bufreg generation registered per slot
+	uint64_t buf_dels;                    ///< xnvme_bufreg_dels when buf_gen was last checked
 	int fd;              ///< what SQEs carry: the fd, or 0 with IOSQE_FIXED_FILE
 	uint8_t sqe_flags;   ///< IOSQE_* every SQE carries
 	uint32_t timeout_ms; ///< io_uring_cmd: every command's timeout_ms (be_linux_nvme.h)
@@ -171,6 +172,25 @@ xnvme_be_linux_uring_poke_pass(struct xnvme_queue *queue, uint32_t max);
 bool
 xnvme_be_linux_uring_fixed_buf(struct xnvme_be_linux_uring *u, const void *buf, size_t nbytes,
 			       uint16_t *idx);
+
+/**
+ * Empties the ring's slots whose buffer was freed or unmapped since the last check, so that
+ * the kernel unpins its pages (they count against RLIMIT_MEMLOCK) at once rather than when the
+ * slot is reused or the ring exits
+ */
+void
+xnvme_be_linux_uring_drop_stale(struct xnvme_be_linux_uring *u);
+
+/**
+ * Registered ring fds other threads terminated for this one: the count of hand-overs, and the
+ * count this thread last looked at (uring.c)
+ */
+extern _Atomic uint64_t xnvme_be_linux_uring_dead_seq;
+extern __thread uint64_t xnvme_be_linux_uring_dead_seen __attribute__((tls_model("initial-exec")));
+
+/** Unregisters the ring fds of queues other threads terminated for this one (through `u`) */
+void
+xnvme_be_linux_uring_reap_dead(struct xnvme_be_linux_uring *u);
 
 /** Slow paths of the flush below: enabling a disabled ring, registering the ring fd, errors */
 int
@@ -266,6 +286,18 @@ xnvme_be_linux_uring_flush(struct xnvme_be_linux_uring *u)
 	int ret;
 
 	if (io_uring_sq_ready(ring)) {
+		if (u->fixed_bufs &&
+		    __builtin_expect(atomic_load_explicit(&xnvme_bufreg_dels,
+							  memory_order_relaxed) != u->buf_dels,
+				     0)) {
+			xnvme_be_linux_uring_drop_stale(u);
+		}
+		if (__builtin_expect(atomic_load_explicit(&xnvme_be_linux_uring_dead_seq,
+							  memory_order_relaxed) !=
+					     xnvme_be_linux_uring_dead_seen,
+				     0)) {
+			xnvme_be_linux_uring_reap_dead(u);
+		}
 		if (__builtin_expect(!u->enabled, 0)) {
 			ret = xnvme_be_linux_uring_enable(u);
 			if (ret) {

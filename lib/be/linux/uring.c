@@ -308,6 +308,96 @@ uring_abandon(struct xnvme_be_linux_uring *u, uint32_t outstanding)
 	}
 }
 
+/*
+ * Registered ring fds of queues terminated on a thread other than the one that registered
+ * them: the kernel's table is per thread, so only that thread can drop the entry (and with it
+ * the ring, its pinned buffers and its file). It does so at its next flush, queue init or term
+ * (dead_seq tells it, one load); a thread's exit drops its table in the kernel, and its
+ * entries here. A full list leaves the ring alive until the thread exits.
+ */
+#define URING_DEAD_MAX 64
+static struct {
+	uint64_t tid;
+	int idx;
+} uring_dead[URING_DEAD_MAX];
+static unsigned int uring_ndead; ///< under uring_dead_lock
+static pthread_mutex_t uring_dead_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t uring_dead_key;
+static pthread_once_t uring_dead_once = PTHREAD_ONCE_INIT;
+_Atomic uint64_t xnvme_be_linux_uring_dead_seq;
+__thread uint64_t xnvme_be_linux_uring_dead_seen __attribute__((tls_model("initial-exec")));
+static __thread bool uring_dead_keyed;
+
+/* Forgets the entries of this thread; with `ring_fd` >= 0 unregisters them through it first */
+static void
+uring_dead_drop(int ring_fd)
+{
+	uint64_t self = xnvme_be_linux_uring_self();
+
+	pthread_mutex_lock(&uring_dead_lock);
+	xnvme_be_linux_uring_dead_seen =
+		atomic_load_explicit(&xnvme_be_linux_uring_dead_seq, memory_order_relaxed);
+	for (unsigned int i = 0; i < uring_ndead;) {
+		struct io_uring_rsrc_update up = {.offset = (uint32_t)uring_dead[i].idx};
+
+		if (uring_dead[i].tid != self) {
+			i++;
+			continue;
+		}
+		if (ring_fd >= 0) {
+			(void)io_uring_register(ring_fd, IORING_UNREGISTER_RING_FDS, &up, 1);
+		}
+		uring_dead[i] = uring_dead[--uring_ndead];
+	}
+	pthread_mutex_unlock(&uring_dead_lock);
+}
+
+static void
+uring_dead_exit(void *arg)
+{
+	(void)arg;
+	uring_dead_drop(-1); /* the kernel drops the thread's table itself */
+}
+
+static void
+uring_dead_key_create(void)
+{
+	(void)pthread_key_create(&uring_dead_key, uring_dead_exit);
+}
+
+/* Hands the registration of `u`, made by another thread, to that thread to drop */
+static void
+uring_dead_add(struct xnvme_be_linux_uring *u)
+{
+	/* what the kernel lets any thread release goes now (not SINGLE_ISSUER rings) */
+	if (u->fixed_bufs) {
+		(void)io_uring_unregister_buffers(&u->ring);
+	}
+	pthread_mutex_lock(&uring_dead_lock);
+	if (uring_ndead < URING_DEAD_MAX) {
+		uring_dead[uring_ndead].tid = u->reg_owner;
+		uring_dead[uring_ndead].idx = u->reg_idx;
+		uring_ndead++;
+		atomic_fetch_add_explicit(&xnvme_be_linux_uring_dead_seq, 1, memory_order_relaxed);
+	}
+	pthread_mutex_unlock(&uring_dead_lock);
+}
+
+static void
+uring_dead_reap(int ring_fd)
+{
+	if (atomic_load_explicit(&xnvme_be_linux_uring_dead_seq, memory_order_relaxed) !=
+	    xnvme_be_linux_uring_dead_seen) {
+		uring_dead_drop(ring_fd);
+	}
+}
+
+void
+xnvme_be_linux_uring_reap_dead(struct xnvme_be_linux_uring *u)
+{
+	uring_dead_drop(u->ring.ring_fd);
+}
+
 int
 xnvme_be_linux_uring_queue_init(struct xnvme_queue *queue, int opts, const char *mech,
 				unsigned int required)
@@ -317,6 +407,9 @@ xnvme_be_linux_uring_queue_init(struct xnvme_queue *queue, int opts, const char 
 
 	if (!err) {
 		err = uring_setup(queue->state, queue, mech, required, lstate->fd, opts);
+	}
+	if (!err) {
+		uring_dead_reap(((struct xnvme_be_linux_uring *)queue->state)->ring.ring_fd);
 	}
 	if (err) {
 		free(queue->state);
@@ -339,7 +432,10 @@ xnvme_be_linux_uring_queue_term(struct xnvme_queue *queue)
 
 			(void)io_uring_register(u->ring.ring_fd, IORING_UNREGISTER_RING_FDS, &up,
 						1);
+		} else if (u->reg_idx >= 0) {
+			uring_dead_add(u);
 		}
+		uring_dead_reap(u->ring.ring_fd);
 		io_uring_queue_exit(&u->ring);
 		if (u->efd >= 0) {
 			close(u->efd);
@@ -430,6 +526,30 @@ xnvme_be_linux_uring_fixed_buf(struct xnvme_be_linux_uring *u, const void *buf, 
 }
 
 void
+xnvme_be_linux_uring_drop_stale(struct xnvme_be_linux_uring *u)
+{
+	/* read first: a buffer freed during the scan is caught by the next check */
+	uint64_t dels = atomic_load_explicit(&xnvme_bufreg_dels, memory_order_acquire);
+
+	for (unsigned int i = 0; i < XNVME_BUFREG_SLOTS; ++i) {
+		struct iovec none = {.iov_base = NULL, .iov_len = 0};
+		uint64_t mine = u->buf_gen[i];
+
+		if (!mine ||
+		    (mine & ~URING_BUF_REFUSED) ==
+			    atomic_load_explicit(&xnvme_bufreg[i].gen, memory_order_acquire)) {
+			continue;
+		}
+		/* a refused slot holds nothing; on failure the kernel keeps the old pin */
+		if ((mine & URING_BUF_REFUSED) ||
+		    io_uring_register_buffers_update_tag(&u->ring, i, &none, NULL, 1) == 1) {
+			u->buf_gen[i] = 0;
+		}
+	}
+	u->buf_dels = dels;
+}
+
+void
 xnvme_be_linux_uring_register_ring(struct xnvme_be_linux_uring *u)
 {
 	struct io_uring_rsrc_update up = {.offset = UINT32_MAX, .data = (uint64_t)u->ring.ring_fd};
@@ -438,6 +558,11 @@ xnvme_be_linux_uring_register_ring(struct xnvme_be_linux_uring *u)
 	if (io_uring_register(u->ring.ring_fd, IORING_REGISTER_RING_FDS, &up, 1) == 1) {
 		u->reg_idx = (int)up.offset;
 		u->reg_owner = xnvme_be_linux_uring_self();
+		if (!uring_dead_keyed) {
+			/* the key's destructor forgets this thread's dead entries at its exit */
+			pthread_once(&uring_dead_once, uring_dead_key_create);
+			uring_dead_keyed = !pthread_setspecific(uring_dead_key, u);
+		}
 	}
 }
 
