@@ -56,9 +56,10 @@ xnvme_bufreg_match(unsigned int i, const void *p, size_t nbytes, uint64_t *gen, 
 	if (!g) {
 		return 0;
 	}
-	st = atomic_load_explicit(&s->start, memory_order_relaxed);
-	n = atomic_load_explicit(&s->nbytes, memory_order_relaxed);
-	atomic_thread_fence(memory_order_acquire);
+	/* seqlock read: acquire loads keep the generation re-check below after them (no fence,
+	 * which ThreadSanitizer cannot model) */
+	st = atomic_load_explicit(&s->start, memory_order_acquire);
+	n = atomic_load_explicit(&s->nbytes, memory_order_acquire);
 	if (atomic_load_explicit(&s->gen, memory_order_relaxed) != g || a < st || a - st > n ||
 	    nbytes > n - (a - st)) {
 		return 0;
