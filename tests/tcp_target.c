@@ -334,7 +334,7 @@ c2h_before_capsule(struct tt_conn *c, uint16_t cid, uint32_t len)
 	if (send_pdu(c, &r, sizeof(r), NULL, 0, false, false)) {
 		return -1;
 	}
-	sleep_ms(500); /* the initiator's socket fills up; it queues the read behind the data */
+	sleep_ms(1000); /* the initiator's socket fills up; it queues the read behind the data */
 	d.ch.type = XNVME_TCP_PDU_C2H_DATA;
 	d.ch.flags = XNVME_TCP_F_LAST | XNVME_TCP_F_SUCCESS;
 	d.cccid = (uint16_t)(cid + 1);
