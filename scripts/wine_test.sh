@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cross-builds the library, tools and tests for 64-bit Windows with mingw-w64 (-Werror, the
 # cross file meson/cross/mingw-w64-x86_64.txt) and runs the portable unit programs and the
-# examples (on the ramdisk and on a file, with the sync, emu, thrpool and iocp paths) under Wine.
+# examples (on the ramdisk and on a file, with the sync, emu, thrpool and iocp paths) and the
+# tools under Wine.
 #   scripts/wine_test.sh [BUILD_DIR]     (default: _test/build-wine)
 # The Wine prefix is private, under BUILD_DIR. Ends with "wine: N passed, N failed".
 set -uo pipefail
@@ -23,12 +24,11 @@ command -v x86_64-w64-mingw32-gcc >/dev/null || fail "x86_64-w64-mingw32-gcc mis
 command -v wine64 >/dev/null || fail "wine64 missing (scripts/setup.sh)"
 
 if [ ! -f "$build/build.ninja" ]; then
-	# The tools (poll, statvfs, ...) are not ported yet
-	meson setup --cross-file meson/cross/mingw-w64-x86_64.txt -Dtools=false "$build" >"$build/setup.log" 2>&1 ||
+	meson setup --cross-file meson/cross/mingw-w64-x86_64.txt -Dwerror=true "$build" >"$build/setup.log" 2>&1 ||
 		{ tail -n 20 "$build/setup.log"; fail "meson setup failed"; }
 fi
 ninja -C "$build" >"$build/ninja.log" 2>&1 || { grep -E 'error|FAILED' "$build/ninja.log" | head -n 20; fail "cross build failed"; }
-for f in lib/libxnvme-0.dll lib/libxnvme.dll.a meson-private/xnvme.pc; do
+for f in lib/libxnvme-0.dll lib/libxnvme.dll.a meson-private/xnvme.pc tools/xnvme.exe tools/xnvmeperf.exe; do
 	[ -f "$build/$f" ] || fail "cross build did not produce $f"
 done
 
@@ -73,5 +73,9 @@ else
 	f=$((f + 1))
 	echo "FAIL: xnvme_demo did not verify the ramdisk with thrpool"
 fi
+
+# The tools on the ramdisk and a file: exit codes, data written and read back, a short xnvmeperf
+. scripts/wine_tools.sh
+
 echo "wine: $p passed, $f failed"
 [ "$f" -eq 0 ]

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <libxnvme.h>
+#include "tools_plat.h"
 
 /** Exit statuses of every tool: success, the command failed, usage error */
 #define TOOL_EXIT_OK 0
@@ -47,7 +48,7 @@
  */
 int
 tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(TOOL_PRINTF, 3, 4)));
 
 /** Number of error lines tool_err() printed so far in this process */
 unsigned int
@@ -67,7 +68,7 @@ sub_name(const struct xnvme_cli *cli);
  */
 int
 tool_cmd_err(const struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, int err, const char *fmt,
-	     ...) __attribute__((format(printf, 4, 5)));
+	     ...) __attribute__((format(TOOL_PRINTF, 4, 5)));
 
 /**
  * Name of the NVMe status of a completion, e.g. "Invalid Command Opcode"; status codes specific

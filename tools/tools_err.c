@@ -57,7 +57,7 @@ yaml_quote(char *msg, size_t size)
 	memcpy(msg, tmp, o + 1);
 }
 
-static int __attribute__((format(printf, 3, 0)))
+static int __attribute__((format(TOOL_PRINTF, 3, 0)))
 tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
 {
 	char msg[TOOL_MSG_LEN];

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 #include <libxnvme.h>
 #include "tools_common.h"
+#include "tools_plat.h"
 
 static void
 file_setup(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
@@ -41,14 +41,7 @@ file_classify(struct tool_file *f, struct stat *st)
 	}
 	f->regular = S_ISREG(st->st_mode);
 	f->stream = S_ISFIFO(st->st_mode) || S_ISSOCK(st->st_mode) || S_ISCHR(st->st_mode);
-	if (!f->stream) {
-		int flags = fcntl(f->fd, F_GETFL);
-
-		if (flags < 0 || fcntl(f->fd, F_SETFL, flags & ~O_NONBLOCK)) {
-			return -errno;
-		}
-	}
-	return 0;
+	return f->stream ? 0 : tool_plat_fd_blocking(f->fd);
 }
 
 int
@@ -64,7 +57,7 @@ tool_file_open_in(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_c
 	}
 
 	/* Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever */
-	f->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	f->fd = open(path, O_RDONLY | TOOL_O_NONBLOCK | TOOL_O_CLOEXEC);
 	if (f->fd < 0) {
 		return tool_err(cli, -errno, "%s %s: cannot open for reading",
 				tool_opt_label(cli, opt), path);
@@ -102,19 +95,19 @@ tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_
 	}
 
 	/* Created here, or existing: only a file this run created may be removed on failure */
-	f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | TOOL_O_CLOEXEC, 0644);
 	if (f->fd >= 0) {
 		f->created = true;
 	} else if (errno == EEXIST) {
 		/* Non-blocking: a FIFO without a reader fails with ENXIO instead of waiting */
-		f->fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		f->fd = open(path, O_WRONLY | TOOL_O_NONBLOCK | TOOL_O_CLOEXEC);
 		if (f->fd < 0 && errno == ENXIO) {
 			return tool_err(cli, -ENXIO, "%s %s: a FIFO without a reader: cannot write",
 					tool_opt_label(cli, opt), path);
 		}
 		if (f->fd < 0 &&
 		    errno == ENOENT) { /* a dangling symbolic link: create its target */
-			f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | TOOL_O_CLOEXEC, 0644);
 		}
 	}
 	if (f->fd < 0) {
@@ -147,11 +140,10 @@ file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
 			continue;
 		}
 		if (ret < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && f->stream) {
-			struct pollfd pfd = {.fd = f->fd, .events = out ? POLLOUT : POLLIN};
+			int err = tool_plat_fd_wait(f->fd, out);
 
-			/* A FIFO whose writer is slow: wait for data, or for its end (POLLHUP) */
-			if (poll(&pfd, 1, -1) < 0 && errno != EINTR) {
-				return tool_err(f->cli, -errno, "%s %s: poll failed",
+			if (err) {
+				return tool_err(f->cli, err, "%s %s: poll failed",
 						tool_opt_label(f->cli, f->opt), f->path);
 			}
 			continue;

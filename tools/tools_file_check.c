@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 #include <libxnvme.h>
 #include "tools_common.h"
+#include "tools_plat.h"
 
 /* A file argument of the running subcommand, identified for tool_check_files() */
 struct file_arg {
@@ -24,11 +24,11 @@ struct file_arg {
 	bool exists; ///< a regular file or block device: `dev`, `ino` (and `rdev`) identify it
 	bool is_blk;
 	bool absent; ///< an output not existing yet: `dir_dev`, `dir_ino` and `base` name it
-	dev_t dev;
-	ino_t ino;
-	dev_t rdev;
-	dev_t dir_dev;
-	ino_t dir_ino;
+	uint64_t dev;
+	uint64_t ino;
+	uint64_t rdev;
+	uint64_t dir_dev;
+	uint64_t dir_ino;
 	const char *base;
 };
 
@@ -37,19 +37,21 @@ file_arg_identify(struct file_arg *a)
 {
 	char dir[4096];
 	const char *slash;
-	struct stat st;
+	struct tool_file_id id;
 	size_t len;
+	int err;
 
-	if (!stat(a->path, &st)) {
-		a->exists = S_ISREG(st.st_mode) || S_ISBLK(st.st_mode);
-		a->is_blk = S_ISBLK(st.st_mode);
-		a->dev = st.st_dev;
-		a->ino = st.st_ino;
-		a->rdev = st.st_rdev;
+	err = tool_plat_file_id(a->path, &id);
+	if (!err) {
+		a->exists = id.reg || id.blk;
+		a->is_blk = id.blk;
+		a->dev = id.dev;
+		a->ino = id.ino;
+		a->rdev = id.rdev;
 		return;
 	}
 	/* A device URI is never created: only an output may be a file still to be made */
-	if (errno != ENOENT || !a->written || a->opt == XNVME_CLI_OPT_URI) {
+	if (err != -ENOENT || !a->written || a->opt == XNVME_CLI_OPT_URI) {
 		return;
 	}
 	/* An output to be created: the directory entry it would be */
@@ -67,12 +69,12 @@ file_arg_identify(struct file_arg *a)
 		memcpy(dir, a->path, len);
 		dir[len] = '\0';
 	}
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+	if (tool_plat_file_id(dir, &id) || !id.dir) {
 		return;
 	}
 	a->absent = true;
-	a->dir_dev = st.st_dev;
-	a->dir_ino = st.st_ino;
+	a->dir_dev = id.dev;
+	a->dir_ino = id.ino;
 }
 
 static bool
@@ -178,7 +180,7 @@ tool_file_size_max(const char *path)
 		return max;
 	}
 	/* bits of a signed integer holding the largest file size of that file system */
-	bits = pathconf(where, _PC_FILESIZEBITS);
+	bits = tool_plat_file_size_bits(where);
 	if (bits > 1 && bits < 64) {
 		max = (1ULL << (bits - 1)) - 1;
 	}
@@ -189,17 +191,11 @@ tool_file_size_max(const char *path)
 static uint64_t
 file_fs_nbytes(const char *path)
 {
-	struct statvfs vfs;
 	const char *where;
 	char buf[4096];
-	uint64_t nbytes;
 
 	where = file_or_dir(path, buf, sizeof(buf));
-	if (!where || statvfs(where, &vfs) || !vfs.f_blocks) {
-		return 0;
-	}
-	tool_mul_u64(vfs.f_blocks, vfs.f_frsize ? vfs.f_frsize : vfs.f_bsize, &nbytes);
-	return nbytes;
+	return where ? tool_plat_fs_nbytes(where) : 0;
 }
 
 int

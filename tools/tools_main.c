@@ -171,6 +171,7 @@ tool_cli_run(struct xnvme_cli *cli, int argc, char **argv, int init)
 {
 	int ret;
 
+	tool_plat_init();
 	if (argc == 2 && !strcmp(argv[1], "--version")) {
 		return tool_version_pr(cli->title);
 	}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <libxnvme.h>
 #include "tools_common.h"
+#include "tools_plat.h"
 #include "tools_lblk.h"
 
 static const char *
@@ -64,7 +65,7 @@ file_open_quiet(const char *path, struct xnvme_opts *opts)
 
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	null = open(TOOL_DEVNULL, O_WRONLY | TOOL_O_CLOEXEC);
 	if (saved < 0 || null < 0 || dup2(null, STDERR_FILENO) < 0) {
 		if (saved >= 0) {
 			close(saved);

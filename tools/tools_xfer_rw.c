@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/uio.h>
 #include <libxnvme.h>
 #include "tools_common.h"
 

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <libxnvme.h>
@@ -81,7 +80,7 @@ struct perf_thread {
 	int err;                     ///< fatal error of the thread
 	int finished;                ///< atomic: set when the thread is done
 	uint64_t t_start, t_end;
-	struct rusage ru;
+	struct tool_cpu_times cpu;
 
 	struct hist hist;
 };
@@ -292,7 +291,7 @@ thread_main(void *arg)
 	t->deadline_ns = t->t_start + (uint64_t)(t->conf->runtime_s * 1e9);
 	t->err = t->conf->qdepth ? run_async(t) : run_sync(t);
 	t->t_end = now_ns();
-	getrusage(RUSAGE_THREAD, &t->ru);
+	tool_plat_cpu_times(&t->cpu, true);
 	__atomic_store_n(&t->finished, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -438,15 +437,9 @@ struct perf_sum {
 	struct hist hist;
 };
 
-static double
-tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 static void
 sum_threads(struct perf_thread *thr, int n, const struct perf_conf *conf, struct perf_sum *s,
-	    const struct rusage *ru0, const struct rusage *ru1)
+	    const struct tool_cpu_times *ru0, const struct tool_cpu_times *ru1)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0;
 
@@ -464,8 +457,8 @@ sum_threads(struct perf_thread *thr, int n, const struct perf_conf *conf, struct
 	s->elapsed_s = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
 	s->iops = s->elapsed_s > 0 ? (double)s->ios / s->elapsed_s : 0;
 	s->mib_s = s->iops * (double)conf->iosize / (1024.0 * 1024.0);
-	s->user_s = tv_s(ru1->ru_utime) - tv_s(ru0->ru_utime);
-	s->sys_s = tv_s(ru1->ru_stime) - tv_s(ru0->ru_stime);
+	s->user_s = ru1->user_s - ru0->user_s;
+	s->sys_s = ru1->sys_s - ru0->sys_s;
 	s->cpu_pct = s->elapsed_s > 0 ? 100.0 * (s->user_s + s->sys_s) / s->elapsed_s : 0;
 }
 
@@ -548,8 +541,8 @@ report(const struct perf_conf *conf, struct perf_dev *devs, struct perf_thread *
 			printf(", \"ios\": %" PRIu64 ", \"iops\": %.1f, \"user_s\": %.3f, "
 			       "\"sys_s\": %.3f, \"lat_ns\": ",
 			       (uint64_t)thr[i].completed,
-			       el > 0 ? (double)thr[i].completed / el : 0.0,
-			       tv_s(thr[i].ru.ru_utime), tv_s(thr[i].ru.ru_stime));
+			       el > 0 ? (double)thr[i].completed / el : 0.0, thr[i].cpu.user_s,
+			       thr[i].cpu.sys_s);
 			pr_lat_json(&thr[i].hist);
 			printf("}");
 		}
@@ -631,11 +624,12 @@ main(int argc, char **argv)
 	struct perf_conf conf;
 	struct perf_dev *devs = NULL;
 	struct perf_thread *thr = NULL;
-	struct rusage ru0, ru1;
+	struct tool_cpu_times ru0, ru1;
 	struct perf_sum sum;
 	int nstarted = 0, err, rc = 1;
 	bool progress;
 
+	tool_plat_init();
 	if (argc == 2 && !strcmp(argv[1], "--gen-man")) {
 		return perf_gen_man(stdout);
 	}
@@ -676,7 +670,7 @@ main(int argc, char **argv)
 
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	getrusage(RUSAGE_SELF, &ru0);
+	tool_plat_cpu_times(&ru0, false);
 	for (nstarted = 0; nstarted < conf.nthreads; ++nstarted) {
 		err = pthread_create(&thr[nstarted].tid, NULL, thread_main, &thr[nstarted]);
 		if (err) {
@@ -708,7 +702,7 @@ main(int argc, char **argv)
 	for (int i = 0; i < nstarted; ++i) {
 		pthread_join(thr[i].tid, NULL);
 	}
-	getrusage(RUSAGE_SELF, &ru1);
+	tool_plat_cpu_times(&ru1, false);
 	if (nstarted != conf.nthreads) {
 		goto exit;
 	}

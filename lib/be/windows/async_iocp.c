@@ -1,116 +1,83 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * Async mechanism "iocp": overlapped ReadFile/WriteFile completed through one I/O completion
- * port per queue, reaped in batches with GetQueuedCompletionStatusEx. A handle binds to one
- * port for life, so each queue opens the file again for itself. Commands that finish at
- * submission (FLUSH, decoding errors) are posted to the port with key IOCP_KEY_DONE, so every
- * completion reaches the caller through poke. Vectored commands run segment by segment on the
- * sync mechanism and are posted likewise.
+ * port per queue, reaped in batches with GetQueuedCompletionStatusEx inside poke. A handle binds
+ * to one port for life, so each queue opens the file again for itself. Commands that finish at
+ * submission (FLUSH, decoding errors) are posted to the port with key XNVME_IOCP_KEY_DONE, so
+ * every completion reaches the caller through poke. Vectored commands run segment by segment
+ * on the sync mechanism and are posted likewise. The core here is shared with "iocp_th".
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "be_windows.h"
+#include "iocp.h"
 
-#define IOCP_KEY_IO 0
-#define IOCP_KEY_DONE 1
-#define IOCP_BATCH 64
 #define STATUS_END_OF_FILE_ ((ULONG_PTR)0xC0000011L)
 
-struct iocp_slot {
-	OVERLAPPED ov; ///< first member: the OVERLAPPED pointer is the slot
-	struct xnvme_cmd_ctx *ctx;
-};
-
-struct iocp_state {
-	HANDLE port;
-	HANDLE h;
-	uint32_t inflight;       ///< transfers the OS holds (their OVERLAPPED must stay alive)
-	struct iocp_slot *slots; ///< capacity + 1, indexed by xnvme_queue_ctx_idx()
-};
-
-static int
-iocp_term(struct xnvme_queue *queue)
+void
+xnvme_iocp_close(struct xnvme_iocp *io)
 {
-	struct iocp_state *state = queue->state;
-
-	if (!state) {
-		return 0;
-	}
-	if (state->h != INVALID_HANDLE_VALUE) {
+	if (io->h && io->h != INVALID_HANDLE_VALUE) {
 		/* abandoned transfers: cancel, and wait for the OS to let go of their slots */
-		CancelIoEx(state->h, NULL);
-		while (state->inflight) {
-			OVERLAPPED_ENTRY e[IOCP_BATCH];
+		CancelIoEx(io->h, NULL);
+		while (io->inflight && io->port) {
+			OVERLAPPED_ENTRY e[XNVME_IOCP_BATCH];
 			ULONG got = 0;
 
-			if (!GetQueuedCompletionStatusEx(state->port, e, IOCP_BATCH, &got, 1000,
+			if (!GetQueuedCompletionStatusEx(io->port, e, XNVME_IOCP_BATCH, &got, 1000,
 							 FALSE)) {
 				break;
 			}
 			for (ULONG i = 0; i < got; ++i) {
-				state->inflight -= e[i].lpCompletionKey == IOCP_KEY_IO;
+				io->inflight -= e[i].lpCompletionKey == XNVME_IOCP_KEY_IO;
 			}
 		}
-		CloseHandle(state->h);
+		CloseHandle(io->h);
 	}
-	if (state->port) {
-		CloseHandle(state->port);
+	io->h = INVALID_HANDLE_VALUE;
+	if (io->port) {
+		CloseHandle(io->port);
+		io->port = NULL;
 	}
-	free(state->slots);
-	free(state);
-	queue->state = NULL;
-	return 0;
+	free(io->slots);
+	io->slots = NULL;
 }
 
-static int
-iocp_init(struct xnvme_queue *queue, int opts)
+int
+xnvme_iocp_open(struct xnvme_queue *queue, struct xnvme_iocp *io)
 {
 	const struct xnvme_be_windows_state *dstate = queue->dev->state;
-	struct iocp_state *state;
 
-	(void)opts;
-	state = calloc(1, sizeof(*state));
-	if (!state) {
-		return -ENOMEM;
+	io->slots = calloc((size_t)queue->capacity + 1, sizeof(*io->slots));
+	io->h = CreateFileA(queue->dev->ident.uri, dstate->access,
+			    FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, dstate->flags,
+			    NULL);
+	if (!io->slots || io->h == INVALID_HANDLE_VALUE) {
+		return io->slots ? -xnvme_be_windows_errno(GetLastError()) : -ENOMEM;
 	}
-	queue->state = state;
-	state->slots = calloc((size_t)queue->capacity + 1, sizeof(*state->slots));
-	state->h = CreateFileA(queue->dev->ident.uri, dstate->access,
-			       FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
-			       dstate->flags, NULL);
-	if (!state->slots || state->h == INVALID_HANDLE_VALUE) {
-		int err = state->slots ? xnvme_be_windows_errno(GetLastError()) : ENOMEM;
-
-		iocp_term(queue);
-		return -err;
-	}
-	state->port = CreateIoCompletionPort(state->h, NULL, IOCP_KEY_IO, 1);
-	if (!state->port) {
-		int err = xnvme_be_windows_errno(GetLastError());
-
-		iocp_term(queue);
-		return -err;
+	io->port = CreateIoCompletionPort(io->h, NULL, XNVME_IOCP_KEY_IO, 1);
+	if (!io->port) {
+		return -xnvme_be_windows_errno(GetLastError());
 	}
 	return 0;
 }
 
 /* Hands a command finished at submission to the port; its status is already in cpl */
 static int
-iocp_post_done(struct iocp_state *state, struct iocp_slot *slot)
+iocp_post_done(struct xnvme_iocp *io, struct xnvme_iocp_slot *slot)
 {
-	if (!PostQueuedCompletionStatus(state->port, 0, IOCP_KEY_DONE, &slot->ov)) {
+	if (!PostQueuedCompletionStatus(io->port, 0, XNVME_IOCP_KEY_DONE, &slot->ov)) {
 		return -EAGAIN; /* not queued: no side effects beyond cpl, which the caller resets */
 	}
 	return 0;
 }
 
-static int
-iocp_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	    size_t mbuf_nbytes)
+int
+xnvme_iocp_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		  size_t mbuf_nbytes)
 {
 	struct xnvme_queue *queue = ctx->async.queue;
-	struct iocp_state *state = queue->state;
-	struct iocp_slot *slot = &state->slots[xnvme_queue_ctx_idx(queue, ctx)];
+	struct xnvme_iocp *io = queue->state;
+	struct xnvme_iocp_slot *slot = &io->slots[xnvme_queue_ctx_idx(queue, ctx)];
 	uint64_t off, len;
 	bool write;
 	BOOL ok;
@@ -122,44 +89,44 @@ iocp_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbu
 	slot->ctx = ctx;
 	err = xnvme_be_windows_rw_decode(ctx, dbuf_nbytes, &off, &len, &write);
 	if (err) {
-		return iocp_post_done(state, slot); /* FLUSH done, or the status is set */
+		return iocp_post_done(io, slot); /* FLUSH done, or the status is set */
 	}
 	if (len > MAXDWORD || (len && !dbuf)) {
 		xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
 				     XNVME_STATUS_CODE_INVALID_FIELD);
-		return iocp_post_done(state, slot);
+		return iocp_post_done(io, slot);
 	}
 	slot->ov.Offset = (DWORD)off;
 	slot->ov.OffsetHigh = (DWORD)(off >> 32);
-	ok = write ? WriteFile(state->h, dbuf, (DWORD)len, NULL, &slot->ov)
-		   : ReadFile(state->h, dbuf, (DWORD)len, NULL, &slot->ov);
+	ok = write ? WriteFile(io->h, dbuf, (DWORD)len, NULL, &slot->ov)
+		   : ReadFile(io->h, dbuf, (DWORD)len, NULL, &slot->ov);
 	if (!ok) {
 		DWORD werr = GetLastError();
 
 		if (werr == ERROR_HANDLE_EOF) {
 			ctx->cpl.result = 0; /* reading at end of file: nothing, and success */
-			return iocp_post_done(state, slot);
+			return iocp_post_done(io, slot);
 		}
 		if (werr != ERROR_IO_PENDING) {
 			xnvme_cpl_set_errno(ctx, xnvme_be_windows_errno(werr));
-			return iocp_post_done(state, slot);
+			return iocp_post_done(io, slot);
 		}
 	}
-	state->inflight++; /* pending or done at once: either way a packet reaches the port */
+	io->inflight++; /* pending or done at once: either way a packet reaches the port */
 	return 0;
 }
 
-static int
-iocp_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
-	     void *mbuf, size_t mbuf_nbytes)
+int
+xnvme_iocp_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
+		   size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_queue *queue = ctx->async.queue;
-	struct iocp_state *state = queue->state;
-	struct iocp_slot *slot = &state->slots[xnvme_queue_ctx_idx(queue, ctx)];
+	struct xnvme_iocp *io = queue->state;
+	struct xnvme_iocp_slot *slot = &io->slots[xnvme_queue_ctx_idx(queue, ctx)];
 	int err;
 
 	if (dvec_cnt == 1) {
-		return iocp_cmd_io(ctx, dvec[0].iov_base, dvec[0].iov_len, mbuf, mbuf_nbytes);
+		return xnvme_iocp_cmd_io(ctx, dvec[0].iov_base, dvec[0].iov_len, mbuf, mbuf_nbytes);
 	}
 	memset(&slot->ov, 0, sizeof(slot->ov));
 	slot->ctx = ctx;
@@ -167,48 +134,86 @@ iocp_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, siz
 	if (err < 0 && !xnvme_cmd_ctx_cpl_status(ctx)) {
 		xnvme_cpl_set_errno(ctx, err);
 	}
-	return iocp_post_done(state, slot);
+	return iocp_post_done(io, slot);
+}
+
+void
+xnvme_iocp_complete(struct xnvme_queue *queue, struct xnvme_iocp *io, const OVERLAPPED_ENTRY *e)
+{
+	struct xnvme_iocp_slot *slot = (struct xnvme_iocp_slot *)e->lpOverlapped;
+	struct xnvme_cmd_ctx *ctx = slot->ctx;
+
+	if (e->lpCompletionKey == XNVME_IOCP_KEY_IO) {
+		io->inflight--;
+		if (!slot->ov.Internal || slot->ov.Internal == STATUS_END_OF_FILE_) {
+			ctx->cpl.result = e->dwNumberOfBytesTransferred;
+		} else {
+			xnvme_cpl_set_errno(ctx, EIO);
+		}
+	}
+	xnvme_queue_complete(queue, ctx);
+}
+
+int
+xnvme_iocp_get_completion_fd(struct xnvme_queue *queue)
+{
+	(void)queue;
+	return -ENOSYS;
+}
+
+static int
+iocp_term(struct xnvme_queue *queue)
+{
+	struct xnvme_iocp *io = queue->state;
+
+	if (io) {
+		xnvme_iocp_close(io);
+		free(io);
+		queue->state = NULL;
+	}
+	return 0;
+}
+
+static int
+iocp_init(struct xnvme_queue *queue, int opts)
+{
+	struct xnvme_iocp *io;
+	int err;
+
+	(void)opts;
+	io = calloc(1, sizeof(*io));
+	if (!io) {
+		return -ENOMEM;
+	}
+	queue->state = io;
+	err = xnvme_iocp_open(queue, io);
+	if (err) {
+		iocp_term(queue);
+	}
+	return err;
 }
 
 static int
 iocp_poke(struct xnvme_queue *queue, uint32_t max)
 {
-	struct iocp_state *state = queue->state;
-	OVERLAPPED_ENTRY e[IOCP_BATCH];
+	struct xnvme_iocp *io = queue->state;
+	OVERLAPPED_ENTRY e[XNVME_IOCP_BATCH];
 	uint32_t reaped = 0;
 
 	max = max ? max : UINT32_MAX;
 	while (reaped < max) {
-		ULONG want = max - reaped < IOCP_BATCH ? max - reaped : IOCP_BATCH, got = 0;
+		ULONG want = max - reaped < XNVME_IOCP_BATCH ? max - reaped : XNVME_IOCP_BATCH;
+		ULONG got = 0;
 
-		if (!GetQueuedCompletionStatusEx(state->port, e, want, &got, 0, FALSE) || !got) {
+		if (!GetQueuedCompletionStatusEx(io->port, e, want, &got, 0, FALSE) || !got) {
 			break; /* WAIT_TIMEOUT: nothing ready */
 		}
 		for (ULONG i = 0; i < got; ++i) {
-			struct iocp_slot *slot = (struct iocp_slot *)e[i].lpOverlapped;
-			struct xnvme_cmd_ctx *ctx = slot->ctx;
-
-			if (e[i].lpCompletionKey == IOCP_KEY_IO) {
-				state->inflight--;
-				if (!slot->ov.Internal ||
-				    slot->ov.Internal == STATUS_END_OF_FILE_) {
-					ctx->cpl.result = e[i].dwNumberOfBytesTransferred;
-				} else {
-					xnvme_cpl_set_errno(ctx, EIO);
-				}
-			}
-			xnvme_queue_complete(queue, ctx);
+			xnvme_iocp_complete(queue, io, &e[i]);
 		}
 		reaped += got;
 	}
 	return (int)reaped;
-}
-
-static int
-iocp_get_completion_fd(struct xnvme_queue *queue)
-{
-	(void)queue;
-	return -ENOSYS; /* a completion port is no file descriptor */
 }
 
 static int
@@ -224,7 +229,7 @@ const struct xnvme_be_async xnvme_be_windows_async_iocp = {
 	.init = iocp_init,
 	.term = iocp_term,
 	.poke = iocp_poke,
-	.cmd_io = iocp_cmd_io,
-	.cmd_iov = iocp_cmd_iov,
-	.get_completion_fd = iocp_get_completion_fd,
+	.cmd_io = xnvme_iocp_cmd_io,
+	.cmd_iov = xnvme_iocp_cmd_iov,
+	.get_completion_fd = xnvme_iocp_get_completion_fd,
 };

@@ -22,9 +22,13 @@ static const struct xnvme_be_sync *const windows_sync[] = {
 };
 
 static const struct xnvme_be_async *const windows_async[] = {
-	&xnvme_be_async_emu,          &xnvme_be_async_thrpool,
-	&xnvme_be_windows_async_iocp, &xnvme_be_windows_async_ioring,
-	&xnvme_be_async_nil,          NULL,
+	&xnvme_be_async_emu,
+	&xnvme_be_async_thrpool,
+	&xnvme_be_windows_async_iocp,
+	&xnvme_be_windows_async_iocp_th,
+	&xnvme_be_windows_async_ioring,
+	&xnvme_be_async_nil,
+	NULL,
 };
 
 const struct xnvme_be xnvme_be_windows = {

@@ -48,6 +48,7 @@ extern const struct xnvme_be_mem xnvme_be_windows_mem;
 extern const struct xnvme_be_admin xnvme_be_windows_admin_file;
 extern const struct xnvme_be_sync xnvme_be_windows_sync_file;
 extern const struct xnvme_be_async xnvme_be_windows_async_iocp;
+extern const struct xnvme_be_async xnvme_be_windows_async_iocp_th;
 extern const struct xnvme_be_async xnvme_be_windows_async_ioring;
 
 #endif /* XNVME_BE_WINDOWS_H */
