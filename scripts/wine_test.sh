@@ -64,6 +64,7 @@ example xnvme_hello_sync "Z:$img"
 example xnvme_hello_async 1GB emu
 example xnvme_hello_async "Z:$img" thrpool
 example xnvme_hello_async "Z:$img" iocp
+example xnvme_hello_async "Z:$img" iocp_th
 example xnvme_file_api "Z:$build/file-api.bin"
 example xnvme_enum
 example xnvme_demo 1GB "Z:$img"

@@ -40,7 +40,10 @@ tool_run "info file" 0 "be: 'windows'" xnvme info "Z:$timg"
 # The file command set counts bytes: nsze is the file size
 tool_run "idfy-ns file" 0 "nsze: 16777216" xnvme idfy-ns "Z:$timg"
 tool_run "idfy-ctrlr ramdisk" 0 "mdts:" xnvme idfy-ctrlr 1GB
-tool_run "enum" 0 "xnvme_cli_enumeration" xnvme enum
+# Wine has no NVMe disk: enumeration lists nothing, and \\.\PhysicalDrive0 is refused with the reason
+tool_run "enum lists nothing" 0 "xnvme_cli_enumeration: ~" xnvme enum
+tool_run "PhysicalDrive0 refused" 1 "answers no NVMe Identify.*errno: -40," xnvme info '\\.\PhysicalDrive0'
+tool_run "missing disk refused" 1 "no such disk.*errno: -19," xnvme idfy-ctrlr '\\.\PhysicalDrive63'
 tool_run "library-info" 0 "XNVME_BE_WINDOWS_ENABLED" xnvme library-info
 
 # Data through files in both directions: a written range read back, and the image checked

@@ -11,14 +11,15 @@
 #include <libxnvme.h>
 #include "xnvme_test.h"
 
+/* The other OS's backend and every mechanism only it has */
 #ifdef _WIN32
 #define OTHER_OS_BE "linux"
-#define OTHER_OS_ASYNC "io_uring"
-#define OTHER_OS_SYNC "psync"
+#define OTHER_OS_ASYNCS "io_uring", "io_uring_cmd", "libaio", "posix"
+#define OTHER_OS_SYNCS "psync", "block"
 #else
 #define OTHER_OS_BE "windows"
-#define OTHER_OS_ASYNC "iocp"
-#define OTHER_OS_SYNC "iocp"
+#define OTHER_OS_ASYNCS "iocp", "iocp_th", "io_ring"
+#define OTHER_OS_SYNCS "file"
 #endif
 
 static const struct xnvme_be_attr *
@@ -77,6 +78,8 @@ open_err(const char *be, const char *sync, const char *async)
 int
 main(void)
 {
+	static const char *const other_asyncs[] = {OTHER_OS_ASYNCS};
+	static const char *const other_syncs[] = {OTHER_OS_SYNCS};
 	int err;
 
 	check_registry();
@@ -89,8 +92,12 @@ main(void)
 	CHECK(err != 0);
 
 	/* mechanisms of the other OS: -ENOSYS */
-	CHECK_EQ(open_err(NULL, NULL, OTHER_OS_ASYNC), ENOSYS);
-	CHECK_EQ(open_err(NULL, OTHER_OS_SYNC, NULL), ENOSYS);
+	for (size_t i = 0; i < sizeof(other_asyncs) / sizeof(other_asyncs[0]); ++i) {
+		CHECK_EQ(open_err(NULL, NULL, other_asyncs[i]), ENOSYS);
+	}
+	for (size_t i = 0; i < sizeof(other_syncs) / sizeof(other_syncs[0]); ++i) {
+		CHECK_EQ(open_err(NULL, other_syncs[i], NULL), ENOSYS);
+	}
 
 	return xnvme_test_result("test_os_backends");
 }

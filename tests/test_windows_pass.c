@@ -3,7 +3,8 @@
  * NVMe passthrough buffers of the windows backend (lib/be/windows/nvme_pass.c): layout of the
  * IOCTL_STORAGE_PROTOCOL_COMMAND buffer for admin and I/O commands in each data direction,
  * refusal of bidirectional opcodes and short buffers, and the translation of every
- * ReturnStatus (NVMe status from the error information entry). Pure functions: built and run
+ * ReturnStatus (NVMe status from the error information entry); the IOCTL_STORAGE_QUERY_PROPERTY
+ * query for Identify, Get Log Page and Get Features and the decoding of its answer. Pure functions: built and run
  * on Linux and, cross-built, under Wine; the ioctl itself needs a real Windows NVMe driver.
  * Exit: 0 pass, 1 fail.
  */
@@ -128,10 +129,114 @@ check_status(void)
 	}
 }
 
+/* IOCTL_STORAGE_QUERY_PROPERTY: which commands map to which query, and the answer's data */
+static void
+check_query(void)
+{
+	struct xnvme_be_windows_spq *q = (void *)buf;
+	struct xnvme_spec_cmd cmd;
+	struct xnvme_cmd_ctx ctx;
+	uint8_t out[512];
+	uint32_t cdw[16];
+	long n;
+
+	/* Identify Controller: the adapter */
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
+	cmd.idfy.cns = 1;
+	memset(buf, 0xA5, sizeof(buf));
+	n = xnvme_be_windows_spq_build(buf, sizeof(buf), &cmd, 4096);
+	CHECK_EQ(n, 48 + 4096);
+	CHECK_EQ(q->word0, 49);
+	CHECK_EQ(q->word1, 0);
+	CHECK_EQ(q->spd.protocol_type, 3);
+	CHECK_EQ(q->spd.data_type, 1);
+	CHECK_EQ(q->spd.request_value, 1);
+	CHECK_EQ(q->spd.data_offset, 40);
+	CHECK_EQ(q->spd.data_length, 4096);
+	CHECK_EQ(((uint8_t *)buf)[48 + 4095], 0); /* the data area is cleared */
+
+	/* Identify Namespace 7: the device, nsid in the sub value */
+	cmd.idfy.cns = 0;
+	cmd.common.nsid = 7;
+	CHECK_EQ(xnvme_be_windows_spq_build(buf, sizeof(buf), &cmd, 4096), 48 + 4096);
+	CHECK_EQ(q->word0, 50);
+	CHECK_EQ(q->spd.request_value, 0);
+	CHECK_EQ(q->spd.request_subvalue, 7);
+	/* other CNS values have no query */
+	cmd.idfy.cns = 2;
+	CHECK_EQ(xnvme_be_windows_spq_build(buf, sizeof(buf), &cmd, 4096), -ENOTSUP);
+
+	/* Get Log Page: LID 0x02, LSP 0x3, RAE, LSI 0x1234, offset 0x0000000500000200 */
+	memset(cdw, 0, sizeof(cdw));
+	cdw[0] = XNVME_SPEC_ADM_OPC_LOG;
+	cdw[1] = 0xFFFFFFFF;
+	cdw[10] = 0x02 | (0x3 << 8) | (1u << 15) | (127u << 16);
+	cdw[11] = 0x1234u << 16;
+	cdw[12] = 0x200;
+	cdw[13] = 0x5;
+	memcpy(&cmd, cdw, sizeof(cmd));
+	CHECK_EQ(xnvme_be_windows_spq_build(buf, sizeof(buf), &cmd, 512), 48 + 512);
+	CHECK_EQ(q->word0, 50);
+	CHECK_EQ(q->spd.data_type, 2);
+	CHECK_EQ(q->spd.request_value, 0x02);
+	CHECK_EQ(q->spd.request_subvalue, 0x200);
+	CHECK_EQ(q->spd.request_subvalue2, 0x5);
+	CHECK_EQ(q->spd.request_subvalue3, 0x1234);
+	CHECK_EQ(q->spd.request_subvalue4, 1 | (0x3 << 1));
+
+	/* Get Features: FID 0x07 with CDW11 on the adapter */
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.common.opcode = XNVME_SPEC_ADM_OPC_GFEAT;
+	memset(cdw, 0, sizeof(cdw));
+	memcpy(cdw, &cmd, sizeof(cdw));
+	cdw[10] = 0x07;
+	cdw[11] = 0xAB;
+	memcpy(&cmd, cdw, sizeof(cmd));
+	CHECK_EQ(xnvme_be_windows_spq_build(buf, sizeof(buf), &cmd, 0), 48);
+	CHECK_EQ(q->word0, 49);
+	CHECK_EQ(q->spd.data_type, 3);
+	CHECK_EQ(q->spd.request_value, 0x07);
+	CHECK_EQ(q->spd.request_subvalue, 0xAB);
+
+	/* Commands with no query, short buffers, sizes beyond 4 GiB */
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.common.opcode = XNVME_SPEC_ADM_OPC_SFEAT;
+	CHECK_EQ(xnvme_be_windows_spq_build(buf, sizeof(buf), &cmd, 0), -ENOTSUP);
+	cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
+	cmd.idfy.cns = 1;
+	CHECK_EQ(xnvme_be_windows_spq_build(buf, 48 + 4095, &cmd, 4096), -ENOSPC);
+	CHECK_EQ(xnvme_be_windows_spq_build(NULL, 0, &cmd, 4096), -ENOSPC);
+	CHECK_EQ(xnvme_be_windows_spq_build(buf, sizeof(buf), &cmd, (size_t)UINT32_MAX),
+		 -EOVERFLOW);
+
+	/* The answer: data at ProtocolDataOffset from the protocol data, cdw0 from the fixed data */
+	xnvme_be_windows_spq_build(buf, sizeof(buf), &cmd, 512);
+	q->word0 = sizeof(*q);
+	q->word1 = 48 + 512;
+	q->spd.fixed_return_data = 0xBEEF;
+	for (int i = 0; i < 512; ++i) {
+		((uint8_t *)buf)[48 + i] = (uint8_t)i;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	memset(out, 0xFF, sizeof(out));
+	CHECK_EQ(xnvme_be_windows_spq_result(buf, 48 + 512, &ctx, out, 256), 0);
+	CHECK_EQ(ctx.cpl.cdw0, 0xBEEF);
+	CHECK_EQ(out[0], 0);
+	CHECK_EQ(out[255], 255);
+	CHECK_EQ(out[256], 0xFF); /* nothing beyond the caller's length */
+	/* malformed: fewer bytes returned than the descriptor claims, an offset inside the header */
+	CHECK_EQ(xnvme_be_windows_spq_result(buf, 48 + 100, &ctx, out, 256), -EPROTO);
+	CHECK_EQ(xnvme_be_windows_spq_result(buf, 20, &ctx, out, 256), -EPROTO);
+	q->spd.data_offset = 4;
+	CHECK_EQ(xnvme_be_windows_spq_result(buf, 48 + 512, &ctx, out, 256), -EPROTO);
+}
+
 int
 main(void)
 {
 	check_build();
 	check_status();
+	check_query();
 	return xnvme_test_result("test_windows_pass");
 }

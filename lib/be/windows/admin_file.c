@@ -141,19 +141,20 @@ file_check_support(struct xnvme_dev *dev)
 	return 0;
 }
 
-static int
-file_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf, size_t nbytes)
+int
+xnvme_be_windows_pseudo_none(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf,
+			     size_t nbytes)
 {
 	(void)dev;
 	(void)op;
 	(void)buf;
 	(void)nbytes;
-	return -ENOSYS; /* no controller behind a file to reset or read */
+	return -ENOSYS; /* no controller to reset or read behind a file; disks: not offered */
 }
 
 const struct xnvme_be_admin xnvme_be_windows_admin_file = {
 	.name = "file",
 	.check_support = file_check_support,
 	.cmd_admin = file_cmd_admin,
-	.pseudo = file_pseudo,
+	.pseudo = xnvme_be_windows_pseudo_none,
 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The windows backend. The first entry of each kind is the default. Mechanisms not built yet
- * (sync/admin "nvme", admin "block", async "iocp_th") are absent from the lists, so naming
- * them fails the open with -ENOSYS; "io_ring" is listed and refuses with its reason.
+ * The windows backend. The device open picks the defaults per device kind ("nvme" for disks,
+ * "file" for files). Admin "block" (disk geometry) is not built: absent from the list, naming
+ * it fails the open with -ENOSYS; "io_ring" refuses with its reason where the OS lacks it.
  */
 #include "be_windows.h"
 
@@ -12,11 +12,13 @@ static const struct xnvme_be_mem *const windows_mem[] = {
 };
 
 static const struct xnvme_be_admin *const windows_admin[] = {
+	&xnvme_be_windows_admin_nvme,
 	&xnvme_be_windows_admin_file,
 	NULL,
 };
 
 static const struct xnvme_be_sync *const windows_sync[] = {
+	&xnvme_be_windows_sync_nvme,
 	&xnvme_be_windows_sync_file,
 	NULL,
 };

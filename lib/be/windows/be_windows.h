@@ -16,6 +16,7 @@ struct xnvme_be_windows_state {
 	uint32_t lba_nbytes;
 	DWORD access; ///< CreateFile access and flags, for the per-queue handles of "iocp"
 	DWORD flags;
+	bool disk; ///< \\.\PhysicalDriveN: the "nvme" mechanisms serve it
 };
 
 /**
@@ -39,6 +40,23 @@ xnvme_be_windows_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
 int
 xnvme_be_windows_errno(DWORD werr);
 
+/** Topology pseudo-commands where there is no controller to reach: -ENOSYS */
+int
+xnvme_be_windows_pseudo_none(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf,
+			     size_t nbytes);
+
+/**
+ * An admin command on the NVMe disk `h`: Identify, Get Log Page and Get Features as property
+ * queries, the others through IOCTL_STORAGE_PROTOCOL_COMMAND. 0 or negative errno (-EIO with
+ * the NVMe status in cpl).
+ */
+int
+xnvme_be_windows_nvme_admin(HANDLE h, struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes);
+
+/** Whether `uri` names a physical disk, \\.\PhysicalDriveN (case-insensitive) */
+bool
+xnvme_be_windows_is_disk(const char *uri);
+
 /** Current size of the opened file in bytes, or a negative errno */
 int
 xnvme_be_windows_size(const struct xnvme_be_windows_state *state, uint64_t *nbytes);
@@ -46,6 +64,8 @@ xnvme_be_windows_size(const struct xnvme_be_windows_state *state, uint64_t *nbyt
 extern const struct xnvme_be_dev xnvme_be_windows_dev;
 extern const struct xnvme_be_mem xnvme_be_windows_mem;
 extern const struct xnvme_be_admin xnvme_be_windows_admin_file;
+extern const struct xnvme_be_admin xnvme_be_windows_admin_nvme;
+extern const struct xnvme_be_sync xnvme_be_windows_sync_nvme;
 extern const struct xnvme_be_sync xnvme_be_windows_sync_file;
 extern const struct xnvme_be_async xnvme_be_windows_async_iocp;
 extern const struct xnvme_be_async xnvme_be_windows_async_iocp_th;

@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Opening files and volumes: CreateFile with FILE_FLAG_OVERLAPPED (every transfer carries its
- * offset) and FILE_FLAG_NO_BUFFERING for opts.direct. A path that does not exist is "not mine"
- * (-ENOENT) unless opts.create, so "<N>GB" falls through to the ramdisk.
+ * Opening files, volumes and NVMe disks: CreateFile with FILE_FLAG_OVERLAPPED (every transfer
+ * carries its offset) and FILE_FLAG_NO_BUFFERING for opts.direct. A path that does not exist is
+ * "not mine" (-ENOENT) unless opts.create, so "<N>GB" falls through to the ramdisk. A disk,
+ * \\.\PhysicalDriveN, must answer Identify Controller through the NVMe property query, or the
+ * open fails with the reason (Wine, and disks of other protocols, do not answer).
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "be_windows.h"
+
+#define DISK_PREFIX "\\\\.\\PhysicalDrive"
+#define DISK_MAX 64 /* enumeration probes \\.\PhysicalDrive0 .. 63 */
 
 int
 xnvme_be_windows_errno(DWORD werr)
@@ -70,6 +78,95 @@ open_access(const struct xnvme_opts *opts)
 	return GENERIC_READ | GENERIC_WRITE;
 }
 
+bool
+xnvme_be_windows_is_disk(const char *uri)
+{
+	size_t n = strlen(DISK_PREFIX);
+	const char *p = uri + n;
+
+	if (strncasecmp(uri, DISK_PREFIX, n) || !isdigit((unsigned char)*p)) {
+		return false;
+	}
+	while (isdigit((unsigned char)*p)) {
+		p++;
+	}
+	return *p == '\0';
+}
+
+/* Identify Controller through the property query: whether the disk speaks NVMe to us */
+static int
+disk_probe(struct xnvme_dev *dev, HANDLE h)
+{
+	struct xnvme_cmd_ctx ctx = {0};
+	void *idfy = calloc(1, 4096);
+	int err;
+
+	if (!idfy) {
+		return -ENOMEM;
+	}
+	ctx.dev = dev;
+	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
+	ctx.cmd.idfy.cns = 1;
+	err = xnvme_be_windows_nvme_admin(h, &ctx, idfy, 4096);
+	free(idfy);
+	return err;
+}
+
+static int
+disk_open(struct xnvme_dev *dev)
+{
+	const char *uri = dev->ident.uri;
+	DWORD flags = FILE_FLAG_OVERLAPPED | (dev->opts.direct ? FILE_FLAG_NO_BUFFERING : 0);
+	struct xnvme_be_windows_state *state;
+	DWORD werr;
+	int err;
+
+	state = calloc(1, sizeof(*state));
+	if (!state) {
+		return -ENOMEM;
+	}
+	state->access = open_access(&dev->opts);
+	state->h = CreateFileA(uri, state->access, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+			       OPEN_EXISTING, flags, NULL);
+	if (state->h == INVALID_HANDLE_VALUE) {
+		werr = GetLastError();
+		free(state);
+		/* -ENODEV, not -ENOENT: the reason must outrank the ramdisk's "not a size" */
+		err = xnvme_be_windows_errno(werr);
+		err = err == ENOENT ? ENODEV : err;
+		return xnvme_dev_set_errmsg(dev, -err, "CreateFile('%s'): Win32 error %lu (%s)",
+					    uri, (unsigned long)werr,
+					    err == EACCES ? "disks need administrator rights"
+							  : "no such disk");
+	}
+	err = disk_probe(dev, state->h);
+	if (err) {
+		CloseHandle(state->h);
+		free(state);
+		return xnvme_dev_set_errmsg(
+			dev, err < 0 ? err : -EIO,
+			"'%s' answers no NVMe Identify through IOCTL_STORAGE_QUERY_PROPERTY (%s): "
+			"not an NVMe disk, or the driver (or Wine) offers no protocol-specific "
+			"queries",
+			uri, strerror(err < 0 ? -err : EIO));
+	}
+	state->flags = flags;
+	state->direct = dev->opts.direct;
+	state->disk = true;
+	state->lba_nbytes = 512;
+	dev->ident.dtype = 2; /* a namespace: Windows shows each one as a disk */
+	dev->ident.nsid = 1;
+	dev->ident.csi = XNVME_SPEC_CSI_NVM;
+	dev->state = state;
+	err = xnvme_be_pick_default(dev, "windows", "nvme", "nvme", "emu");
+	if (err) {
+		dev->state = NULL;
+		CloseHandle(state->h);
+		free(state);
+	}
+	return err;
+}
+
 static int
 windows_dev_open(struct xnvme_dev *dev)
 {
@@ -78,6 +175,9 @@ windows_dev_open(struct xnvme_dev *dev)
 	struct xnvme_be_windows_state *state;
 	int err;
 
+	if (xnvme_be_windows_is_disk(uri)) {
+		return disk_open(dev);
+	}
 	if (!dev->opts.create && GetFileAttributesA(uri) == INVALID_FILE_ATTRIBUTES) {
 		return xnvme_dev_set_errmsg(dev, -ENOENT, "'%s' does not exist (no opts.create)",
 					    uri);
@@ -129,15 +229,25 @@ windows_dev_close(struct xnvme_dev *dev)
 	dev->state = NULL;
 }
 
+/*
+ * Lists the NVMe disks: every \\.\PhysicalDriveN (N < 64) that opens and answers the NVMe
+ * Identify query. A disk that is absent, or speaks another protocol, is skipped; files are not
+ * enumerated. `sys_uri` (remote systems) is not supported.
+ */
 static int
 windows_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
 		  void *cb_args)
 {
-	(void)sys_uri;
-	(void)opts;
-	(void)cb_func;
-	(void)cb_args;
-	return -ENOSYS; /* \\.\PhysicalDriveN enumeration comes with the nvme mechanisms */
+	if (sys_uri && sys_uri[0]) {
+		return -ENOSYS;
+	}
+	for (int i = 0; i < DISK_MAX; ++i) {
+		char uri[32];
+
+		snprintf(uri, sizeof(uri), "\\\\.\\PhysicalDrive%d", i);
+		xnvme_be_enumerate_visit(uri, opts, cb_func, cb_args);
+	}
+	return 0;
 }
 
 const struct xnvme_be_dev xnvme_be_windows_dev = {

@@ -82,4 +82,64 @@ xnvme_be_windows_spc_build(void *buf, size_t buf_nbytes, const struct xnvme_spec
 int
 xnvme_be_windows_spc_status(const void *buf, struct xnvme_cmd_ctx *ctx);
 
+/*
+ * IOCTL_STORAGE_QUERY_PROPERTY with protocol-specific data: Identify, Get Log Page and Get
+ * Features go this way (the driver issues them; IOCTL_STORAGE_PROTOCOL_COMMAND refuses them).
+ * The query is STORAGE_PROPERTY_QUERY whose AdditionalParameters hold
+ * STORAGE_PROTOCOL_SPECIFIC_DATA; the answer is STORAGE_PROTOCOL_DATA_DESCRIPTOR with the same
+ * protocol data; in both the data follows at ProtocolDataOffset from the protocol data.
+ */
+struct xnvme_be_windows_spd {
+	uint32_t protocol_type;
+	uint32_t data_type;
+	uint32_t request_value;
+	uint32_t request_subvalue;
+	uint32_t data_offset; ///< from the start of this struct
+	uint32_t data_length;
+	uint32_t fixed_return_data; ///< CQE DW0
+	uint32_t request_subvalue2;
+	uint32_t request_subvalue3;
+	uint32_t request_subvalue4;
+};
+/* STORAGE_PROPERTY_QUERY (PropertyId, QueryType) and STORAGE_PROTOCOL_DATA_DESCRIPTOR
+ * (Version, Size) share this shape: two words, then the protocol data */
+struct xnvme_be_windows_spq {
+	uint32_t word0; ///< query: PropertyId; answer: Version
+	uint32_t word1; ///< query: QueryType (0, standard); answer: Size
+	struct xnvme_be_windows_spd spd;
+};
+_Static_assert(sizeof(struct xnvme_be_windows_spd) == 40, "STORAGE_PROTOCOL_SPECIFIC_DATA");
+_Static_assert(sizeof(struct xnvme_be_windows_spq) == 48, "query + protocol data");
+_Static_assert(offsetof(struct xnvme_be_windows_spq, spd) == 8, "AdditionalParameters");
+
+#define XNVME_BE_WINDOWS_SPQ_ADAPTER 49 ///< StorageAdapterProtocolSpecificProperty
+#define XNVME_BE_WINDOWS_SPQ_DEVICE 50  ///< StorageDeviceProtocolSpecificProperty
+#define XNVME_BE_WINDOWS_SPQ_IDENTIFY 1 ///< NVMeDataTypeIdentify
+#define XNVME_BE_WINDOWS_SPQ_LOG 2      ///< NVMeDataTypeLogPage
+#define XNVME_BE_WINDOWS_SPQ_FEATURE 3  ///< NVMeDataTypeFeature
+#define XNVME_BE_WINDOWS_SPQ_DATA_OFFSET sizeof(struct xnvme_be_windows_spq)
+
+/**
+ * Builds the IOCTL_STORAGE_QUERY_PROPERTY input for the admin command `cmd` reading
+ * `data_nbytes` into `buf` (`buf_nbytes`, 4-byte aligned; the same buffer takes the answer).
+ * Identify Controller (CNS 1) asks the adapter, Identify Namespace (CNS 0, nsid in the sub
+ * value) the device; Get Log Page asks the device with LID, offset (low, high), LSI and LSP;
+ * Get Features asks the adapter with FID and CDW11. Returns the bytes the ioctl needs, -ENOTSUP
+ * for any other command (or CNS) that Windows offers no query for, -ENOSPC when `buf` is too
+ * small, -EOVERFLOW beyond 4 GiB.
+ */
+long
+xnvme_be_windows_spq_build(void *buf, size_t buf_nbytes, const struct xnvme_spec_cmd *cmd,
+			   size_t data_nbytes);
+
+/**
+ * Takes the answer of a query built by xnvme_be_windows_spq_build() (`returned` bytes, from
+ * DeviceIoControl): copies its data into `dbuf` (`dbuf_nbytes`; the rest is zeroed), sets cdw0
+ * from FixedProtocolReturnData, and returns 0, or -EPROTO when the descriptor is malformed (its
+ * data reaches beyond what was returned).
+ */
+int
+xnvme_be_windows_spq_result(const void *buf, size_t returned, struct xnvme_cmd_ctx *ctx, void *dbuf,
+			    size_t dbuf_nbytes);
+
 #endif /* XNVME_BE_WINDOWS_NVME_PASS_H */
