@@ -32,6 +32,20 @@ for f in lib/libxnvme-0.dll lib/libxnvme.dll.a meson-private/xnvme.pc tools/xnvm
 	[ -f "$build/$f" ] || fail "cross build did not produce $f"
 done
 
+# The DLL exports exactly the version script's names, which tests/check_symbols.py holds the
+# Linux library to: the same symbol set on both
+x86_64-w64-mingw32-objdump -p "$build/lib/libxnvme-0.dll" |
+	sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/s/^[[:space:]]*\[ *[0-9]*\] //p' | sort >"$build/exports-dll.txt"
+sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\);$/\1/p' lib/libxnvme.map | sort >"$build/exports-map.txt"
+if [ -s "$build/exports-dll.txt" ] && diff "$build/exports-map.txt" "$build/exports-dll.txt" >"$build/exports.diff"; then
+	echo "ok: the DLL exports the $(wc -l <"$build/exports-dll.txt") names of lib/libxnvme.map"
+	exports_ok=1
+else
+	echo "FAIL: the DLL's exports differ from lib/libxnvme.map:"
+	head -n 10 "$build/exports.diff"
+	exports_ok=0
+fi
+
 # A cold prefix takes ~10 s to create; wineboot first so that no test pays it under a timeout
 [ -d "$WINEPREFIX/drive_c" ] || wine64 wineboot -i >/dev/null 2>&1
 
@@ -41,6 +55,7 @@ p=$(grep -cE '^ *[0-9]+/[0-9]+ .* (OK|SKIP) ' "$build/test.log")
 f=$(grep -cE '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR) ' "$build/test.log")
 # meson not running the tests at all is a failure too
 [ "$p" -gt 0 ] || f=$((f + 1))
+[ "$exports_ok" = 1 ] && p=$((p + 1)) || f=$((f + 1))
 
 # The examples, as tests/check_install.sh runs them on Linux; a file as Z:<unix path>
 export WINEPATH="Z:$build/lib;Z:$(dirname "$(x86_64-w64-mingw32-gcc -print-libgcc-file-name)");Z:/usr/x86_64-w64-mingw32/lib"
