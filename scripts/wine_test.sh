@@ -62,17 +62,23 @@ export WINEPATH="Z:$build/lib;Z:$(dirname "$(x86_64-w64-mingw32-gcc -print-libgc
 img="$build/example.img"
 rm -f "$img" "$build/file-api.bin"
 truncate -s 64M "$img"
+# tally STATUS OK_TEXT FAIL_TEXT [OUTPUT]: counts a check (status 0 passes) and says so; a
+# failure shows the end of the file OUTPUT
+tally() {
+	if [ "$1" -eq 0 ]; then
+		p=$((p + 1))
+		echo "ok: $2"
+	else
+		f=$((f + 1))
+		echo "FAIL: $3"
+		[ -z "${4:-}" ] || tail -n 5 "$4"
+	fi
+}
 example() {
 	local name=$1
 	shift
-	if timeout 120 wine64 "$build/examples/$name.exe" "$@" >"$build/example.out" 2>&1; then
-		p=$((p + 1))
-		echo "ok: $name $*"
-	else
-		f=$((f + 1))
-		echo "FAIL: $name $*"
-		tail -n 5 "$build/example.out"
-	fi
+	timeout 120 wine64 "$build/examples/$name.exe" "$@" >"$build/example.out" 2>&1
+	tally $? "$name $*" "$name $*" "$build/example.out"
 }
 example xnvme_hello_sync 1GB
 example xnvme_hello_sync "Z:$img"

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Sourced by scripts/wine_test.sh: runs the cross-built tools under Wine on the ramdisk and on
-# files (Z:<unix path>). Expects $build, $p, $f and the Wine environment; adds to $p and $f.
+# files (Z:<unix path>). Expects $build, the Wine environment and tally() (which counts into
+# $p and $f).
 tools="$build/tools"
 tdir="$build/tools-run"
 rm -rf "$tdir"
@@ -15,24 +16,13 @@ tool_run() {
 	shift 4
 	timeout 60 wine64 "$tools/$exe.exe" "$@" >"$tdir/out" 2>&1
 	rc=$?
-	if [ "$rc" -eq "$want" ] && { [ "$pat" = - ] || grep -qE "$pat" "$tdir/out"; }; then
-		p=$((p + 1))
-		echo "ok: tools $name"
-	else
-		f=$((f + 1))
-		echo "FAIL: tools $name (exit $rc, want $want; pattern '$pat'): $exe $*"
-		tail -n 5 "$tdir/out"
-	fi
+	[ "$rc" -eq "$want" ] && { [ "$pat" = - ] || grep -qE "$pat" "$tdir/out"; }
+	tally $? "tools $name" "tools $name (exit $rc, want $want; pattern '$pat'): $exe $*" "$tdir/out"
 }
 # tool_same NAME A B: files A and B must hold the same bytes
 tool_same() {
-	if cmp -s "$2" "$3"; then
-		p=$((p + 1))
-		echo "ok: tools $1"
-	else
-		f=$((f + 1))
-		echo "FAIL: tools $1: $2 and $3 differ"
-	fi
+	cmp -s "$2" "$3"
+	tally $? "tools $1" "tools $1: $2 and $3 differ"
 }
 
 tool_run "info ramdisk" 0 "name: 'ramdisk'" xnvme info 1GB

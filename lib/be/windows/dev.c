@@ -93,6 +93,32 @@ xnvme_be_windows_is_disk(const char *uri)
 	return *p == '\0';
 }
 
+/*
+ * Hands the opened `state` to `dev` as one namespace (nsid 1) of device type `dtype` and command
+ * set `csi`, with `mech` as the default admin and sync mechanism; releases it on failure.
+ */
+static int
+open_finish(struct xnvme_dev *dev, struct xnvme_be_windows_state *state, DWORD flags,
+	    uint32_t dtype, uint8_t csi, const char *mech)
+{
+	int err;
+
+	state->flags = flags;
+	state->direct = dev->opts.direct;
+	state->lba_nbytes = 512;
+	dev->ident.dtype = dtype;
+	dev->ident.nsid = 1;
+	dev->ident.csi = csi;
+	dev->state = state;
+	err = xnvme_be_pick_default(dev, "windows", mech, mech, "emu");
+	if (err) {
+		dev->state = NULL;
+		CloseHandle(state->h);
+		free(state);
+	}
+	return err;
+}
+
 /* Identify Controller through the property query: whether the disk speaks NVMe to us */
 static int
 disk_probe(struct xnvme_dev *dev, HANDLE h)
@@ -150,21 +176,9 @@ disk_open(struct xnvme_dev *dev)
 			"queries",
 			uri, strerror(err < 0 ? -err : EIO));
 	}
-	state->flags = flags;
-	state->direct = dev->opts.direct;
 	state->disk = true;
-	state->lba_nbytes = 512;
-	dev->ident.dtype = 2; /* a namespace: Windows shows each one as a disk */
-	dev->ident.nsid = 1;
-	dev->ident.csi = XNVME_SPEC_CSI_NVM;
-	dev->state = state;
-	err = xnvme_be_pick_default(dev, "windows", "nvme", "nvme", "emu");
-	if (err) {
-		dev->state = NULL;
-		CloseHandle(state->h);
-		free(state);
-	}
-	return err;
+	/* a namespace: Windows shows each one as a disk */
+	return open_finish(dev, state, flags, 2, XNVME_SPEC_CSI_NVM, "nvme");
 }
 
 static int
@@ -197,23 +211,9 @@ windows_dev_open(struct xnvme_dev *dev)
 		return xnvme_dev_set_errmsg(dev, -err, "CreateFile('%s'): Win32 error %lu", uri,
 					    (unsigned long)werr);
 	}
-	state->direct = dev->opts.direct;
 	state->access = open_access(&dev->opts);
-	state->flags = flags;
-	state->lba_nbytes = 512;
-	dev->ident.dtype = 4; /* a file: the file-system command set */
-	dev->ident.nsid = 1;
-	dev->ident.csi = XNVME_SPEC_CSI_FS;
-	dev->state = state;
-
-	err = xnvme_be_pick_default(dev, "windows", "file", "file", "emu");
-	if (err) {
-		dev->state = NULL;
-		CloseHandle(state->h);
-		free(state);
-		return err;
-	}
-	return 0;
+	/* a file: the file-system command set */
+	return open_finish(dev, state, flags, 4, XNVME_SPEC_CSI_FS, "file");
 }
 
 static void

@@ -17,6 +17,7 @@
 #include <string.h>
 #include "be_windows.h"
 #include "nvme_pass.h"
+#include <winioctl.h> /* after windows.h */
 
 #define NVME_TIMEOUT_S 60
 
