@@ -47,11 +47,17 @@ tool_same "lblk write reached the file at slba 0x10" "$tdir/in.bin" "$tdir/img.b
 tool_run "xnvme_file write-read ramdisk" 0 - xnvme_file write-read 1GB 1048576
 # Existing outputs: for a missing path the ramdisk's "no mechanism iocp" outranks ENOENT, so the
 # tool would not retry with create
-touch "$tdir/wr.bin" "$tdir/dst.bin"
+touch "$tdir/wr.bin" "$tdir/dst.bin" "$tdir/xdd.bin"
 tool_run "xnvme_file write-read file iocp" 0 - xnvme_file write-read "Z:$tdir/wr.bin" 1048576 --async iocp
 head -c 3000000 /dev/urandom >"$tdir/src.bin"
 tool_run "xnvme_file copy-async iocp" 0 - xnvme_file copy-async "Z:$tdir/src.bin" "Z:$tdir/dst.bin" --async iocp
 tool_same "xnvme_file copy-async copied the bytes" "$tdir/src.bin" "$tdir/dst.bin"
+# xdd between files through queues (iocp_th), compared
+tool_run "xdd async iocp_th" 0 - xdd async --data-input "Z:$tdir/src.bin" --data-output "Z:$tdir/xdd.bin" --data-nbytes 3000000 --iosize 65536 --async iocp_th
+tool_same "xdd async copied the bytes" "$tdir/src.bin" "$tdir/xdd.bin"
+# zoned and key-value namespaces of the ramdisk
+tool_run "zoned report" 0 "nzones: 512" zoned report "1GB?csi=zoned,zsze=4096" --limit 2
+tool_run "kvs idfy-ns" 0 "xnvme_spec_kvs_idfy_ns" kvs idfy-ns "1GB?csi=kv"
 
 # xnvmeperf: a fixed count of mixed I/O, queued (iocp, thrpool) and synchronous
 tool_run "xnvmeperf file iocp" 0 '"ios": 800, .*"errors": 0' xnvmeperf --rw randrw --qdepth 8 --count 800 --async iocp --json "Z:$timg"
