@@ -45,9 +45,6 @@ dd if="$timg" of="$tdir/img.bin" bs=512 skip=16 count=16 status=none
 tool_same "lblk write reached the file at slba 0x10" "$tdir/in.bin" "$tdir/img.bin"
 # The ramdisk lives in one process: write, read back and compare in one run
 tool_run "xnvme_file write-read ramdisk" 0 - xnvme_file write-read 1GB 1048576
-# Existing outputs: for a missing path the ramdisk's "no mechanism iocp" outranks ENOENT, so the
-# tool would not retry with create
-touch "$tdir/wr.bin" "$tdir/dst.bin" "$tdir/xdd.bin"
 tool_run "xnvme_file write-read file iocp" 0 - xnvme_file write-read "Z:$tdir/wr.bin" 1048576 --async iocp
 head -c 3000000 /dev/urandom >"$tdir/src.bin"
 tool_run "xnvme_file copy-async iocp" 0 - xnvme_file copy-async "Z:$tdir/src.bin" "Z:$tdir/dst.bin" --async iocp

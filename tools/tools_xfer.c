@@ -148,7 +148,12 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 	opts = xfer_opts(cli, mode, false);
 	if ((mode & TOOL_XFER_OUT) && stat(path, &st) && errno == ENOENT) {
 		x->dev = file_open_quiet(path, &opts);
-		if (!x->dev && errno == ENOENT) {
+		/*
+		 * ENOSYS too: a backend lacking a named mechanism (the ramdisk has no io_uring or
+		 * iocp) outranks the file backend's ENOENT; with create, a backend that has the
+		 * mechanism makes the file, and no backend creates one it cannot serve.
+		 */
+		if (!x->dev && (errno == ENOENT || errno == ENOSYS)) {
 			opts = xfer_opts(cli, mode, true);
 			x->dev = xnvme_file_open(path, &opts);
 			x->created = x->dev != NULL;
