@@ -35,6 +35,7 @@ tool_run "enum lists nothing" 0 "xnvme_cli_enumeration: ~" xnvme enum
 tool_run "PhysicalDrive0 refused" 1 "answers no NVMe Identify.*errno: -40," xnvme info '\\.\PhysicalDrive0'
 tool_run "missing disk refused" 1 "no such disk.*errno: -19," xnvme idfy-ctrlr '\\.\PhysicalDrive63'
 tool_run "library-info" 0 "XNVME_BE_WINDOWS_ENABLED" xnvme library-info
+tool_run "help names this build's mechanisms" 0 "Queue mechanism: emu, thrpool, iocp, iocp_th, io_ring, nil .windows." lblk write --help
 
 # Data through files in both directions: a written range read back, and the image checked
 head -c 8192 /dev/urandom >"$tdir/in.bin"

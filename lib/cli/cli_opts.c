@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "cli_parse.h"
+#include "xnvme_plat_os.h" /* the backend and mechanism names of this build */
 
 #define ARGS_OFS(member) offsetof(struct xnvme_cli_args, member)
 
@@ -120,15 +121,14 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(FLAGS, HEX, "flags", flags, U64, "Flags"),
 	OPT(ALL, HEX, "all", all, BOOL, "Apply to all zones"),
 	OPT(BE, STR, "be", be, STR,
-	    "Backend: linux, ramdisk, vfio or tcp (default: the first that recognises the URI)"),
-	OPT(MEM, STR, "mem", mem, STR,
-	    "Memory allocator: posix, hugepage; vfio (vfio) (default: posix)"),
+	    "Backend: " XNVME_PLAT_CLI_BE " (default: the first that recognises the URI)"),
+	OPT(MEM, STR, "mem", mem, STR, "Memory allocator: " XNVME_PLAT_CLI_MEM),
 	OPT(SYNC, STR, "sync", sync, STR,
-	    "Synchronous I/O mechanism: nvme, psync, block (linux); ramdisk; vfio; tcp (default: automatic; see info)"),
+	    "Synchronous I/O mechanism: " XNVME_PLAT_CLI_SYNC " (default: automatic; see info)"),
 	OPT(ASYNC, STR, "async", async, STR,
-	    "Queue mechanism: io_uring, io_uring_cmd, libaio, posix, thrpool, emu, nil (linux); thrpool, emu, nil (ramdisk); vfio (vfio); tcp, thrpool, emu, nil (tcp) (default: automatic; see info)"),
+	    "Queue mechanism: " XNVME_PLAT_CLI_ASYNC " (default: automatic; see info)"),
 	OPT(ADMIN, STR, "admin", admin, STR,
-	    "Admin mechanism: nvme, block, file_as_ns (linux); ramdisk; vfio; tcp (default: automatic; see info)"),
+	    "Admin mechanism: " XNVME_PLAT_CLI_ADMIN " (default: automatic; see info)"),
 	OPTM(SHM_ID, HEX, "shm_id", shm_id, U64, UINT32_MAX, "SPDK shared memory group id"),
 	OPT(MAIN_CORE, HEX, "main_core", main_core, U32, "SPDK main core"),
 	OPT(CORE_MASK, STR, "core_mask", core_mask, STR, "SPDK core mask"),
