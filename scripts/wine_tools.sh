@@ -30,9 +30,12 @@ tool_run "info file" 0 "be: 'windows'" xnvme info "Z:$timg"
 # The file command set counts bytes: nsze is the file size
 tool_run "idfy-ns file" 0 "nsze: 16777216" xnvme idfy-ns "Z:$timg"
 tool_run "idfy-ctrlr ramdisk" 0 "mdts:" xnvme idfy-ctrlr 1GB
-# Wine has no NVMe disk: enumeration lists nothing, and \\.\PhysicalDrive0 is refused with the reason
+# Wine has no NVMe disk: enumeration lists nothing, admin nvme on \\.\PhysicalDrive0 is refused
+# with the reason, and by default the disk is served by its geometry (admin block)
 tool_run "enum lists nothing" 0 "xnvme_cli_enumeration: ~" xnvme enum
-tool_run "PhysicalDrive0 refused" 1 "answers no NVMe Identify.*errno: -40," xnvme info '\\.\PhysicalDrive0'
+tool_run "PhysicalDrive0 nvme refused" 1 "answers no NVMe Identify.*errno: -40," xnvme info '\\.\PhysicalDrive0' --admin nvme
+tool_run "PhysicalDrive0 by geometry" 0 "admin: 'block'" xnvme info '\\.\PhysicalDrive0'
+tool_run "block refuses files" 1 "needs a disk" xnvme info "Z:$timg" --admin block
 tool_run "missing disk refused" 1 "no such disk.*errno: -19," xnvme idfy-ctrlr '\\.\PhysicalDrive63'
 tool_run "library-info" 0 "XNVME_BE_WINDOWS_ENABLED" xnvme library-info
 tool_run "help names this build's mechanisms" 0 "Queue mechanism: emu, thrpool, iocp, iocp_th, io_ring, nil .windows." lblk write --help

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * NVMe disks on Windows: \\.\PhysicalDriveN through the "nvme" mechanisms, and enumeration.
- * Where the disk or its NVMe queries are missing (always under Wine, which offers no NVMe
- * storage driver) the open must fail cleanly: a NULL handle, a known errno and a reason in
- * xnvme_last_error(). On a Windows with NVMe disks, each enumerated disk answers Identify.
- * The "nvme" mechanisms refuse files. Windows only. Exit: 0 pass, 1 fail.
+ * Disks on Windows: \\.\PhysicalDriveN through the "nvme" mechanisms, through admin "block"
+ * (the disk geometry) where it answers no NVMe query, and enumeration of NVMe disks. Under Wine,
+ * which offers no NVMe storage driver, admin "nvme" must fail cleanly (a NULL handle, a known
+ * errno and a reason in xnvme_last_error()), while the default open serves PhysicalDrive0 by its
+ * geometry, whose identify data must match the geometry ioctl. On a Windows with NVMe disks,
+ * each enumerated disk answers Identify. The disk mechanisms refuse files. Windows only.
+ * Exit: 0 pass, 1 fail.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <windows.h>
+#include <winioctl.h>
 #include <libxnvme.h>
 #include "../xnvme_test.h"
 
@@ -42,11 +45,12 @@ enum_cb(struct xnvme_dev *dev, void *arg)
 
 /* A disk that cannot serve: NULL with `want` (0: any of the clean errnos) and a reason */
 static void
-check_refused(const char *uri, int want)
+check_refused(const char *uri, const char *admin, int want)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
 	struct xnvme_dev *dev;
 
+	opts.admin = admin;
 	errno = 0;
 	dev = xnvme_dev_open(uri, &opts);
 	if (dev) {
@@ -66,6 +70,81 @@ check_refused(const char *uri, int want)
 	printf("# %s: errno %d: %s\n", uri, errno, xnvme_last_error());
 }
 
+/*
+ * PhysicalDrive0 as the default open serves it: by NVMe where it answers, else by admin "block"
+ * with the geometry the ioctl reports; a read returns data or an error, never garbage success.
+ */
+static void
+check_disk0(void)
+{
+	const char *uri = "\\\\.\\PhysicalDrive0";
+	struct xnvme_opts opts = xnvme_opts_default();
+	const struct xnvme_geo *geo;
+	DISK_GEOMETRY_EX dg;
+	struct xnvme_cmd_ctx ctx;
+	struct xnvme_dev *dev;
+	DWORD returned = 0;
+	HANDLE h;
+	void *buf;
+	int err;
+
+	opts.rdonly = 1;
+	dev = xnvme_dev_open(uri, &opts);
+	if (!dev) {
+		/* no disk 0 (or no rights) on this Windows: nothing to compare */
+		CHECK(!under_wine());
+		printf("# %s: not opened: %s\n", uri, xnvme_last_error());
+		return;
+	}
+	if (!strcmp(xnvme_dev_get_opts(dev)->admin, "nvme")) {
+		CHECK(!under_wine());
+		CHECK(xnvme_dev_get_ctrlr(dev) != NULL);
+		xnvme_dev_close(dev);
+		return;
+	}
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->admin, "block"));
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->sync, "file"));
+	h = CreateFileA(uri, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+			0, NULL);
+	CHECK(h != INVALID_HANDLE_VALUE);
+	CHECK(DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0, &dg, sizeof(dg),
+			      &returned, NULL));
+	CloseHandle(h);
+	geo = xnvme_dev_get_geo(dev);
+	CHECK(geo != NULL);
+	if (geo) {
+		printf("# %s: block: lba_nbytes %u tbytes %llu\n", uri, geo->lba_nbytes,
+		       (unsigned long long)geo->tbytes);
+		CHECK_EQ(geo->lba_nbytes, dg.Geometry.BytesPerSector);
+		CHECK_EQ(geo->tbytes, (uint64_t)dg.DiskSize.QuadPart / dg.Geometry.BytesPerSector *
+					      dg.Geometry.BytesPerSector);
+	}
+	CHECK(xnvme_dev_get_ctrlr(dev) != NULL);
+	CHECK(xnvme_dev_get_ns(dev) != NULL);
+
+	/* LBA 0: real Windows reads it; Wine refuses the read: an error with a status */
+	buf = xnvme_buf_alloc(dev, 4096);
+	CHECK(buf != NULL);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	err = xnvme_nvm_read(&ctx, xnvme_dev_get_nsid(dev), 0, 0, buf, NULL);
+	printf("# %s: read LBA 0: %d (status 0x%x)\n", uri, err,
+	       (unsigned)xnvme_cmd_ctx_cpl_status(&ctx));
+	if (under_wine()) {
+		CHECK(err < 0 && xnvme_cmd_ctx_cpl_status(&ctx));
+	} else {
+		CHECK_EQ(err, 0);
+	}
+	/* past the end: the LBA range, before the OS sees it */
+	if (geo) {
+		ctx = xnvme_cmd_ctx_from_dev(dev);
+		err = xnvme_nvm_read(&ctx, xnvme_dev_get_nsid(dev), geo->tbytes / geo->lba_nbytes,
+				     0, buf, NULL);
+		CHECK(err < 0 && ctx.cpl.status.sc == 0x80); /* LBA Out of Range */
+	}
+	xnvme_buf_free(dev, buf);
+	xnvme_dev_close(dev);
+}
+
 int
 main(void)
 {
@@ -75,11 +154,12 @@ main(void)
 	FILE *fp;
 
 	/* Wine opens \\.\PhysicalDrive0 but answers no NVMe query: ENOSYS with the reason */
-	check_refused("\\\\.\\PhysicalDrive0", under_wine() ? ENOSYS : 0);
+	check_refused("\\\\.\\PhysicalDrive0", "nvme", under_wine() ? ENOSYS : 0);
+	check_disk0();
 	/* a disk number nobody has */
-	check_refused("\\\\.\\PhysicalDrive63", ENODEV);
+	check_refused("\\\\.\\PhysicalDrive63", NULL, ENODEV);
 	/* lower case is the same name; trailing junk is no disk but a (missing) file */
-	check_refused("\\\\.\\physicaldrive63", ENODEV);
+	check_refused("\\\\.\\physicaldrive63", NULL, ENODEV);
 	errno = 0;
 	CHECK(xnvme_dev_open("\\\\.\\PhysicalDrive0x", &opts) == NULL);
 
@@ -107,7 +187,15 @@ main(void)
 	errno = 0;
 	dev = xnvme_dev_open(path, &opts);
 	CHECK(dev == NULL && errno == ENOTSUP);
+	/* admin "block" wants a disk too */
+	opts = xnvme_opts_default();
+	opts.admin = "block";
+	errno = 0;
+	dev = xnvme_dev_open(path, &opts);
+	CHECK(dev == NULL && errno == ENOTSUP);
+	CHECK(strstr(xnvme_last_error(), "needs a disk") != NULL);
 	/* with "file" it opens */
+	opts = xnvme_opts_default();
 	opts.sync = "file";
 	dev = xnvme_dev_open(path, &opts);
 	CHECK(dev != NULL);

@@ -21,8 +21,9 @@ strpad(void *dst, size_t len, const char *src)
 	memcpy(dst, src, n);
 }
 
-static void
-idfy_ctrlr(struct xnvme_dev *dev, struct xnvme_spec_idfy_ctrlr *ctrlr)
+void
+xnvme_be_windows_idfy_ctrlr(struct xnvme_dev *dev, struct xnvme_spec_idfy_ctrlr *ctrlr,
+			    const char *mn, const char *nqn_kind)
 {
 	const struct xnvme_be_windows_state *state = dev->state;
 	BY_HANDLE_FILE_INFORMATION info;
@@ -34,7 +35,7 @@ idfy_ctrlr(struct xnvme_dev *dev, struct xnvme_spec_idfy_ctrlr *ctrlr)
 			 (unsigned long)info.nFileIndexHigh, (unsigned long)info.nFileIndexLow);
 	}
 	strpad(ctrlr->sn, sizeof(ctrlr->sn), sn);
-	strpad(ctrlr->mn, sizeof(ctrlr->mn), "xNVMe file as namespace");
+	strpad(ctrlr->mn, sizeof(ctrlr->mn), mn);
 	strpad(ctrlr->fr, sizeof(ctrlr->fr), "0.7.5");
 	ctrlr->mdts = FILE_MDTS;
 	ctrlr->ver.val = 0x00020000;
@@ -43,8 +44,8 @@ idfy_ctrlr(struct xnvme_dev *dev, struct xnvme_spec_idfy_ctrlr *ctrlr)
 	ctrlr->cqes.min = ctrlr->cqes.max = 4;
 	ctrlr->nn = 1;
 	ctrlr->vwc.present = 1; /* the file cache is a volatile write cache; FLUSH flushes it */
-	snprintf((char *)ctrlr->subnqn, sizeof(ctrlr->subnqn),
-		 "nqn.2014-08.io.xnvme:file_as_ns:%.190s", dev->ident.uri);
+	snprintf((char *)ctrlr->subnqn, sizeof(ctrlr->subnqn), "nqn.2014-08.io.xnvme:%s:%.190s",
+		 nqn_kind, dev->ident.uri);
 }
 
 static int
@@ -73,7 +74,8 @@ file_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	}
 	switch (cns) {
 	case XNVME_SPEC_IDFY_CTRLR:
-		idfy_ctrlr(ctx->dev, &idfy.base.ctrlr);
+		xnvme_be_windows_idfy_ctrlr(ctx->dev, &idfy.base.ctrlr, "xNVMe file as namespace",
+					    "file_as_ns");
 		break;
 	case XNVME_SPEC_IDFY_NS:
 		/* sizes in bytes, as for files on Linux: geometry takes tbytes from the FS data */

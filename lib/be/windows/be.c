@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The windows backend. The device open picks the defaults per device kind ("nvme" for disks,
- * "file" for files). Admin "block" (disk geometry) is not built: absent from the list, naming
- * it fails the open with -ENOSYS; "io_ring" refuses with its reason where the OS lacks it.
+ * "block" with sync "file" for disks that answer no NVMe query, "file" for files); "io_ring"
+ * refuses with its reason where the OS lacks it.
  */
 #include "be_windows.h"
 
@@ -13,6 +13,7 @@ static const struct xnvme_be_mem *const windows_mem[] = {
 
 static const struct xnvme_be_admin *const windows_admin[] = {
 	&xnvme_be_windows_admin_nvme,
+	&xnvme_be_windows_admin_block,
 	&xnvme_be_windows_admin_file,
 	NULL,
 };

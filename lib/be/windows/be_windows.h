@@ -16,7 +16,8 @@ struct xnvme_be_windows_state {
 	uint32_t lba_nbytes;
 	DWORD access; ///< CreateFile access and flags, for the per-queue handles of "iocp"
 	DWORD flags;
-	bool disk; ///< \\.\PhysicalDriveN: the "nvme" mechanisms serve it
+	bool disk; ///< \\.\PhysicalDriveN: admin "block" serves it (disk geometry)
+	bool nvme; ///< the disk answers NVMe queries: the "nvme" mechanisms serve it
 };
 
 /**
@@ -53,6 +54,25 @@ xnvme_be_windows_pseudo_none(struct xnvme_dev *dev, enum xnvme_be_pseudo op, voi
 int
 xnvme_be_windows_nvme_admin(HANDLE h, struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes);
 
+/**
+ * DeviceIoControl on the overlapped handle `h`, waited for: `buf` carries `nbytes` in and the
+ * answer out (`returned` bytes). 0 or negative errno.
+ */
+int
+xnvme_be_windows_ioctl(HANDLE h, DWORD code, void *buf, DWORD nbytes, DWORD *returned);
+
+/**
+ * Geometry of the disk `h` (IOCTL_DISK_GET_DRIVE_GEOMETRY_EX): logical sector size and size in
+ * bytes. 0 or negative errno.
+ */
+int
+xnvme_be_windows_geometry(HANDLE h, uint32_t *sector_nbytes, uint64_t *nbytes);
+
+/** Fills the controller identify fields shared by the synthesising admin mechanisms */
+void
+xnvme_be_windows_idfy_ctrlr(struct xnvme_dev *dev, struct xnvme_spec_idfy_ctrlr *ctrlr,
+			    const char *mn, const char *nqn_kind);
+
 /** Whether `uri` names a physical disk, \\.\PhysicalDriveN (case-insensitive) */
 bool
 xnvme_be_windows_is_disk(const char *uri);
@@ -65,6 +85,7 @@ extern const struct xnvme_be_dev xnvme_be_windows_dev;
 extern const struct xnvme_be_mem xnvme_be_windows_mem;
 extern const struct xnvme_be_admin xnvme_be_windows_admin_file;
 extern const struct xnvme_be_admin xnvme_be_windows_admin_nvme;
+extern const struct xnvme_be_admin xnvme_be_windows_admin_block;
 extern const struct xnvme_be_sync xnvme_be_windows_sync_nvme;
 extern const struct xnvme_be_sync xnvme_be_windows_sync_file;
 extern const struct xnvme_be_async xnvme_be_windows_async_iocp;

@@ -3,8 +3,10 @@
  * Opening files, volumes and NVMe disks: CreateFile with FILE_FLAG_OVERLAPPED (every transfer
  * carries its offset) and FILE_FLAG_NO_BUFFERING for opts.direct. A path that does not exist is
  * "not mine" (-ENOENT) unless opts.create, so "<N>GB" falls through to the ramdisk. A disk,
- * \\.\PhysicalDriveN, must answer Identify Controller through the NVMe property query, or the
- * open fails with the reason (Wine, and disks of other protocols, do not answer).
+ * \\.\PhysicalDriveN, that answers Identify Controller through the NVMe property query is served
+ * by the "nvme" mechanisms; one that does not (other protocols, Wine) by admin "block" (its
+ * geometry) and sync "file", unless the caller named admin "nvme": then the open fails with the
+ * reason.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -95,11 +97,11 @@ xnvme_be_windows_is_disk(const char *uri)
 
 /*
  * Hands the opened `state` to `dev` as one namespace (nsid 1) of device type `dtype` and command
- * set `csi`, with `mech` as the default admin and sync mechanism; releases it on failure.
+ * set `csi`, with `admin` and `sync` as the default mechanisms; releases it on failure.
  */
 static int
 open_finish(struct xnvme_dev *dev, struct xnvme_be_windows_state *state, DWORD flags,
-	    uint32_t dtype, uint8_t csi, const char *mech)
+	    uint32_t dtype, uint8_t csi, const char *admin, const char *sync)
 {
 	int err;
 
@@ -110,7 +112,7 @@ open_finish(struct xnvme_dev *dev, struct xnvme_be_windows_state *state, DWORD f
 	dev->ident.nsid = 1;
 	dev->ident.csi = csi;
 	dev->state = state;
-	err = xnvme_be_pick_default(dev, "windows", mech, mech, "emu");
+	err = xnvme_be_pick_default(dev, "windows", admin, sync, "emu");
 	if (err) {
 		dev->state = NULL;
 		CloseHandle(state->h);
@@ -144,6 +146,8 @@ disk_open(struct xnvme_dev *dev)
 	const char *uri = dev->ident.uri;
 	DWORD flags = FILE_FLAG_OVERLAPPED | (dev->opts.direct ? FILE_FLAG_NO_BUFFERING : 0);
 	struct xnvme_be_windows_state *state;
+	uint32_t sector_nbytes = 0;
+	uint64_t nbytes = 0;
 	DWORD werr;
 	int err;
 
@@ -165,20 +169,32 @@ disk_open(struct xnvme_dev *dev)
 					    err == EACCES ? "disks need administrator rights"
 							  : "no such disk");
 	}
-	err = disk_probe(dev, state->h);
-	if (err) {
-		CloseHandle(state->h);
-		free(state);
-		return xnvme_dev_set_errmsg(
-			dev, err < 0 ? err : -EIO,
-			"'%s' answers no NVMe Identify through IOCTL_STORAGE_QUERY_PROPERTY (%s): "
-			"not an NVMe disk, or the driver (or Wine) offers no protocol-specific "
-			"queries",
-			uri, strerror(err < 0 ? -err : EIO));
-	}
 	state->disk = true;
-	/* a namespace: Windows shows each one as a disk */
-	return open_finish(dev, state, flags, 2, XNVME_SPEC_CSI_NVM, "nvme");
+	err = disk_probe(dev, state->h);
+	if (!err) {
+		state->nvme = true;
+		/* a namespace: Windows shows each one as a disk */
+		return open_finish(dev, state, flags, 2, XNVME_SPEC_CSI_NVM, "nvme", "nvme");
+	}
+	/* No NVMe answer: the disk as one NVM namespace of the geometry, unless "nvme" was named */
+	if (!(dev->opts.admin && !strcmp(dev->opts.admin, "nvme")) &&
+	    !xnvme_be_windows_geometry(state->h, &sector_nbytes, &nbytes)) {
+		err = open_finish(dev, state, flags, 2, XNVME_SPEC_CSI_NVM, "block", "file");
+		if (!err) {
+			state->lba_nbytes = sector_nbytes;
+		}
+		return err;
+	}
+	CloseHandle(state->h);
+	free(state);
+	return xnvme_dev_set_errmsg(
+		dev, err < 0 ? err : -EIO,
+		"'%s' answers no NVMe Identify through IOCTL_STORAGE_QUERY_PROPERTY (%s): "
+		"not an NVMe disk, or the driver (or Wine) offers no protocol-specific queries%s",
+		uri, strerror(err < 0 ? -err : EIO),
+		dev->opts.admin && !strcmp(dev->opts.admin, "nvme")
+			? ""
+			: "; nor a disk geometry for admin 'block'");
 }
 
 static int
@@ -213,7 +229,7 @@ windows_dev_open(struct xnvme_dev *dev)
 	}
 	state->access = open_access(&dev->opts);
 	/* a file: the file-system command set */
-	return open_finish(dev, state, flags, 4, XNVME_SPEC_CSI_FS, "file");
+	return open_finish(dev, state, flags, 4, XNVME_SPEC_CSI_FS, "file", "file");
 }
 
 static void
@@ -238,14 +254,17 @@ static int
 windows_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
 		  void *cb_args)
 {
+	struct xnvme_opts nvme_opts = *opts;
+
 	if (sys_uri && sys_uri[0]) {
 		return -ENOSYS;
 	}
+	nvme_opts.admin = "nvme"; /* NVMe disks only, as on Linux */
 	for (int i = 0; i < DISK_MAX; ++i) {
 		char uri[32];
 
 		snprintf(uri, sizeof(uri), "\\\\.\\PhysicalDrive%d", i);
-		xnvme_be_enumerate_visit(uri, opts, cb_func, cb_args);
+		xnvme_be_enumerate_visit(uri, &nvme_opts, cb_func, cb_args);
 	}
 	return 0;
 }

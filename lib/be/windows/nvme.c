@@ -21,9 +21,8 @@
 
 #define NVME_TIMEOUT_S 60
 
-/* DeviceIoControl on the overlapped disk handle, waited for; 0 or negative errno */
-static int
-disk_ioctl(HANDLE h, DWORD code, void *buf, DWORD nbytes, DWORD *returned)
+int
+xnvme_be_windows_ioctl(HANDLE h, DWORD code, void *buf, DWORD nbytes, DWORD *returned)
 {
 	OVERLAPPED ov = {0};
 	DWORD werr = 0;
@@ -62,7 +61,8 @@ nvme_query(HANDLE h, struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	n = xnvme_be_windows_spq_build(buf, XNVME_BE_WINDOWS_SPQ_DATA_OFFSET + dbuf_nbytes,
 				       &ctx->cmd, dbuf_nbytes);
 	err = n < 0 ? (int)n
-		    : disk_ioctl(h, IOCTL_STORAGE_QUERY_PROPERTY, buf, (DWORD)n, &returned);
+		    : xnvme_be_windows_ioctl(h, IOCTL_STORAGE_QUERY_PROPERTY, buf, (DWORD)n,
+					     &returned);
 	if (!err) {
 		err = xnvme_be_windows_spq_result(buf, returned, ctx, dbuf, dbuf_nbytes);
 	}
@@ -88,7 +88,8 @@ nvme_protocol_command(HANDLE h, struct xnvme_cmd_ctx *ctx, bool admin, void *dbu
 	n = xnvme_be_windows_spc_build(buf, nbytes, &ctx->cmd, admin, dbuf, dbuf_nbytes,
 				       NVME_TIMEOUT_S);
 	err = n < 0 ? (int)n
-		    : disk_ioctl(h, IOCTL_STORAGE_PROTOCOL_COMMAND, buf, (DWORD)n, &returned);
+		    : xnvme_be_windows_ioctl(h, IOCTL_STORAGE_PROTOCOL_COMMAND, buf, (DWORD)n,
+					     &returned);
 	if (!err) {
 		err = xnvme_be_windows_spc_status(buf, ctx);
 	}
@@ -181,7 +182,7 @@ nvme_check_support(struct xnvme_dev *dev)
 {
 	const struct xnvme_be_windows_state *state = dev->state;
 
-	if (!state->disk) {
+	if (!state->nvme) {
 		return xnvme_dev_set_errmsg(dev, -ENOTSUP,
 					    "'nvme' needs an NVMe disk (\\\\.\\PhysicalDriveN); "
 					    "files use 'file'");

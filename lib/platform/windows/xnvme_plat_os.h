@@ -9,5 +9,5 @@
 #define XNVME_PLAT_CLI_SYNC "nvme, file (windows); ramdisk"
 #define XNVME_PLAT_CLI_ASYNC                                                                       \
 	"emu, thrpool, iocp, iocp_th, io_ring, nil (windows); thrpool, emu, nil (ramdisk)"
-#define XNVME_PLAT_CLI_ADMIN "nvme, file (windows); ramdisk"
+#define XNVME_PLAT_CLI_ADMIN "nvme, block, file (windows); ramdisk"
 #endif
