@@ -202,11 +202,16 @@ test_refusals(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *q
 	struct iovec rv = {rd, 3584 + 4096 + 1024};
 	struct rec r;
 
+	uint32_t tail = qp->sq_tail, dbs = fc->sq_db_writes[qp->qid];
+
 	CHECK_EQ(fc->sgls, 0); /* vectors PRPs cannot describe have no fallback here */
 	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, bad_inner, 2, NULL, 0, &r), -EINVAL);
 	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, &big, 1, NULL, 0, &r), -EINVAL);
 	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, &unmapped, 1, NULL, 0, &r), -EFAULT);
 	CHECK_EQ(qp->nfree, qp->ncids);
+	/* no entry was written to the ring and no doorbell told the device of one */
+	CHECK_EQ(qp->sq_tail, tail);
+	CHECK_EQ(fc->sq_db_writes[qp->qid], dbs);
 
 	/* vectored: page-aligned inner boundaries, gathered in order */
 	fill(buf, 4 * 4096, 5);

@@ -29,6 +29,16 @@ struct vfio_bus_ops {
 	int (*irq_eventfd)(struct vfio_bus *bus, uint16_t vector);
 	/** optional (NULL on hardware): lets a simulated controller run, called by idle polls */
 	void (*idle)(struct vfio_bus *bus);
+	/**
+	 * optional: an eventfd (owned by the bus) that the OS signals when it wants the device
+	 * back (hot removal, unbind); negative errno when there is none
+	 */
+	int (*req_eventfd)(struct vfio_bus *bus);
+	/**
+	 * optional: lets go of the device at once, from any thread: afterwards every register
+	 * reads all-ones and writes are dropped, as for a device that is gone
+	 */
+	void (*release)(struct vfio_bus *bus);
 };
 
 struct vfio_bus {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * I/O queue pairs of a controller: queue id allocation, Create I/O CQ/SQ and their deletion.
+ * I/O queue pairs of a controller: queue id allocation, Create I/O CQ/SQ and their deletion,
+ * and their recreation after a controller reset.
  */
 #include <errno.h>
 
@@ -47,12 +48,58 @@ queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint
 	return vfio_ctrl_admin_ring(ctrl, &cmd, ring, &cpl);
 }
 
+/* Creates the pair's CQ, then its SQ bound to it; the CQ goes again when the SQ fails */
+static int
+create_on_ctrl(struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	int err = queue_cmd(ctrl, NVME_ADM_CREATE_CQ, qp, qp->cq_flags, &qp->cq_iova);
+
+	if (!err) {
+		err = queue_cmd(ctrl, NVME_ADM_CREATE_SQ, qp, ((uint32_t)qp->qid << 16) | 0x1,
+				&qp->sq_iova);
+		if (err) {
+			queue_cmd(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL);
+		}
+	}
+	return err;
+}
+
+int
+vfio_qpair_recover(struct vfio_qpair *qp)
+{
+	struct vfio_ctrl *ctrl = qp->ctrl;
+	int err = 0;
+
+	for (;;) {
+		unsigned epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE);
+
+		if (qp->failed || __atomic_load_n(&ctrl->failed, __ATOMIC_RELAXED)) {
+			err = -EIO;
+			break;
+		}
+		vfio_qpair_restart(qp);
+		qp->epoch = epoch;
+		err = create_on_ctrl(ctrl, qp);
+		if (err) {
+			break;
+		}
+		if (__atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE) == epoch) {
+			/* up again: what the reset dropped fails now (callbacks may submit anew) */
+			vfio_qpair_cancel_all(qp, ECANCELED);
+			return 0;
+		}
+	}
+	/* the queues cannot be recreated: every command on this pair fails from now on */
+	qp->failed = true;
+	vfio_qpair_cancel_all(qp, EIO);
+	return err == -EIO ? -EIO : -ENODEV;
+}
+
 struct vfio_qpair *
 vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, uint64_t timeout_us,
 		       bool irq)
 {
 	struct vfio_qpair *qp;
-	uint32_t cq_flags = 0x1; /* physically contiguous */
 	uint16_t qid;
 	int err;
 
@@ -72,6 +119,7 @@ vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, u
 		errno = err;
 		return NULL;
 	}
+	qp->cq_flags = 0x1; /* physically contiguous */
 	if (irq) {
 		/* interrupts enabled (IEN) on MSI-X vector qid: for a completion fd */
 		err = ctrl->bus->ops->irq_eventfd ? ctrl->bus->ops->irq_eventfd(ctrl->bus, qid)
@@ -83,17 +131,10 @@ vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, u
 			return NULL;
 		}
 		qp->irq_fd = err;
-		cq_flags |= 0x2 | ((uint32_t)qid << 16);
+		qp->cq_flags |= 0x2 | ((uint32_t)qid << 16);
 	}
 	/* CQ polled unless irq; the SQ is bound to the CQ of its qid */
-	err = queue_cmd(ctrl, NVME_ADM_CREATE_CQ, qp, cq_flags, &qp->cq_iova);
-	if (!err) {
-		err = queue_cmd(ctrl, NVME_ADM_CREATE_SQ, qp, ((uint32_t)qid << 16) | 0x1,
-				&qp->sq_iova);
-		if (err) {
-			queue_cmd(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL);
-		}
-	}
+	err = create_on_ctrl(ctrl, qp);
 	if (err) {
 		vfio_qpair_free(qp);
 		qid_put(ctrl, qid);
@@ -113,7 +154,10 @@ vfio_ctrl_qpair_destroy(struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
 		return;
 	}
 	qid = qp->qid;
-	if (!vfio_ctrl_check_fatal(ctrl)) {
+	if (qp->epoch != __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE)) {
+		/* a reset took the queues off the device already, with every command on them */
+		vfio_qpair_restart(qp);
+	} else if (!vfio_ctrl_check_fatal(ctrl)) {
 		err = queue_cmd(ctrl, NVME_ADM_DELETE_SQ, qp, 0, NULL);
 		if (!err) {
 			/* the SQ's commands are all completed or aborted: none can DMA any more */

@@ -86,8 +86,12 @@ admin_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf, size_t n
 {
 	struct vfio_shared *sh = vfio_dev_shared(dev);
 
+	if (op == XNVME_BE_PSEUDO_CONTROLLER_RESET) {
+		/* queue pairs recreate their queues when next used; what was outstanding fails */
+		return vfio_ctrl_reset(&sh->ctrl);
+	}
 	if (op != XNVME_BE_PSEUDO_GET_REGISTERS) {
-		return -ENOSYS; /* resets and rescans: not done by this driver yet */
+		return -ENOSYS; /* subsystem reset and rescan: not done by this driver */
 	}
 	if (!buf || nbytes < sizeof(struct vfio_nvme_regs)) {
 		return -EINVAL;
