@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/*
+ * Faults of the vfio backend on emulated controllers bound to vfio-pci, inside the QEMU guest
+ * (tests/guest/vfio_faults.sh binds them). A watchdog (alarm) turns a hang into a failure.
+ *   test_vfio_faults refuse BDF       memory the device cannot reach (EFAULT) and a transfer
+ *                                     beyond MDTS (EINVAL) are refused, sync and async
+ *   test_vfio_faults slow BDF         the controller of `rig.sh --slow` (every read answered
+ *     after XNVME_QEMU_SLOW_LATENCY_MS, at least 5 s): with command_timeout 1 s a read returns
+ *     -ETIMEDOUT (sct 7, sc ETIMEDOUT) once the driver has aborted it and reset the controller;
+ *     the controller answers an admin command right after; reopened without a timeout, a read
+ *     succeeds (zeroes)
+ *   test_vfio_faults remove BDF ID    keeps 16 reads in flight, asks the host for QEMU
+ *     device_del of ID (through $XNVME_QEMU_DEVICE_DEL) and carries on until the driver fails
+ *     the commands: they complete with sct 7, sc EIO, new ones are refused with EIO, the
+ *     registers read all-ones; then it closes and exits
+ * Exit: 0 pass, 1 fail, 77 skip.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <libxnvme.h>
+#include "../xnvme_test.h"
+
+#define QD 16
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+on_alarm(int sig)
+{
+	static const char msg[] = "FAIL: watchdog: the vfio driver hung\n";
+
+	(void)sig;
+	if (write(2, msg, sizeof(msg) - 1) < 0) {
+		_exit(1);
+	}
+	_exit(1);
+}
+
+static struct xnvme_dev *
+open_dev(const char *bdf, uint32_t command_timeout)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+
+	opts.command_timeout = command_timeout;
+	dev = xnvme_dev_open(bdf, &opts);
+	if (!dev) {
+		fprintf(stderr, "FAIL: xnvme_dev_open(%s): %s\n", bdf, strerror(errno));
+	}
+	return dev;
+}
+
+struct tally {
+	int ok, nerr, eio;
+};
+
+static void
+on_cpl(struct xnvme_cmd_ctx *ctx, void *arg)
+{
+	struct tally *t = arg;
+
+	if (xnvme_cmd_ctx_cpl_status(ctx)) {
+		t->nerr++;
+		t->eio += ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR &&
+			  ctx->cpl.status.sc == EIO;
+	} else {
+		t->ok++;
+	}
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+static int
+refuse(const char *bdf)
+{
+	struct xnvme_dev *dev = open_dev(bdf, 30000000);
+	const struct xnvme_geo *geo;
+	struct xnvme_queue *queue = NULL;
+	struct xnvme_cmd_ctx ctx, *actx;
+	uint8_t *heap, *big;
+	uint32_t lbas;
+
+	if (!dev) {
+		return 1;
+	}
+	geo = xnvme_dev_get_geo(dev);
+	heap = malloc(4096);
+	big = xnvme_buf_alloc(dev, (size_t)geo->mdts_nbytes + 4096);
+	CHECK(heap && big);
+	if (!heap || !big) {
+		return 1;
+	}
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	CHECK_EQ(xnvme_nvm_read(&ctx, 1, 0, 4096 / geo->lba_nbytes - 1, heap, NULL), -EFAULT);
+	lbas = (geo->mdts_nbytes + 4096) / geo->lba_nbytes;
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	CHECK_EQ(xnvme_nvm_read(&ctx, 1, 0, (uint16_t)(lbas - 1), big, NULL), -EINVAL);
+	CHECK_EQ(xnvme_queue_init(dev, 4, 0, &queue), 0);
+	if (queue) {
+		actx = xnvme_queue_get_cmd_ctx(queue);
+		CHECK_EQ(xnvme_nvm_read(actx, 1, 0, 4096 / geo->lba_nbytes - 1, heap, NULL),
+			 -EFAULT);
+		CHECK_EQ(xnvme_nvm_read(actx, 1, 0, (uint16_t)(lbas - 1), big, NULL), -EINVAL);
+		xnvme_queue_put_cmd_ctx(queue, actx);
+		CHECK_EQ(xnvme_queue_get_outstanding(queue), 0);
+		xnvme_queue_term(queue);
+	}
+	/* the queues are intact: a read within the limits from DMA memory works */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	CHECK_EQ(xnvme_nvm_read(&ctx, 1, 0, (uint16_t)(geo->mdts_nbytes / geo->lba_nbytes - 1), big,
+				NULL),
+		 0);
+	free(heap);
+	xnvme_buf_free(dev, big);
+	xnvme_dev_close(dev);
+	return 0;
+}
+
+static int
+slow(const char *bdf)
+{
+	struct xnvme_dev *dev = open_dev(bdf, 1000000);
+	struct xnvme_spec_idfy *idfy;
+	struct xnvme_cmd_ctx ctx;
+	uint8_t *buf;
+	double t0, dt;
+	size_t nz = 0;
+	int err;
+
+	if (!dev) {
+		return 1;
+	}
+	buf = xnvme_buf_alloc(dev, 8192);
+	idfy = xnvme_buf_alloc(dev, sizeof(*idfy));
+	CHECK(buf && idfy);
+	if (!buf || !idfy) {
+		return 1;
+	}
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	t0 = now();
+	err = xnvme_nvm_read(&ctx, 1, 0, 0, buf, NULL);
+	dt = now() - t0;
+	printf("read with a 1 s timeout: %d after %.2f s\n", err, dt);
+	CHECK_EQ(err, -ETIMEDOUT);
+	CHECK_EQ(ctx.cpl.status.sct, XNVME_STATUS_CODE_TYPE_VENDOR);
+	CHECK_EQ(ctx.cpl.status.sc, ETIMEDOUT);
+	CHECK(dt >= 1.0 && dt < 30.0);
+	/* aborted, then reset (QEMU holds the read till its latency is over): live again */
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	t0 = now();
+	err = xnvme_adm_idfy_ctrlr(&ctx, idfy);
+	printf("identify after the reset: %d after %.2f s\n", err, now() - t0);
+	CHECK_EQ(err, 0);
+	CHECK(!strncmp((const char *)idfy->ctrlr.sn, "qslow0", 6));
+	xnvme_buf_free(dev, buf);
+	xnvme_buf_free(dev, idfy);
+	xnvme_dev_close(dev);
+
+	dev = open_dev(bdf, 0);
+	if (!dev) {
+		return 1;
+	}
+	buf = xnvme_buf_alloc(dev, 8192);
+	CHECK(buf != NULL);
+	if (!buf) {
+		return 1;
+	}
+	memset(buf, 0xAA, 8192);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	t0 = now();
+	err = xnvme_nvm_read(&ctx, 1, 0, 0, buf, NULL);
+	printf("read without a timeout: %d after %.2f s\n", err, now() - t0);
+	CHECK_EQ(err, 0);
+	for (size_t i = 0; i < 8192; ++i) {
+		nz += buf[i] != 0;
+	}
+	CHECK_EQ(nz, 0);
+	xnvme_buf_free(dev, buf);
+	xnvme_dev_close(dev);
+	return 0;
+}
+
+/* Asks the host for device_del of `id`: the id goes to $XNVME_QEMU_DEVICE_DEL in one rename */
+static int
+ask_device_del(const char *id)
+{
+	const char *path = getenv("XNVME_QEMU_DEVICE_DEL");
+	char tmp[512];
+	FILE *fp;
+
+	if (!path) {
+		return -ENOENT;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.req", path);
+	fp = fopen(tmp, "w");
+	if (!fp) {
+		return -errno;
+	}
+	fprintf(fp, "%s\n", id);
+	if (fclose(fp) || rename(tmp, path)) {
+		return -errno;
+	}
+	return 0;
+}
+
+static int
+remove_dev(const char *bdf, const char *id)
+{
+	struct xnvme_dev *dev = open_dev(bdf, 30000000);
+	struct xnvme_spec_ctrlr_bar *bar;
+	struct xnvme_queue *queue = NULL;
+	struct tally t = {0};
+	uint8_t *buf;
+	uint64_t lba = 0;
+	double t_ask = 0, t_err = 0;
+	int asked = 0, refused = 0, ok_at_ask = 0, inflight;
+
+	if (!dev) {
+		return 1;
+	}
+	buf = xnvme_buf_alloc(dev, 4096);
+	bar = malloc(sizeof(*bar));
+	CHECK_EQ(xnvme_queue_init(dev, QD, 0, &queue), 0);
+	if (!buf || !bar || !queue) {
+		return 1;
+	}
+	xnvme_queue_set_cb(queue, on_cpl, &t);
+	alarm(120);
+	while (!t.nerr && !refused) {
+		while (xnvme_queue_get_outstanding(queue) < QD) {
+			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(queue);
+			int err = xnvme_nvm_read(ctx, 1, lba, 7, buf, NULL);
+
+			lba = (lba + 8) % 16384;
+			if (err) {
+				xnvme_queue_put_cmd_ctx(queue, ctx);
+				refused = err;
+				break;
+			}
+		}
+		xnvme_queue_poke(queue, 0);
+		if (!asked && t.ok >= 64) {
+			CHECK_EQ(ask_device_del(id), 0);
+			t_ask = now();
+			asked = 1;
+			ok_at_ask = t.ok;
+		}
+	}
+	t_err = now();
+	inflight = (int)xnvme_queue_get_outstanding(queue);
+	printf("device_del asked after %d reads; %.2f s and %d reads later the driver failed "
+	       "(a completion with an error: %d, a submission: %d), %d reads in flight\n",
+	       ok_at_ask, t_err - t_ask, t.ok - ok_at_ask, t.nerr, refused, inflight);
+	CHECK(asked);
+	CHECK(ok_at_ask >= 64);
+	CHECK(t.nerr >= 1 || refused == -EIO);
+	/* what was in flight completes (by the device before it let go, else failed): no hang */
+	xnvme_queue_drain(queue);
+	CHECK_EQ(xnvme_queue_get_outstanding(queue), 0);
+	printf("in flight then: %d completed with EIO, %d with another error\n", t.eio,
+	       t.nerr - t.eio);
+	CHECK_EQ(t.eio, t.nerr);
+	{
+		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(queue);
+
+		CHECK_EQ(xnvme_nvm_read(ctx, 1, 0, 7, buf, NULL), -EIO);
+		xnvme_queue_put_cmd_ctx(queue, ctx);
+	}
+	/* the driver let go of the device: its registers read as a removed device's do */
+	CHECK_EQ(xnvme_controller_get_registers(dev, bar), 0);
+	CHECK_EQ(bar->csts, 0xffffffff);
+	xnvme_queue_term(queue);
+	xnvme_buf_free(dev, buf);
+	xnvme_dev_close(dev);
+	free(bar);
+	printf("closed %.2f s after device_del was asked\n", now() - t_ask);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc = 2;
+
+	signal(SIGALRM, on_alarm);
+	alarm(120);
+	if (argc == 3 && !strcmp(argv[1], "refuse")) {
+		rc = refuse(argv[2]);
+	} else if (argc == 3 && !strcmp(argv[1], "slow")) {
+		rc = slow(argv[2]);
+	} else if (argc == 4 && !strcmp(argv[1], "remove")) {
+		rc = remove_dev(argv[2], argv[3]);
+	}
+	if (rc == 2) {
+		fprintf(stderr, "usage: test_vfio_faults refuse BDF | slow BDF | remove BDF ID\n");
+		return XNVME_TEST_SKIP;
+	}
+	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
+	return rc || xnvme_test_nfail ? 1 : 0;
+}
