@@ -10,34 +10,6 @@
 #include "harness.h"
 #include "vfio.h"
 
-/* Writes `n` bytes at buf+off to `slba`, reads them back into another buffer, compares */
-static void
-roundtrip(struct vfio_ctrl *ctrl, struct vfio_qpair *qp, size_t off, size_t n, uint64_t slba)
-{
-	uint8_t *wbuf = vfio_dma_alloc(&ctrl->dma, off + n, NULL);
-	uint8_t *rbuf = vfio_dma_alloc(&ctrl->dma, off + n, NULL);
-	struct iovec wv = {wbuf + off, n}, rv = {rbuf + off, n};
-	struct rec r;
-
-	CHECK(wbuf && rbuf);
-	if (!wbuf || !rbuf) {
-		return;
-	}
-	fill(wbuf + off, n, (unsigned)(n + off));
-	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, slba, &wv, 1, NULL, 0, &r), 0);
-	CHECK_EQ(r.ncpl, 1);
-	CHECK_EQ(r.cpl.status.val, 0);
-	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, slba, &rv, 1, NULL, 0, &r), 0);
-	CHECK_EQ(r.ncpl, 1);
-	CHECK_EQ(r.cpl.status.val, 0);
-	if (memcmp(wbuf + off, rbuf + off, n)) {
-		fprintf(stderr, "mismatch off %zu n %zu\n", off, n);
-		CHECK(0);
-	}
-	vfio_dma_free(&ctrl->dma, wbuf);
-	vfio_dma_free(&ctrl->dma, rbuf);
-}
-
 static void
 test_bringup_and_io(uint8_t dstrd, uint8_t mpsmin, uint8_t mdts, uint32_t cap)
 {

@@ -38,26 +38,6 @@ tmo_cb(void *arg, const struct xnvme_spec_cpl *cpl)
 	t->t_new = t2;
 }
 
-/* Writes 4 KiB at `slba` and reads them back through `qp`: the queue works */
-static void
-rw_check(struct vfio_ctrl *ctrl, struct vfio_qpair *qp, uint64_t slba)
-{
-	uint8_t *w = vfio_dma_alloc(&ctrl->dma, 4096, NULL), *rd = vfio_dma_alloc(&ctrl->dma, 4096, NULL);
-	struct iovec wv = {w, 4096}, rv = {rd, 4096};
-	struct rec r;
-
-	fill(w, 4096, (unsigned)slba);
-	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, slba, &wv, 1, NULL, 0, &r), 0);
-	CHECK_EQ(r.ncpl, 1);
-	CHECK_EQ(r.cpl.status.val, 0);
-	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, slba, &rv, 1, NULL, 0, &r), 0);
-	CHECK_EQ(r.ncpl, 1);
-	CHECK_EQ(r.cpl.status.val, 0);
-	CHECK(!memcmp(w, rd, 4096));
-	vfio_dma_free(&ctrl->dma, w);
-	vfio_dma_free(&ctrl->dma, rd);
-}
-
 /* Unknown and duplicate CIDs are counted and ignored; a stale-phase entry is not consumed */
 static void
 test_hostile(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
@@ -166,7 +146,7 @@ test_abort_ok(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *q
 	CHECK_EQ(qp->nfree, qp->ncids);
 	CHECK_EQ(ctrl->dma.abandoned, 0);
 	fc->swallow_slba = UINT64_MAX;
-	rw_check(ctrl, qp, 78);
+	roundtrip(ctrl, qp, 0, 4096, 78);
 	vfio_dma_free(&ctrl->dma, buf);
 }
 
@@ -317,7 +297,7 @@ test_abort_reset(void)
 	CHECK_EQ(qp->nfree, qp->ncids);
 	CHECK_EQ(qp->abandoned, 0);
 	fc.swallow_slba = UINT64_MAX;
-	rw_check(&ctrl, qp, 500);
+	roundtrip(&ctrl, qp, 0, 4096, 500);
 
 	/* the other pair learns of the reset when used: its dropped command fails, then it works */
 	CHECK_EQ(r2.ncpl, 0);
@@ -327,7 +307,7 @@ test_abort_reset(void)
 	CHECK_EQ(r2.cpl.status.sc, ECANCELED);
 	CHECK_EQ(qp2->stats.cancelled, 1);
 	CHECK_EQ(qp2->nfree, qp2->ncids);
-	rw_check(&ctrl, qp2, 600);
+	roundtrip(&ctrl, qp2, 0, 4096, 600);
 	CHECK_EQ(ctrl.dma.abandoned, 0);
 
 	/* a waiting caller: -ETIMEDOUT, then the next command on the same pair succeeds */
@@ -348,10 +328,7 @@ test_abort_reset(void)
 	vfio_dma_free(&ctrl.dma, buf);
 	vfio_ctrl_qpair_destroy(&ctrl, sq);
 	vfio_ctrl_qpair_destroy(&ctrl, qp2);
-	vfio_ctrl_qpair_destroy(&ctrl, qp);
-	vfio_ctrl_fini(&ctrl);
-	CHECK_EQ(fc.nmaps, 0);
-	fake_ctrl_fini(&fc);
+	ctrl_down(&fc, &ctrl, qp);
 }
 
 /* Abort unsupported and the controller does not come back from the reset: failed, with EIO */
@@ -381,10 +358,7 @@ test_reset_fails(void)
 	cmd.common.ndt = 1;
 	CHECK_EQ(vfio_ctrl_admin(&ctrl, &cmd, NULL, 0, &cpl), -EIO);
 	vfio_dma_free(&ctrl.dma, buf);
-	vfio_ctrl_qpair_destroy(&ctrl, qp);
-	vfio_ctrl_fini(&ctrl);
-	CHECK_EQ(fc.nmaps, 0);
-	fake_ctrl_fini(&fc);
+	ctrl_down(&fc, &ctrl, qp);
 }
 
 /*
@@ -427,10 +401,8 @@ test_removal_request(void)
 	CHECK_EQ(r.cpl.status.sc, EIO);
 	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, 1, &v, 1, NULL, 0, &r), -EIO);
 	vfio_dma_free(&ctrl.dma, buf);
-	vfio_ctrl_qpair_destroy(&ctrl, qp);
-	vfio_ctrl_fini(&ctrl);
+	ctrl_down(&fc, &ctrl, qp);
 	CHECK_EQ(fc.shutdowns, 0);
-	fake_ctrl_fini(&fc);
 }
 
 static void

@@ -118,6 +118,13 @@ vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, c
 }
 
 int
+vfio_ctrl_admin_ring_locked(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd,
+			    const uint64_t *ring, struct xnvme_spec_cpl *cpl)
+{
+	return exec_wait(ctrl->adminq, cmd, NULL, 0, NULL, 0, ring, cpl);
+}
+
+int
 vfio_ctrl_admin(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, void *dbuf,
 		size_t dbuf_nbytes, struct xnvme_spec_cpl *cpl)
 {

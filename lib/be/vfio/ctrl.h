@@ -91,6 +91,11 @@ int
 vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const uint64_t *ring,
 		     struct xnvme_spec_cpl *cpl);
 
+/** vfio_ctrl_admin_ring() for a caller that holds admin_lock */
+int
+vfio_ctrl_admin_ring_locked(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd,
+			    const uint64_t *ring, struct xnvme_spec_cpl *cpl);
+
 /** Runs a command on a queue pair owned by the caller and waits for it (sync path) */
 int
 vfio_qpair_exec(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct iovec *dvec,

@@ -32,9 +32,10 @@ qid_put(struct vfio_ctrl *ctrl, uint16_t qid)
 	pthread_mutex_unlock(&ctrl->qid_lock);
 }
 
+/* A queue creation or deletion command; `locked`: the caller holds admin_lock */
 static int
-queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint32_t cdw11,
-	  const uint64_t *ring)
+queue_cmd_any(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint32_t cdw11,
+	      const uint64_t *ring, bool locked)
 {
 	struct xnvme_spec_cmd cmd = {0};
 	struct xnvme_spec_cpl cpl;
@@ -45,22 +46,37 @@ queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint
 		cmd.common.ndt |= (qp->qsize - 1) << 16;
 		cmd.common.ndm = cdw11;
 	}
-	return vfio_ctrl_admin_ring(ctrl, &cmd, ring, &cpl);
+	return locked ? vfio_ctrl_admin_ring_locked(ctrl, &cmd, ring, &cpl)
+		      : vfio_ctrl_admin_ring(ctrl, &cmd, ring, &cpl);
 }
 
-/* Creates the pair's CQ, then its SQ bound to it; the CQ goes again when the SQ fails */
+static int
+queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint32_t cdw11,
+	  const uint64_t *ring)
+{
+	return queue_cmd_any(ctrl, opc, qp, cdw11, ring, false);
+}
+
+/*
+ * Creates the pair's CQ, then its SQ bound to it; the CQ goes again when the SQ fails. Under one
+ * hold of admin_lock, so no reset comes between (qp->epoch is the epoch they were made in).
+ */
 static int
 create_on_ctrl(struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
 {
-	int err = queue_cmd(ctrl, NVME_ADM_CREATE_CQ, qp, qp->cq_flags, &qp->cq_iova);
+	int err;
 
+	pthread_mutex_lock(&ctrl->admin_lock);
+	qp->epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE);
+	err = queue_cmd_any(ctrl, NVME_ADM_CREATE_CQ, qp, qp->cq_flags, &qp->cq_iova, true);
 	if (!err) {
-		err = queue_cmd(ctrl, NVME_ADM_CREATE_SQ, qp, ((uint32_t)qp->qid << 16) | 0x1,
-				&qp->sq_iova);
+		err = queue_cmd_any(ctrl, NVME_ADM_CREATE_SQ, qp, ((uint32_t)qp->qid << 16) | 0x1,
+				    &qp->sq_iova, true);
 		if (err) {
-			queue_cmd(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL);
+			queue_cmd_any(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL, true);
 		}
 	}
+	pthread_mutex_unlock(&ctrl->admin_lock);
 	return err;
 }
 
@@ -71,25 +87,24 @@ vfio_qpair_recover(struct vfio_qpair *qp)
 	int err = 0;
 
 	for (;;) {
-		unsigned epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE);
-
 		if (qp->failed || __atomic_load_n(&ctrl->failed, __ATOMIC_RELAXED)) {
 			err = -EIO;
 			break;
 		}
 		vfio_qpair_restart(qp);
-		qp->epoch = epoch;
 		err = create_on_ctrl(ctrl, qp);
 		if (err) {
 			break;
 		}
-		if (__atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE) == epoch) {
+		if (__atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE) == qp->epoch) {
 			/* up again: what the reset dropped fails now (callbacks may submit anew) */
 			vfio_qpair_cancel_all(qp, ECANCELED);
 			return 0;
 		}
 	}
-	/* the queues cannot be recreated: every command on this pair fails from now on */
+	/* the queues cannot be recreated: every command on this pair fails from now on (and
+	 * the pair stops looking for resets) */
+	qp->epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE);
 	qp->failed = true;
 	vfio_qpair_cancel_all(qp, EIO);
 	return err == -EIO ? -EIO : -ENODEV;
