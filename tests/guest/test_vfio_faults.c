@@ -7,8 +7,8 @@
  *   test_vfio_faults slow BDF         the controller of `rig.sh --slow` (every read answered
  *     after XNVME_QEMU_SLOW_LATENCY_MS, at least 5 s): with command_timeout 1 s a read returns
  *     -ETIMEDOUT (sct 7, sc ETIMEDOUT) once the driver has aborted it and reset the controller;
- *     the controller answers an admin command right after; reopened without a timeout, a read
- *     succeeds (zeroes)
+ *     the controller answers an admin command right after, and after a reset on request
+ *     (xnvme_controller_reset) too; reopened without a timeout, a read succeeds (zeroes)
  *   test_vfio_faults remove BDF ID    reads with 16 in flight, then asks the host for QEMU
  *     device_del of ID (through $XNVME_QEMU_DEVICE_DEL) with 16 reads queued and leaves the
  *     device alone: the driver lets go of it by itself (registers read all-ones) and the
@@ -142,6 +142,10 @@ slow(const char *bdf)
 	printf("identify after the reset: %d after %.2f s\n", err, xnvme_test_now() - t0);
 	CHECK_EQ(err, 0);
 	CHECK(!strncmp((const char *)idfy->ctrlr.sn, "qslow0", 6));
+	/* a reset on request */
+	CHECK_EQ(xnvme_controller_reset(dev), 0);
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	CHECK_EQ(xnvme_adm_idfy_ctrlr(&ctx, idfy), 0);
 	xnvme_buf_free(dev, buf);
 	xnvme_buf_free(dev, idfy);
 	xnvme_dev_close(dev);
