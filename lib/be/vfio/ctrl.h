@@ -139,7 +139,7 @@ vfio_ctrl_reset_locked(struct vfio_ctrl *ctrl);
 /**
  * Brings a queue pair up to date after a controller reset: fails its busy commands (sct 7,
  * sc ECANCELED), releases its abandoned CIDs, clears the rings and creates its CQ and SQ again.
- * The owner's thread only. 0, or negative errno with the pair marked failed.
+ * The owner's thread only. 0, or -EIO with the pair marked failed.
  */
 int
 vfio_qpair_recover(struct vfio_qpair *qp);

@@ -84,16 +84,10 @@ int
 vfio_qpair_recover(struct vfio_qpair *qp)
 {
 	struct vfio_ctrl *ctrl = qp->ctrl;
-	int err = 0;
 
-	for (;;) {
-		if (qp->failed || __atomic_load_n(&ctrl->failed, __ATOMIC_RELAXED)) {
-			err = -EIO;
-			break;
-		}
+	while (!qp->failed && !__atomic_load_n(&ctrl->failed, __ATOMIC_RELAXED)) {
 		vfio_qpair_restart(qp);
-		err = create_on_ctrl(ctrl, qp);
-		if (err) {
+		if (create_on_ctrl(ctrl, qp)) {
 			break;
 		}
 		if (__atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE) == qp->epoch) {
@@ -107,7 +101,7 @@ vfio_qpair_recover(struct vfio_qpair *qp)
 	qp->epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE);
 	qp->failed = true;
 	vfio_qpair_cancel_all(qp, EIO);
-	return err == -EIO ? -EIO : -ENODEV;
+	return -EIO;
 }
 
 struct vfio_qpair *

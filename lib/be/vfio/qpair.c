@@ -227,12 +227,6 @@ cid_fail(struct vfio_qpair *qp, uint16_t cid, int err, bool keep)
 }
 
 void
-vfio_qpair_abandon(struct vfio_qpair *qp, uint16_t cid, int err)
-{
-	cid_fail(qp, cid, err, true);
-}
-
-void
 vfio_qpair_restart(struct vfio_qpair *qp)
 {
 	for (uint32_t cid = 0; cid < qp->ncids; ++cid) {

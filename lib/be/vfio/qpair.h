@@ -137,10 +137,6 @@ vfio_qpair_reap(struct vfio_qpair *qp, uint32_t max);
 void
 vfio_qpair_fail_all(struct vfio_qpair *qp, int err);
 
-/** Fails a busy command with a driver-made status (sct 7, sc `err`, DNR): it becomes abandoned */
-void
-vfio_qpair_abandon(struct vfio_qpair *qp, uint16_t cid, int err);
-
 /**
  * Forgets what the device held after a controller reset: abandoned CIDs are free again, the CQ
  * ring is cleared and the ring indices start over. Busy commands stay busy (see cancel_all).
