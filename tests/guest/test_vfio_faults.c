@@ -5,10 +5,11 @@
  *   test_vfio_faults refuse BDF       memory the device cannot reach (EFAULT) and a transfer
  *                                     beyond MDTS (EINVAL) are refused, sync and async
  *   test_vfio_faults slow BDF         the controller of `rig.sh --slow` (every read answered
- *     after XNVME_QEMU_SLOW_LATENCY_MS, at least 5 s): with command_timeout 1 s a read returns
- *     -ETIMEDOUT (sct 7, sc ETIMEDOUT) once the driver has aborted it and reset the controller;
- *     the controller answers an admin command right after, and after a reset on request
- *     (xnvme_controller_reset) too; reopened without a timeout, a read succeeds (zeroes)
+ *     after XNVME_QEMU_SLOW_LATENCY_MS, at least 3 s): with command_timeout 1 s a sync read
+ *     returns -ETIMEDOUT (sct 7, sc ETIMEDOUT) once the driver has aborted it and reset the
+ *     controller, and an async read completes with that status; the controller answers
+ *     Identify in between, also after a reset on request (xnvme_controller_reset); a queue of
+ *     a second handle without a timeout, made before, then reads the namespace (zeroes)
  *   test_vfio_faults remove BDF ID    reads with 16 in flight, then asks the host for QEMU
  *     device_del of ID (through $XNVME_QEMU_DEVICE_DEL) with 16 reads queued and leaves the
  *     device alone: the driver lets go of it by itself (registers read all-ones) and the
@@ -43,6 +44,7 @@ open_dev(const char *bdf, uint32_t command_timeout)
 
 struct tally {
 	int ok, nerr, eio;
+	int sc; ///< status code of the last error (sct 7: an errno)
 };
 
 static void
@@ -52,6 +54,7 @@ on_cpl(struct xnvme_cmd_ctx *ctx, void *arg)
 
 	if (xnvme_cmd_ctx_cpl_status(ctx)) {
 		t->nerr++;
+		t->sc = ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR ? ctx->cpl.status.sc : -1;
 		t->eio += ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR &&
 			  ctx->cpl.status.sc == EIO;
 	} else {
@@ -106,71 +109,100 @@ refuse(const char *bdf)
 	return 0;
 }
 
+/* One async read of LBA 0 on `queue`; waits for its completion and returns the status */
+static int
+async_read(struct xnvme_queue *queue, uint8_t *buf, struct tally *t, double *dt)
+{
+	struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(queue);
+	double t0 = xnvme_test_now();
+	int n = t->ok + t->nerr, err;
+
+	err = xnvme_nvm_read(ctx, 1, 0, 0, buf, NULL);
+	if (err) {
+		xnvme_queue_put_cmd_ctx(queue, ctx);
+		return err;
+	}
+	while (t->ok + t->nerr == n) {
+		xnvme_queue_poke(queue, 0);
+	}
+	*dt = xnvme_test_now() - t0;
+	return 0;
+}
+
+/*
+ * Handle A (command_timeout 1 s) and handle B (none) share the controller; B's queue exists
+ * before the faults. A's sync read and A's async read each time out, are aborted (QEMU cannot
+ * abort them) and end in a controller reset; in between, the controller answers Identify and
+ * takes a reset on request. B's queue, recreated after the resets, then reads the zeroes.
+ */
 static int
 slow(const char *bdf)
 {
-	struct xnvme_dev *dev = open_dev(bdf, 1000000);
+	struct xnvme_dev *a = open_dev(bdf, 1000000), *b = open_dev(bdf, 0);
+	struct xnvme_queue *qa = NULL, *qb = NULL;
 	struct xnvme_spec_idfy *idfy;
+	struct tally ta = {0}, tb = {0};
 	struct xnvme_cmd_ctx ctx;
 	uint8_t *buf;
-	double t0, dt;
+	double t0, dt = 0;
 	size_t nz = 0;
 	int err;
 
-	if (!dev) {
+	if (!a || !b) {
 		return 1;
 	}
-	buf = xnvme_buf_alloc(dev, 8192);
-	idfy = xnvme_buf_alloc(dev, sizeof(*idfy));
-	CHECK(buf && idfy);
-	if (!buf || !idfy) {
+	buf = xnvme_buf_alloc(a, 8192);
+	idfy = xnvme_buf_alloc(a, sizeof(*idfy));
+	CHECK_EQ(xnvme_queue_init(b, 4, 0, &qb), 0);
+	CHECK(buf && idfy && qb);
+	if (!buf || !idfy || !qb) {
 		return 1;
 	}
-	ctx = xnvme_cmd_ctx_from_dev(dev);
+	xnvme_queue_set_cb(qb, on_cpl, &tb);
+
+	ctx = xnvme_cmd_ctx_from_dev(a);
 	t0 = xnvme_test_now();
 	err = xnvme_nvm_read(&ctx, 1, 0, 0, buf, NULL);
 	dt = xnvme_test_now() - t0;
-	printf("read with a 1 s timeout: %d after %.2f s\n", err, dt);
+	printf("sync read with a 1 s timeout: %d after %.2f s\n", err, dt);
 	CHECK_EQ(err, -ETIMEDOUT);
 	CHECK_EQ(ctx.cpl.status.sct, XNVME_STATUS_CODE_TYPE_VENDOR);
 	CHECK_EQ(ctx.cpl.status.sc, ETIMEDOUT);
 	CHECK(dt >= 1.0 && dt < 30.0);
 	/* aborted, then reset (QEMU holds the read till its latency is over): live again */
-	ctx = xnvme_cmd_ctx_from_dev(dev);
-	t0 = xnvme_test_now();
-	err = xnvme_adm_idfy_ctrlr(&ctx, idfy);
-	printf("identify after the reset: %d after %.2f s\n", err, xnvme_test_now() - t0);
-	CHECK_EQ(err, 0);
-	CHECK(!strncmp((const char *)idfy->ctrlr.sn, "qslow0", 6));
-	/* a reset on request */
-	CHECK_EQ(xnvme_controller_reset(dev), 0);
-	ctx = xnvme_cmd_ctx_from_dev(dev);
+	ctx = xnvme_cmd_ctx_from_dev(a);
 	CHECK_EQ(xnvme_adm_idfy_ctrlr(&ctx, idfy), 0);
-	xnvme_buf_free(dev, buf);
-	xnvme_buf_free(dev, idfy);
-	xnvme_dev_close(dev);
+	CHECK(!strncmp((const char *)idfy->ctrlr.sn, "qslow0", 6));
+	CHECK_EQ(xnvme_controller_reset(a), 0);
+	ctx = xnvme_cmd_ctx_from_dev(a);
+	CHECK_EQ(xnvme_adm_idfy_ctrlr(&ctx, idfy), 0);
 
-	dev = open_dev(bdf, 0);
-	if (!dev) {
-		return 1;
+	CHECK_EQ(xnvme_queue_init(a, 4, 0, &qa), 0);
+	if (qa) {
+		xnvme_queue_set_cb(qa, on_cpl, &ta);
+		CHECK_EQ(async_read(qa, buf, &ta, &dt), 0);
+		printf("async read with a 1 s timeout: %d errors after %.2f s\n", ta.nerr, dt);
+		CHECK_EQ(ta.nerr, 1);
+		CHECK_EQ(ta.sc, ETIMEDOUT);
+		CHECK(dt >= 1.0 && dt < 30.0);
+		xnvme_queue_term(qa);
 	}
-	buf = xnvme_buf_alloc(dev, 8192);
-	CHECK(buf != NULL);
-	if (!buf) {
-		return 1;
-	}
+
 	memset(buf, 0xAA, 8192);
-	ctx = xnvme_cmd_ctx_from_dev(dev);
-	t0 = xnvme_test_now();
-	err = xnvme_nvm_read(&ctx, 1, 0, 0, buf, NULL);
-	printf("read without a timeout: %d after %.2f s\n", err, xnvme_test_now() - t0);
-	CHECK_EQ(err, 0);
+	CHECK_EQ(async_read(qb, buf, &tb, &dt), 0);
+	printf("async read without a timeout, on a queue made before the resets: %d errors "
+	       "after %.2f s\n", tb.nerr, dt);
+	CHECK_EQ(tb.ok, 1);
+	CHECK_EQ(tb.nerr, 0);
 	for (size_t i = 0; i < 8192; ++i) {
 		nz += buf[i] != 0;
 	}
 	CHECK_EQ(nz, 0);
-	xnvme_buf_free(dev, buf);
-	xnvme_dev_close(dev);
+	xnvme_queue_term(qb);
+	xnvme_buf_free(a, buf);
+	xnvme_buf_free(a, idfy);
+	xnvme_dev_close(b);
+	xnvme_dev_close(a);
 	return 0;
 }
 
@@ -234,7 +266,7 @@ remove_dev(const char *bdf, const char *id)
 	uint8_t *buf;
 	uint64_t lba = 0;
 	double t_ask, t_rel, t_gone;
-	int inflight;
+	int inflight, err;
 
 	if (!dev) {
 		return 1;
@@ -261,9 +293,10 @@ remove_dev(const char *bdf, const char *id)
 	 * the removal (the function leaves sysfs) while the handle is still open.
 	 */
 	do {
-		CHECK_EQ(xnvme_controller_get_registers(dev, bar), 0);
+		err = xnvme_controller_get_registers(dev, bar);
 		usleep(10000);
-	} while (bar->csts != 0xffffffff && xnvme_test_now() - t_ask < 60);
+	} while (!err && bar->csts != 0xffffffff && xnvme_test_now() - t_ask < 60);
+	CHECK_EQ(err, 0);
 	t_rel = xnvme_test_now();
 	CHECK_EQ(bar->csts, 0xffffffff);
 	while (exists(bdf) && xnvme_test_now() - t_ask < 60) {

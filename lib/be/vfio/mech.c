@@ -159,8 +159,9 @@ async_init(struct xnvme_queue *queue, int opts)
 	if (queue->capacity + 1 > sh->ctrl.mqes) {
 		return -EINVAL; /* a ring holds at most CAP.MQES + 1 entries, one stays empty */
 	}
+	/* the handle's own command_timeout: handles of one controller may differ */
 	queue->state = vfio_ctrl_qpair_create(&sh->ctrl, queue->capacity + 1, async_cb,
-					      sh->command_timeout_us, false);
+					      queue->dev->opts.command_timeout, false);
 	return queue->state ? 0 : -errno;
 }
 
