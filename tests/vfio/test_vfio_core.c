@@ -102,7 +102,8 @@ test_small_bar(void)
 }
 
 /* Freed IOVA ranges are reused first-fit and merge with their neighbours, so cycles that
- * allocate far more in total than the IOVA window holds keep succeeding */
+ * allocate far more in total than the IOVA window holds keep succeeding; reserved ranges
+ * (PCI BARs) are never handed out */
 static void
 test_iova_reuse(void)
 {
@@ -157,6 +158,30 @@ test_iova_reuse(void)
 	CHECK_EQ(dma.nholes, 1);
 	CHECK_EQ(fc.nmaps, 0);
 	vfio_dma_fini(&dma);
+
+	/* reserved ranges (PCI BARs) are never handed out: one inside, one over the start */
+	{
+		const struct vfio_bus_range bars[] = {{base + 0x3000, base + 0x5000},
+						      {base - 0x1000, base + 0x1000}};
+		uint64_t at;
+
+		fc.bus.iova_limit = base + (1u << 20);
+		fc.bus.reserved = bars;
+		fc.bus.nreserved = 2;
+		CHECK_EQ(vfio_dma_init(&dma, &fc.bus), 0);
+		CHECK_EQ(dma.nholes, 2);
+		for (n = 0; n < 8 && (buf[n] = vfio_dma_alloc(&dma, 4096, &at)); ++n) {
+			CHECK(at >= base + 0x1000);
+			CHECK(at + 4096 <= base + 0x3000 || at >= base + 0x5000);
+		}
+		CHECK_EQ(n, 8);
+		while (n) {
+			vfio_dma_free(&dma, buf[--n]);
+		}
+		vfio_dma_fini(&dma);
+		fc.bus.reserved = NULL;
+		fc.bus.nreserved = 0;
+	}
 	fake_ctrl_fini(&fc);
 }
 

@@ -41,11 +41,23 @@ struct vfio_bus_ops {
 	void (*release)(struct vfio_bus *bus);
 };
 
+/** A range of bus addresses [start, end) */
+struct vfio_bus_range {
+	uint64_t start;
+	uint64_t end;
+};
+
 struct vfio_bus {
 	const struct vfio_bus_ops *ops;
 	uint64_t iova_base;  ///< first IOVA handed out (above the low reserved ranges)
 	uint64_t iova_limit; ///< one past the last usable IOVA (IOMMU address width)
 	uint64_t bar_size;   ///< bytes of BAR0 the bus can access (doorbells must lie below)
+	/**
+	 * IOVA ranges never handed out, in any order: PCI memory (BARs), where a DMA address
+	 * may reach a device's registers instead of the IOMMU (a controller refuses its own)
+	 */
+	const struct vfio_bus_range *reserved;
+	size_t nreserved;
 };
 
 /*

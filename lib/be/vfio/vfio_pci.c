@@ -10,6 +10,7 @@
 #include "vfio_pci.h"
 
 #if defined(__linux__) && __has_include(<linux/vfio.h>)
+#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <linux/pci_regs.h>
@@ -33,6 +34,7 @@ struct vfio_pci {
 	int nirq; ///< MSI-X vectors enabled, each on its eventfd
 	int irq_fds[PCI_MAX_IRQS];
 	int req_fd; ///< eventfd of the device request interrupt, -1 until asked for
+	struct vfio_bus_range *bars; ///< memory BARs of every PCI function: never IOVAs
 };
 
 static uint32_t
@@ -393,6 +395,56 @@ setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 	return 0;
 }
 
+/*
+ * The memory BARs of every PCI function (sysfs `resource`): a DMA address inside one may be
+ * decoded as that device's registers instead of going through the IOMMU (QEMU's NVMe
+ * controller answers "Data Transfer Error" for its own), so IOVAs stay clear of them all
+ */
+static void
+collect_bars(struct vfio_pci *pci)
+{
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	struct dirent *ent;
+	size_t n = 0, cap = 0;
+
+	while (dir && (ent = readdir(dir))) {
+		unsigned long long start, end, flags;
+		char path[300];
+		FILE *fp;
+
+		if (ent->d_name[0] == '.') {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", ent->d_name);
+		fp = fopen(path, "r");
+		while (fp && fscanf(fp, "%llx %llx %llx", &start, &end, &flags) == 3) {
+			if (!(flags & 0x200) || !start || end <= start) {
+				continue; /* IORESOURCE_MEM only, assigned */
+			}
+			if (n == cap) {
+				void *mem = realloc(pci->bars, (cap ? cap * 2 : 32) * sizeof(*pci->bars));
+
+				if (!mem) {
+					break;
+				}
+				pci->bars = mem;
+				cap = cap ? cap * 2 : 32;
+			}
+			pci->bars[n].start = start & ~0xFFFULL;
+			pci->bars[n].end = (end | 0xFFFULL) + 1;
+			n++;
+		}
+		if (fp) {
+			fclose(fp);
+		}
+	}
+	if (dir) {
+		closedir(dir);
+	}
+	pci->bus.reserved = pci->bars;
+	pci->bus.nreserved = n;
+}
+
 int
 vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errmsg_len)
 {
@@ -421,6 +473,7 @@ vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errms
 		vfio_pci_close(pci);
 		return err;
 	}
+	collect_bars(pci);
 	*out = pci;
 	return 0;
 }
@@ -449,6 +502,7 @@ vfio_pci_close(struct vfio_pci *pci)
 	if (pci->req_fd >= 0) {
 		close(pci->req_fd);
 	}
+	free(pci->bars);
 	pthread_mutex_destroy(&pci->irq_lock);
 	free(pci);
 }
