@@ -54,7 +54,8 @@ on_cpl(struct xnvme_cmd_ctx *ctx, void *arg)
 
 	if (xnvme_cmd_ctx_cpl_status(ctx)) {
 		t->nerr++;
-		t->sc = ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR ? ctx->cpl.status.sc : -1;
+		t->sc = ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR ? ctx->cpl.status.sc
+									     : -1;
 		t->eio += ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR &&
 			  ctx->cpl.status.sc == EIO;
 	} else {
@@ -191,7 +192,8 @@ slow(const char *bdf)
 	memset(buf, 0xAA, 8192);
 	CHECK_EQ(async_read(qb, buf, &tb, &dt), 0);
 	printf("async read without a timeout, on a queue made before the resets: %d errors "
-	       "after %.2f s\n", tb.nerr, dt);
+	       "after %.2f s\n",
+	       tb.nerr, dt);
 	CHECK_EQ(tb.ok, 1);
 	CHECK_EQ(tb.nerr, 0);
 	for (size_t i = 0; i < 8192; ++i) {

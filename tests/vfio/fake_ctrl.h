@@ -63,7 +63,7 @@ struct fake_ctrl {
 	uint8_t sgls; ///< Identify SGLS bits 1:0 offered
 	bool never_ready;
 	bool gone; ///< atomic: removed: every register reads all-ones, nothing is processed
-	uint8_t abort_mode; ///< enum fake_abort_mode
+	uint8_t abort_mode;    ///< enum fake_abort_mode
 	bool random_order;     ///< post each poll's completions shuffled, holding some back
 	uint64_t swallow_slba; ///< commands at this LBA are withheld (never completed)
 	bool duplicate_next;   ///< post the next completion twice
@@ -90,7 +90,7 @@ struct fake_ctrl {
 	uint32_t bad_doorbells;
 	uint32_t bad_dma; ///< PRP or MPTR outside mapped memory
 	uint32_t shutdowns;
-	uint32_t cc_seen; ///< CC value of the last enable
+	uint32_t cc_seen;    ///< CC value of the last enable
 	uint32_t aborts;     ///< Abort commands received
 	uint32_t last_abort; ///< dword 10 (SQID, CID << 16) of the last Abort
 	uint32_t resets;     ///< transitions of CC.EN from 1 to 0

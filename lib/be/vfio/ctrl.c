@@ -447,7 +447,8 @@ vfio_ctrl_reset_locked(struct vfio_ctrl *ctrl)
 	if (!err) {
 		cmd.common.opcode = NVME_ADM_SET_FEATURES;
 		cmd.common.ndt = NVME_FEAT_NUM_QUEUES;
-		cmd.common.ndm = (uint32_t)(ctrl->nioq_want - 1) | ((uint32_t)(ctrl->nioq_want - 1) << 16);
+		cmd.common.ndm =
+			(uint32_t)(ctrl->nioq_want - 1) | ((uint32_t)(ctrl->nioq_want - 1) << 16);
 		err = exec_wait(ctrl->adminq, &cmd, NULL, 0, NULL, 0, NULL, &cpl);
 	}
 	__atomic_add_fetch(&ctrl->resets, 1, __ATOMIC_RELAXED);

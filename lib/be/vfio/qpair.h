@@ -97,10 +97,10 @@ struct vfio_qpair {
 	uint64_t next_check_us;
 	uint32_t nreaps; ///< reaps that delivered completions (paces busy-queue checks)
 	bool failed;
-	bool recovering; ///< in timeout recovery: nested reaps do no housekeeping
-	unsigned epoch;  ///< the controller reset epoch the queues on the device belong to
+	bool recovering;   ///< in timeout recovery: nested reaps do no housekeeping
+	unsigned epoch;    ///< the controller reset epoch the queues on the device belong to
 	uint32_t cq_flags; ///< Create I/O CQ dword 11 (recreated with it after a reset)
-	int irq_fd; ///< eventfd of the CQ's MSI-X vector, -1 when polled only
+	int irq_fd;        ///< eventfd of the CQ's MSI-X vector, -1 when polled only
 
 	struct vfio_qpair_stats stats;
 };

@@ -422,7 +422,8 @@ collect_bars(struct vfio_pci *pci)
 				continue; /* IORESOURCE_MEM only, assigned */
 			}
 			if (n == cap) {
-				void *mem = realloc(pci->bars, (cap ? cap * 2 : 32) * sizeof(*pci->bars));
+				void *mem = realloc(pci->bars,
+						    (cap ? cap * 2 : 32) * sizeof(*pci->bars));
 
 				if (!mem) {
 					break;
