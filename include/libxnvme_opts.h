@@ -68,7 +68,7 @@ struct xnvme_opts {
 	 * Not used elsewhere: controller/subsystem reset and rescan wait as the kernel decides,
 	 * the "block"/"file_as_ns"/ramdisk admin mechanisms synthesise their answers.
 	 * vfio backend: each admin command and the shutdown wait (0: 60 s); an expired command
-	 * returns -ETIMEDOUT (cpl: sct 7, sc ETIMEDOUT) and stays owned by the device.
+	 * returns -ETIMEDOUT (cpl: sct 7, sc ETIMEDOUT) and the driver resets the controller.
 	 */
 	uint32_t admin_timeout;
 	/**
@@ -89,7 +89,10 @@ struct xnvme_opts {
 	 * wait for.
 	 * vfio backend: each I/O command, sync and async, checked while polling (0: no timeout);
 	 * an expired command completes with cpl sct 7, sc ETIMEDOUT (sync: -ETIMEDOUT) and its
-	 * command identifier stays reserved until the device completes it (docs/vfio.md).
+	 * command identifier stays reserved until the device completes it. The driver sends
+	 * Abort for it and, when the device still holds it up to 1 s later, resets the
+	 * controller; commands that reset dropped complete with sct 7, sc ECANCELED
+	 * (docs/vfio.md).
 	 */
 	uint32_t command_timeout;
 	uint32_t spdk_fabrics; ///< output: non-zero when connected over fabrics

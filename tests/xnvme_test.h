@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <libxnvme.h>
 
 #define XNVME_TEST_SKIP 77
@@ -260,6 +261,16 @@ xnvme_test_skip(const char *why)
 {
 	printf("SKIP: %s\n", why);
 	return XNVME_TEST_SKIP;
+}
+
+/* Seconds of CLOCK_MONOTONIC, for bounds on how long something took */
+static inline double
+xnvme_test_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 #endif /* XNVME_TEST_H */

@@ -151,6 +151,8 @@ run permission perm
 run tcp-target bash "$(dirname "${BASH_SOURCE[0]}")/tcp_target.sh" "$build" "$fio"
 
 [ -n "${XNVME_QEMU_SPARE_PCI_BDF:-}" ] && run vfio "$(dirname "$0")/vfio.sh" "$build" "$fio"
+# vfio faults: timeouts on the slow controller, device_del of the hot-plug one (before timeout)
+[ -n "${XNVME_QEMU_HOT_PCI_BDF:-}" ] && run vfio-faults "$(dirname "$0")/vfio_faults.sh" "$build"
 # Command timeouts against the controller that answers late (skips without rig.sh --slow);
 # before the removal below, which takes the other namespace it uses
 run timeout "$build/tests/guest/test_timeout"

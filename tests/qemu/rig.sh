@@ -471,7 +471,12 @@ usage: rig.sh run [options] -- <command...>
   --vfio          add an emulated IOMMU (intel-iommu, intel_iommu=on iommu=pt) and a spare
                   controller (serial qspare0; nsid 1: 256 MiB, 512 B LBAs; nsid 2: 64 MiB, 4 KiB
                   LBAs; nsid 3: 32 MiB, 512 B LBAs + 8 B separate metadata; XNVME_QEMU_SPARE_*)
-                  for the vfio backend (tests/guest/vfio.sh)
+                  for the vfio backend (tests/guest/vfio.sh); and a controller behind a hot-plug
+                  port (serial qhot0, QEMU id nvmehot; 16 MiB, XNVME_QEMU_HOT_*) to remove
+  --qmp SOCKET    also serve QEMU's QMP monitor on SOCKET (always on at <run dir>/qmp.sock)
+                  The guest command asks for a QEMU device_del by writing a device id to
+                  $XNVME_QEMU_DEVICE_DEL (rename a temp file onto it); the answer ("ok" or
+                  "error: ...") appears in $XNVME_QEMU_DEVICE_DEL.done
   --workdir DIR   host directory shared read-write at the same path (default: cwd)
   --env K=V       export K=V for the command (repeatable)
   --kparam WORD   extra kernel command-line word, e.g. nvme.io_queue_depth=64 (repeatable)
@@ -489,6 +494,7 @@ CTRLS_BASE="qnvm0=XNVME_QEMU_"
 RUN_DIR=
 QEMU_PID=
 FILTER_PID=
+DEVDEL_PID=
 KEEP=0
 run_cleanup() {
 	if [[ -n $QEMU_PID ]] && kill -0 "$QEMU_PID" 2>/dev/null; then
@@ -496,6 +502,7 @@ run_cleanup() {
 		wait "$QEMU_PID" 2>/dev/null || true
 	fi
 	if [[ -n $FILTER_PID ]]; then wait "$FILTER_PID" 2>/dev/null || true; fi
+	if [[ -n $DEVDEL_PID ]]; then kill "$DEVDEL_PID" 2>/dev/null || true; fi
 	if [[ -n $RUN_DIR ]]; then
 		if ((KEEP)); then log "kept $RUN_DIR"; else rm -rf "$RUN_DIR"; fi
 	fi
@@ -519,14 +526,48 @@ pick_accel() {
 
 ms() { local n=$(($1 / 1000000)); printf '%d.%03d' $((n / 1000)) $((n % 1000)); }
 
+# One QMP command: device_del of the device id $2 on the socket $1; prints "ok" or "error: ..."
+QMP_DEVDEL_PY='
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+f = s.makefile("rw")
+json.loads(f.readline())
+def cmd(c, **a):
+    f.write(json.dumps(dict(execute=c, arguments=a)) + "\n")
+    f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            return r
+cmd("qmp_capabilities")
+r = cmd("device_del", id=sys.argv[2])
+print("ok" if "return" in r else "error: " + r["error"].get("desc", "?"))
+'
+
+# Serves device_del requests of the guest (a device id in the control share's device_del file)
+devdel_service() {
+	local req=$RUN_DIR/ctl/device_del sock=$1 id
+	while kill -0 "$QEMU_PID" 2>/dev/null; do
+		if [[ -s $req ]]; then
+			id=$(<"$req")
+			rm -f "$req"
+			log "device_del $id (asked by the guest)"
+			"$PY" -c "$QMP_DEVDEL_PY" "$sock" "$id" >"$req.tmp" 2>&1 || true
+			mv "$req.tmp" "$req.done"
+		fi
+		sleep 0.2
+	done
+}
+
 cmd_run() {
 	local timeout=${XNVME_QEMU_TIMEOUT:-600} smp=1 mem=1024 fdp=0 workdir=$PWD poll=1 slow=0
-	local vfio=0
+	local vfio=0 qmp=
 	local slow_ms=${XNVME_QEMU_SLOW_LATENCY_MS:-6000}
 	local envs=() kparams=()
 	while (($#)); do
 		case $1 in
-		--timeout | --smp | --mem | --workdir | --env | --kparam)
+		--timeout | --smp | --mem | --workdir | --env | --kparam | --qmp)
 			(($# >= 2)) || { usage_run; QRIG_DIE_RC=2 die "run: $1 needs a value"; } ;;&
 		--timeout) timeout=$2; shift ;;
 		--smp) smp=$2; shift ;;
@@ -534,6 +575,7 @@ cmd_run() {
 		--fdp) fdp=1 ;;
 		--slow) slow=1 ;;
 		--vfio) vfio=1 ;;
+		--qmp) qmp=$2; shift ;;
 		--workdir) workdir=$2; shift ;;
 		--env) envs+=("$2"); shift ;;
 		--kparam) kparams+=("$2"); shift ;;
@@ -595,6 +637,10 @@ cmd_run() {
 		roles+=" qspare0:1=SPARE qspare0:2=SPARE4K qspare0:3=SPAREMD"
 		ctrls+=" qspare0=XNVME_QEMU_SPARE_"
 		nns=$((nns + 3))
+		truncate -s 16M "$img/hot.img"
+		roles+=" qhot0:1=HOT"
+		ctrls+=" qhot0=XNVME_QEMU_HOT_"
+		nns=$((nns + 1))
 	fi
 
 	local token="QRIG-$$-$RANDOM$RANDOM"
@@ -614,6 +660,7 @@ cmd_run() {
 			printf 'export %q=%q\n' "${e%%=*}" "${e#*=}"
 		done
 		if ((slow)); then printf 'export XNVME_QEMU_SLOW_LATENCY_MS=%d\n' "$slow_ms"; fi
+		echo 'export XNVME_QEMU_DEVICE_DEL=/run/qrig/device_del'
 		printf 'cd -- %q || exit 126\n' "$workdir"
 		if ((gt >= 30)); then printf 'timeout -k 5 %d ' "$gt"; fi
 		printf '%q ' "$@"
@@ -649,6 +696,7 @@ cmd_run() {
 	((vfio)) && machine+=,kernel-irqchip=split # interrupt remapping of the IOMMU
 	local Q=("${qemu_env[@]}" "$qemu" "${qemu_l[@]}" "${bios_opt[@]}" $(pick_accel)
 		-M "$machine" -m "$mem" -smp "$smp" -nodefaults -display none -no-reboot -monitor none
+		-qmp "unix:$RUN_DIR/qmp.sock,server=on,wait=off"
 		-chardev "file,id=con,path=$RUN_DIR/console.log" -serial chardev:con
 		-device virtio-serial-pci,id=vser -chardev "pipe,id=out,path=$RUN_DIR/out"
 		-device virtserialport,bus=vser.0,chardev=out,name=qrig.out
@@ -693,7 +741,14 @@ cmd_run() {
 			-device nvme-ns,drive=spare4k,bus=nvmespare,nsid=2,logical_block_size=4096,physical_block_size=4096
 			-drive "file=$img/sparemd.img,if=none,id=sparemd,format=raw,cache=unsafe"
 			-device nvme-ns,drive=sparemd,bus=nvmespare,nsid=3,logical_block_size=512,physical_block_size=512,ms=8,mset=0)
+		# a controller QEMU can take away (device_del) while the driver uses it: a root port's
+		# slot is hot-pluggable, the root bus is not
+		Q+=(-device pcie-root-port,id=rphot,chassis=9,slot=9
+			-drive "file=$img/hot.img,if=none,id=hot,format=raw,cache=unsafe"
+			-device nvme,id=nvmehot,serial=qhot0,mdts=7,bus=rphot
+			-device nvme-ns,drive=hot,bus=nvmehot,nsid=1,logical_block_size=512,physical_block_size=512)
 	fi
+	[[ -z $qmp ]] || Q+=(-qmp "unix:$qmp,server=on,wait=off")
 	printf '%q ' "${Q[@]}" >"$RUN_DIR/qemu.cmdline"
 
 	# live output: the command's output arrives on its own virtio-serial port (QEMU's stdout),
@@ -726,6 +781,8 @@ cmd_run() {
 	t0=$(date +%s%N)
 	timeout -k 10 "$timeout" "${Q[@]}" </dev/null >"$RUN_DIR/qemu.out" 2>"$RUN_DIR/qemu.err" &
 	QEMU_PID=$!
+	devdel_service "$RUN_DIR/qmp.sock" &
+	DEVDEL_PID=$!
 	wait "$QEMU_PID" || qrc=$?
 	QEMU_PID=
 	wait "$FILTER_PID" || true

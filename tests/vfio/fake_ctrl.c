@@ -70,7 +70,7 @@ f_read32(struct vfio_bus *bus, uint32_t off)
 {
 	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
 
-	if (fc->gone) {
+	if (__atomic_load_n(&fc->gone, __ATOMIC_ACQUIRE)) {
 		return UINT32_MAX;
 	}
 	switch (off) {
@@ -93,6 +93,8 @@ ctrl_reset(struct fake_ctrl *fc)
 	memset(fc->sq, 0, sizeof(fc->sq));
 	memset(fc->cq, 0, sizeof(fc->cq));
 	fc->npending = 0;
+	fc->dropped += (uint32_t)fc->nwithheld;
+	fc->nwithheld = 0;
 	fc->csts &= ~(NVME_CSTS_RDY | NVME_CSTS_SHST_MASK);
 }
 
@@ -107,6 +109,7 @@ cc_write(struct fake_ctrl *fc, uint32_t val)
 		fc->csts = (fc->csts & ~NVME_CSTS_SHST_MASK) | NVME_CSTS_SHST_DONE;
 	}
 	if (!(val & NVME_CC_EN)) {
+		fc->resets += (old & NVME_CC_EN) && !(val & NVME_CC_SHN_MASK) ? 1 : 0;
 		ctrl_reset(fc);
 		return;
 	}
@@ -307,6 +310,7 @@ identify(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_sp
 		buf[0] = 0x36; /* VID */
 		memcpy(buf + 24, "FAKE-NVME", 9);
 		buf[77] = fc->mdts;
+		buf[258] = 3; /* ACL: 4 Aborts at once */
 		buf[536] = fc->sgls;
 		buf[516] = 1; /* NN */
 	} else if (cns == 0 && cmd->common.nsid == 1) {
@@ -324,6 +328,31 @@ identify(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_sp
 	}
 }
 
+/* Abort: finds the withheld command (SQID, CID) and treats it as abort_mode says */
+static void
+abort_cmd(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_spec_cpl *cpl)
+{
+	uint16_t sqid = cmd->common.ndt & 0xFFFF, cid = (uint16_t)(cmd->common.ndt >> 16);
+
+	fc->aborts++;
+	fc->last_abort = cmd->common.ndt;
+	cpl->cdw0 = 1; /* not aborted */
+	for (int i = 0; i < fc->nwithheld; ++i) {
+		struct fake_cpl w = fc->withheld[i];
+
+		if (w.sqid != sqid || w.cpl.cid != cid || fc->abort_mode == FAKE_ABORT_IGNORE) {
+			continue;
+		}
+		fc->withheld[i] = fc->withheld[--fc->nwithheld];
+		if (fc->abort_mode == FAKE_ABORT_OK) {
+			w.cpl.status.sc = 0x07; /* Command Abort Requested */
+			cpl->cdw0 = 0;
+		}
+		fc->pending[fc->npending++] = w;
+		return;
+	}
+}
+
 static void
 admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_spec_cpl *cpl)
 {
@@ -331,6 +360,12 @@ admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_
 	uint32_t qs = (cmd->common.ndt >> 16) + 1;
 
 	switch (cmd->common.opcode) {
+	case NVME_ADM_ABORT:
+		if (fc->abort_mode != FAKE_ABORT_NONE) {
+			abort_cmd(fc, cmd, cpl);
+			return;
+		}
+		break;
 	case NVME_ADM_IDENTIFY:
 		identify(fc, cmd, cpl);
 		return;
@@ -456,7 +491,8 @@ f_idle(struct vfio_bus *bus)
 	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
 	int kept = 0;
 
-	if (!(fc->csts & NVME_CSTS_RDY) || (fc->csts & NVME_CSTS_CFS) || fc->gone) {
+	if (!(fc->csts & NVME_CSTS_RDY) || (fc->csts & NVME_CSTS_CFS) ||
+	    __atomic_load_n(&fc->gone, __ATOMIC_ACQUIRE)) {
 		return;
 	}
 	fetch(fc);
@@ -509,6 +545,27 @@ f_irq_eventfd(struct vfio_bus *bus, uint16_t vector)
 	return fc->irq_fds[vector] > 0 ? fc->irq_fds[vector] : -errno;
 }
 
+static int
+f_req_eventfd(struct vfio_bus *bus)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+
+	if (!fc->req_fd) {
+		fc->req_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	}
+	return fc->req_fd > 0 ? fc->req_fd : -errno;
+}
+
+/* Called by the driver's removal thread: from then on the device is gone */
+static void
+f_release(struct vfio_bus *bus)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+
+	__atomic_store_n(&fc->gone, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&fc->released, 1, __ATOMIC_RELEASE);
+}
+
 static const struct vfio_bus_ops fake_ops = {
 	.read32 = f_read32,
 	.write32 = f_write32,
@@ -516,6 +573,8 @@ static const struct vfio_bus_ops fake_ops = {
 	.dma_unmap = f_dma_unmap,
 	.irq_eventfd = f_irq_eventfd,
 	.idle = f_idle,
+	.req_eventfd = f_req_eventfd,
+	.release = f_release,
 };
 
 int
@@ -542,5 +601,8 @@ fake_ctrl_fini(struct fake_ctrl *fc)
 		if (fc->irq_fds[i] > 0) {
 			close(fc->irq_fds[i]);
 		}
+	}
+	if (fc->req_fd > 0) {
+		close(fc->req_fd);
 	}
 }

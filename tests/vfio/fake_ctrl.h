@@ -4,7 +4,9 @@
  * (register access and IOMMU mapping), fetches commands when the driver polls, executes admin
  * bring-up commands and NVM Read/Write on a RAM namespace by walking PRPs independently of the
  * driver, and can misbehave on request: random completion order, withheld commands, injected
- * completion entries, a fatal status, a controller that never becomes ready.
+ * completion entries, a fatal status, a controller that never becomes ready. It answers Abort
+ * as told (abort_mode), drops everything on a reset (CC.EN=0) and signals a removal request
+ * on its request eventfd when the test writes it; release() makes it gone.
  */
 #ifndef XNVME_TEST_FAKE_CTRL_H
 #define XNVME_TEST_FAKE_CTRL_H
@@ -37,6 +39,13 @@ struct fake_queue {
 	uint16_t iv; ///< CQ: MSI-X vector
 };
 
+enum fake_abort_mode {
+	FAKE_ABORT_NONE = 0,   ///< Abort is an invalid opcode
+	FAKE_ABORT_OK = 1,     ///< the withheld command completes with Command Abort Requested
+	FAKE_ABORT_LATE = 2,   ///< "not aborted" (cdw0 1); the command then completes normally
+	FAKE_ABORT_IGNORE = 3, ///< "not aborted" (cdw0 1); the command stays withheld
+};
+
 struct fake_cpl {
 	uint16_t sqid;
 	struct xnvme_spec_cpl cpl;
@@ -53,7 +62,8 @@ struct fake_ctrl {
 	uint64_t nlbas;
 	uint8_t sgls; ///< Identify SGLS bits 1:0 offered
 	bool never_ready;
-	bool gone; ///< surprise removal: every register reads all-ones, nothing is processed
+	bool gone; ///< atomic: removed: every register reads all-ones, nothing is processed
+	uint8_t abort_mode;    ///< enum fake_abort_mode
 	bool random_order;     ///< post each poll's completions shuffled, holding some back
 	uint64_t swallow_slba; ///< commands at this LBA are withheld (never completed)
 	bool duplicate_next;   ///< post the next completion twice
@@ -80,7 +90,13 @@ struct fake_ctrl {
 	uint32_t bad_doorbells;
 	uint32_t bad_dma; ///< PRP or MPTR outside mapped memory
 	uint32_t shutdowns;
-	uint32_t cc_seen; ///< CC value of the last enable
+	uint32_t cc_seen;    ///< CC value of the last enable
+	uint32_t aborts;     ///< Abort commands received
+	uint32_t last_abort; ///< dword 10 (SQID, CID << 16) of the last Abort
+	uint32_t resets;     ///< transitions of CC.EN from 1 to 0
+	uint32_t dropped;    ///< withheld commands a reset dropped
+	int released;        ///< atomic: release() called (the driver let go of the device)
+	int req_fd;          ///< the request eventfd (0: not asked for); the test writes it
 };
 
 int

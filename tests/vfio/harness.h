@@ -97,6 +97,34 @@ io(struct vfio_qpair *qp, uint8_t opc, uint64_t slba, const struct iovec *iov, s
 	return 0;
 }
 
+/* Writes `n` bytes at buf+off to `slba`, reads them back into another buffer, compares */
+static inline void
+roundtrip(struct vfio_ctrl *ctrl, struct vfio_qpair *qp, size_t off, size_t n, uint64_t slba)
+{
+	uint8_t *wbuf = vfio_dma_alloc(&ctrl->dma, off + n, NULL);
+	uint8_t *rbuf = vfio_dma_alloc(&ctrl->dma, off + n, NULL);
+	struct iovec wv = {wbuf + off, n}, rv = {rbuf + off, n};
+	struct rec r;
+
+	CHECK(wbuf && rbuf);
+	if (!wbuf || !rbuf) {
+		return;
+	}
+	fill(wbuf + off, n, (unsigned)(n + off));
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, slba, &wv, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(r.cpl.status.val, 0);
+	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, slba, &rv, 1, NULL, 0, &r), 0);
+	CHECK_EQ(r.ncpl, 1);
+	CHECK_EQ(r.cpl.status.val, 0);
+	if (memcmp(wbuf + off, rbuf + off, n)) {
+		fprintf(stderr, "mismatch off %zu n %zu\n", off, n);
+		CHECK(0);
+	}
+	vfio_dma_free(&ctrl->dma, wbuf);
+	vfio_dma_free(&ctrl->dma, rbuf);
+}
+
 /* A fake with metadata `ms`, the controller up, and one I/O queue pair of `qsize` */
 static inline struct vfio_qpair *
 ctrl_up(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, uint16_t ms, uint32_t qsize)
@@ -115,6 +143,16 @@ ctrl_up(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, uint16_t ms, uint32_t qsiz
 	return qp;
 }
 
+/* Destroys the queue pair, shuts the controller down, checks every mapping went, frees the fake */
+static inline void
+ctrl_down(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	vfio_ctrl_qpair_destroy(ctrl, qp);
+	vfio_ctrl_fini(ctrl);
+	CHECK_EQ(fc->nmaps, 0);
+	fake_ctrl_fini(fc);
+}
+
 typedef void (*qp_test_fn)(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *qp);
 
 /* Runs the tests in order on one queue pair of 32 entries; checks the fake saw only mapped
@@ -130,10 +168,7 @@ run_on_queue(const qp_test_fn *fns, size_t n)
 		fns[i](&fc, &ctrl, qp);
 	}
 	CHECK_EQ(fc.bad_dma, 0);
-	vfio_ctrl_qpair_destroy(&ctrl, qp);
-	vfio_ctrl_fini(&ctrl);
-	CHECK_EQ(fc.nmaps, 0);
-	fake_ctrl_fini(&fc);
+	ctrl_down(&fc, &ctrl, qp);
 }
 
 #endif /* XNVME_TEST_VFIO_HARNESS_H */

@@ -10,34 +10,6 @@
 #include "harness.h"
 #include "vfio.h"
 
-/* Writes `n` bytes at buf+off to `slba`, reads them back into another buffer, compares */
-static void
-roundtrip(struct vfio_ctrl *ctrl, struct vfio_qpair *qp, size_t off, size_t n, uint64_t slba)
-{
-	uint8_t *wbuf = vfio_dma_alloc(&ctrl->dma, off + n, NULL);
-	uint8_t *rbuf = vfio_dma_alloc(&ctrl->dma, off + n, NULL);
-	struct iovec wv = {wbuf + off, n}, rv = {rbuf + off, n};
-	struct rec r;
-
-	CHECK(wbuf && rbuf);
-	if (!wbuf || !rbuf) {
-		return;
-	}
-	fill(wbuf + off, n, (unsigned)(n + off));
-	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, slba, &wv, 1, NULL, 0, &r), 0);
-	CHECK_EQ(r.ncpl, 1);
-	CHECK_EQ(r.cpl.status.val, 0);
-	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_READ, slba, &rv, 1, NULL, 0, &r), 0);
-	CHECK_EQ(r.ncpl, 1);
-	CHECK_EQ(r.cpl.status.val, 0);
-	if (memcmp(wbuf + off, rbuf + off, n)) {
-		fprintf(stderr, "mismatch off %zu n %zu\n", off, n);
-		CHECK(0);
-	}
-	vfio_dma_free(&ctrl->dma, wbuf);
-	vfio_dma_free(&ctrl->dma, rbuf);
-}
-
 static void
 test_bringup_and_io(uint8_t dstrd, uint8_t mpsmin, uint8_t mdts, uint32_t cap)
 {
@@ -130,7 +102,8 @@ test_small_bar(void)
 }
 
 /* Freed IOVA ranges are reused first-fit and merge with their neighbours, so cycles that
- * allocate far more in total than the IOVA window holds keep succeeding */
+ * allocate far more in total than the IOVA window holds keep succeeding; reserved ranges
+ * (PCI BARs) are never handed out */
 static void
 test_iova_reuse(void)
 {
@@ -185,6 +158,30 @@ test_iova_reuse(void)
 	CHECK_EQ(dma.nholes, 1);
 	CHECK_EQ(fc.nmaps, 0);
 	vfio_dma_fini(&dma);
+
+	/* reserved ranges (PCI BARs) are never handed out: one inside, one over the start */
+	{
+		const struct vfio_bus_range bars[] = {{base + 0x3000, base + 0x5000},
+						      {base - 0x1000, base + 0x1000}};
+		uint64_t at;
+
+		fc.bus.iova_limit = base + (1u << 20);
+		fc.bus.reserved = bars;
+		fc.bus.nreserved = 2;
+		CHECK_EQ(vfio_dma_init(&dma, &fc.bus), 0);
+		CHECK_EQ(dma.nholes, 2);
+		for (n = 0; n < 8 && (buf[n] = vfio_dma_alloc(&dma, 4096, &at)); ++n) {
+			CHECK(at >= base + 0x1000);
+			CHECK(at + 4096 <= base + 0x3000 || at >= base + 0x5000);
+		}
+		CHECK_EQ(n, 8);
+		while (n) {
+			vfio_dma_free(&dma, buf[--n]);
+		}
+		vfio_dma_fini(&dma);
+		fc.bus.reserved = NULL;
+		fc.bus.nreserved = 0;
+	}
 	fake_ctrl_fini(&fc);
 }
 
@@ -202,11 +199,16 @@ test_refusals(struct fake_ctrl *fc, struct vfio_ctrl *ctrl, struct vfio_qpair *q
 	struct iovec rv = {rd, 3584 + 4096 + 1024};
 	struct rec r;
 
+	uint32_t tail = qp->sq_tail, dbs = fc->sq_db_writes[qp->qid];
+
 	CHECK_EQ(fc->sgls, 0); /* vectors PRPs cannot describe have no fallback here */
 	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, bad_inner, 2, NULL, 0, &r), -EINVAL);
 	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, &big, 1, NULL, 0, &r), -EINVAL);
 	CHECK_EQ(io(qp, XNVME_SPEC_NVM_OPC_WRITE, 0, &unmapped, 1, NULL, 0, &r), -EFAULT);
 	CHECK_EQ(qp->nfree, qp->ncids);
+	/* no entry was written to the ring and no doorbell told the device of one */
+	CHECK_EQ(qp->sq_tail, tail);
+	CHECK_EQ(fc->sq_db_writes[qp->qid], dbs);
 
 	/* vectored: page-aligned inner boundaries, gathered in order */
 	fill(buf, 4 * 4096, 5);

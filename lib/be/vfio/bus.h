@@ -29,6 +29,22 @@ struct vfio_bus_ops {
 	int (*irq_eventfd)(struct vfio_bus *bus, uint16_t vector);
 	/** optional (NULL on hardware): lets a simulated controller run, called by idle polls */
 	void (*idle)(struct vfio_bus *bus);
+	/**
+	 * optional: an eventfd (owned by the bus) that the OS signals when it wants the device
+	 * back (hot removal, unbind); negative errno when there is none
+	 */
+	int (*req_eventfd)(struct vfio_bus *bus);
+	/**
+	 * optional: lets go of the device at once, from any thread: afterwards every register
+	 * reads all-ones and writes are dropped, as for a device that is gone
+	 */
+	void (*release)(struct vfio_bus *bus);
+};
+
+/** A range of bus addresses [start, end) */
+struct vfio_bus_range {
+	uint64_t start;
+	uint64_t end;
 };
 
 struct vfio_bus {
@@ -36,6 +52,12 @@ struct vfio_bus {
 	uint64_t iova_base;  ///< first IOVA handed out (above the low reserved ranges)
 	uint64_t iova_limit; ///< one past the last usable IOVA (IOMMU address width)
 	uint64_t bar_size;   ///< bytes of BAR0 the bus can access (doorbells must lie below)
+	/**
+	 * IOVA ranges never handed out, in any order: PCI memory (BARs), where a DMA address
+	 * may reach a device's registers instead of the IOMMU (a controller refuses its own)
+	 */
+	const struct vfio_bus_range *reserved;
+	size_t nreserved;
 };
 
 /*

@@ -69,7 +69,7 @@ exec_wait(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct 
 	}
 	*cpl = w.cpl;
 	if (cpl->status.sct == XNVME_STATUS_CODE_TYPE_VENDOR && cpl->status.dnr &&
-	    (cpl->status.sc == ETIMEDOUT || cpl->status.sc == EIO)) {
+	    (cpl->status.sc == ETIMEDOUT || cpl->status.sc == EIO || cpl->status.sc == ECANCELED)) {
 		return -(int)cpl->status.sc;
 	}
 	return (cpl->status.sc || cpl->status.sct) ? -EIO : 0;
@@ -95,10 +95,33 @@ admin_raw(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const struct
 }
 
 int
+vfio_ctrl_admin_timed(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, uint64_t timeout_us,
+		      struct xnvme_spec_cpl *cpl)
+{
+	uint64_t saved;
+	int err;
+
+	pthread_mutex_lock(&ctrl->admin_lock);
+	saved = ctrl->adminq->timeout_us;
+	ctrl->adminq->timeout_us = timeout_us;
+	err = exec_wait(ctrl->adminq, cmd, NULL, 0, NULL, 0, NULL, cpl);
+	ctrl->adminq->timeout_us = saved;
+	pthread_mutex_unlock(&ctrl->admin_lock);
+	return err;
+}
+
+int
 vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const uint64_t *ring,
 		     struct xnvme_spec_cpl *cpl)
 {
 	return admin_raw(ctrl, cmd, NULL, 0, ring, cpl);
+}
+
+int
+vfio_ctrl_admin_ring_locked(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd,
+			    const uint64_t *ring, struct xnvme_spec_cpl *cpl)
+{
+	return exec_wait(ctrl->adminq, cmd, NULL, 0, NULL, 0, ring, cpl);
 }
 
 int
@@ -175,11 +198,12 @@ pick_css(const struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts)
 	return 7; /* admin command set only */
 }
 
+/* Disables the controller if enabled, then enables it with the admin queue and `ctrl->cc` */
 static int
-ctrl_enable(struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts, char *errmsg, size_t len)
+ctrl_enable(struct vfio_ctrl *ctrl, char *errmsg, size_t len)
 {
 	uint32_t cc = vfio_bus_read32(ctrl->bus, NVME_REG_CC);
-	uint32_t aqa = ((uint32_t)(ADMIN_QSIZE - 1) << 16) | (ADMIN_QSIZE - 1);
+	uint32_t aqa = ((ctrl->adminq->qsize - 1) << 16) | (ctrl->adminq->qsize - 1);
 	int err;
 
 	if (cc & NVME_CC_EN) {
@@ -194,9 +218,7 @@ ctrl_enable(struct vfio_ctrl *ctrl, const struct vfio_ctrl_opts *opts, char *err
 	vfio_bus_write32(ctrl->bus, NVME_REG_AQA, aqa);
 	vfio_bus_write64(ctrl->bus, NVME_REG_ASQ, ctrl->adminq->sq_iova);
 	vfio_bus_write64(ctrl->bus, NVME_REG_ACQ, ctrl->adminq->cq_iova);
-	cc = NVME_CC_EN | (pick_css(ctrl, opts) << NVME_CC_CSS_SHIFT) |
-	     ((ctrl->page_shift - 12) << NVME_CC_MPS_SHIFT) | NVME_CC_IOSQES | NVME_CC_IOCQES;
-	vfio_bus_write32(ctrl->bus, NVME_REG_CC, cc);
+	vfio_bus_write32(ctrl->bus, NVME_REG_CC, ctrl->cc);
 	err = wait_csts(ctrl, NVME_CSTS_RDY, NVME_CSTS_RDY, ctrl->ready_timeout_us, true);
 	if (err) {
 		snprintf(errmsg, len, "controller did not become ready within CAP.TO (%llu ms): %s",
@@ -221,6 +243,7 @@ ctrl_identify(struct vfio_ctrl *ctrl)
 	if (err) {
 		return err;
 	}
+	ctrl->acl = ctrl->idfy[258];
 	ctrl->sgls = ctrl->idfy[536] & 0x3;
 	if (ctrl->sgls == 3) {
 		ctrl->sgls = 0; /* reserved value */
@@ -248,6 +271,7 @@ ctrl_num_queues(struct vfio_ctrl *ctrl, uint16_t want)
 	cmd.common.opcode = NVME_ADM_SET_FEATURES;
 	cmd.common.ndt = NVME_FEAT_NUM_QUEUES;
 	cmd.common.ndm = (uint32_t)(want - 1) | ((uint32_t)(want - 1) << 16);
+	ctrl->nioq_want = want;
 	err = vfio_ctrl_admin(ctrl, &cmd, NULL, 0, &cpl);
 	if (err) {
 		return err;
@@ -318,6 +342,7 @@ vfio_ctrl_init(struct vfio_ctrl *ctrl, struct vfio_bus *bus, const struct vfio_c
 
 	memset(ctrl, 0, sizeof(*ctrl));
 	ctrl->bus = bus;
+	ctrl->req_stop = -1;
 	pthread_mutex_init(&ctrl->admin_lock, NULL);
 	pthread_mutex_init(&ctrl->qid_lock, NULL);
 	err = vfio_dma_init(&ctrl->dma, bus);
@@ -337,7 +362,9 @@ vfio_ctrl_init(struct vfio_ctrl *ctrl, struct vfio_bus *bus, const struct vfio_c
 			 strerror(errno));
 		goto fail;
 	}
-	err = ctrl_enable(ctrl, opts, errmsg, errmsg_len);
+	ctrl->cc = NVME_CC_EN | (pick_css(ctrl, opts) << NVME_CC_CSS_SHIFT) |
+		   ((ctrl->page_shift - 12) << NVME_CC_MPS_SHIFT) | NVME_CC_IOSQES | NVME_CC_IOCQES;
+	err = ctrl_enable(ctrl, errmsg, errmsg_len);
 	if (err) {
 		goto fail;
 	}
@@ -353,6 +380,12 @@ vfio_ctrl_init(struct vfio_ctrl *ctrl, struct vfio_bus *bus, const struct vfio_c
 			 strerror(-err));
 		goto fail;
 	}
+	err = vfio_ctrl_watch_removal(ctrl);
+	if (err) {
+		snprintf(errmsg, errmsg_len, "cannot watch for device removal: %s", strerror(-err));
+		goto fail;
+	}
+	ctrl->ready = true;
 	return 0;
 
 fail:
@@ -365,6 +398,7 @@ vfio_ctrl_fini(struct vfio_ctrl *ctrl)
 {
 	uint32_t cc;
 
+	vfio_ctrl_unwatch_removal(ctrl);
 	if (ctrl->adminq && !vfio_ctrl_check_fatal(ctrl)) {
 		/* orderly shutdown, then disable, so the kernel driver can take the device back */
 		cc = vfio_bus_read32(ctrl->bus, NVME_REG_CC);
@@ -386,4 +420,53 @@ vfio_ctrl_fini(struct vfio_ctrl *ctrl)
 	vfio_dma_fini(&ctrl->dma);
 	pthread_mutex_destroy(&ctrl->admin_lock);
 	pthread_mutex_destroy(&ctrl->qid_lock);
+}
+
+int
+vfio_ctrl_reset_locked(struct vfio_ctrl *ctrl)
+{
+	struct xnvme_spec_cmd cmd = {0};
+	struct xnvme_spec_cpl cpl;
+	char msg[160];
+	int err;
+
+	if (ctrl->resetting || vfio_ctrl_check_fatal(ctrl)) {
+		return -EIO;
+	}
+	ctrl->resetting = true;
+	vfio_bus_write32(ctrl->bus, NVME_REG_CC, ctrl->cc & ~NVME_CC_EN);
+	err = wait_csts(ctrl, NVME_CSTS_RDY, 0, ctrl->ready_timeout_us, false);
+	if (!err) {
+		/* disabled: the device has dropped every queue and command; queue pairs follow */
+		__atomic_add_fetch(&ctrl->epoch, 1, __ATOMIC_RELEASE);
+		vfio_qpair_cancel_all(ctrl->adminq, ECANCELED);
+		vfio_qpair_restart(ctrl->adminq);
+		ctrl->adminq->epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_RELAXED);
+		err = ctrl_enable(ctrl, msg, sizeof(msg));
+	}
+	if (!err) {
+		cmd.common.opcode = NVME_ADM_SET_FEATURES;
+		cmd.common.ndt = NVME_FEAT_NUM_QUEUES;
+		cmd.common.ndm =
+			(uint32_t)(ctrl->nioq_want - 1) | ((uint32_t)(ctrl->nioq_want - 1) << 16);
+		err = exec_wait(ctrl->adminq, &cmd, NULL, 0, NULL, 0, NULL, &cpl);
+	}
+	__atomic_add_fetch(&ctrl->resets, 1, __ATOMIC_RELAXED);
+	if (err) {
+		/* every queue pair then fails its commands with EIO, none is recreated */
+		__atomic_store_n(&ctrl->failed, 1, __ATOMIC_RELAXED);
+	}
+	ctrl->resetting = false;
+	return err;
+}
+
+int
+vfio_ctrl_reset(struct vfio_ctrl *ctrl)
+{
+	int err;
+
+	pthread_mutex_lock(&ctrl->admin_lock);
+	err = vfio_ctrl_reset_locked(ctrl);
+	pthread_mutex_unlock(&ctrl->admin_lock);
+	return err;
 }

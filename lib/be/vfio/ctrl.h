@@ -10,6 +10,7 @@
 #define XNVME_VFIO_CTRL_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bus.h"
@@ -40,6 +41,19 @@ struct vfio_ctrl {
 	uint16_t max_qid;   ///< highest queue id whose doorbells lie inside BAR0
 	uint8_t sgls;       ///< Identify SGLS bits 1:0 (0: no SGLs)
 	int failed;         ///< atomic: controller fatal status or removal seen
+	unsigned epoch;     ///< atomic: bumped by each controller reset (queue pairs follow it)
+	uint32_t cc;        ///< CC of the enabled controller (re-enabled with it on a reset)
+	uint16_t nioq_want; ///< I/O queue pairs asked for (again after a reset)
+	uint8_t acl;        ///< Identify ACL: Abort commands outstanding at once, zero-based
+	bool ready;         ///< brought up: timeouts lead to abort and reset from now on
+	bool resetting;     ///< a reset is running (under admin_lock)
+	uint64_t resets;    ///< atomic: controller resets done
+	uint64_t aborts;    ///< atomic: Abort commands sent
+
+	/* removal: a thread waits on the bus's request eventfd and releases the device */
+	pthread_t req_thread;
+	int req_stop; ///< eventfd that stops the thread, -1 when none runs
+	int removed;  ///< atomic: the OS asked for the device and the driver let go of it
 
 	pthread_mutex_t admin_lock;
 	struct vfio_qpair *adminq;
@@ -67,10 +81,20 @@ int
 vfio_ctrl_admin(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, void *dbuf,
 		size_t dbuf_nbytes, struct xnvme_spec_cpl *cpl);
 
+/** An admin command without payload, waited for at most `timeout_us` (Abort) */
+int
+vfio_ctrl_admin_timed(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, uint64_t timeout_us,
+		      struct xnvme_spec_cpl *cpl);
+
 /** An admin command without payload whose PRP1 is a queue ring of the driver (queue creation) */
 int
 vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const uint64_t *ring,
 		     struct xnvme_spec_cpl *cpl);
+
+/** vfio_ctrl_admin_ring() for a caller that holds admin_lock */
+int
+vfio_ctrl_admin_ring_locked(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd,
+			    const uint64_t *ring, struct xnvme_spec_cpl *cpl);
 
 /** Runs a command on a queue pair owned by the caller and waits for it (sync path) */
 int
@@ -98,5 +122,42 @@ vfio_ctrl_qpair_destroy(struct vfio_ctrl *ctrl, struct vfio_qpair *qp);
 /** Marks the controller failed and returns whether it was (CSTS read all-ones or CFS) */
 int
 vfio_ctrl_check_fatal(struct vfio_ctrl *ctrl);
+
+/**
+ * Resets the controller (CC.EN=0, CSTS.RDY=0 within CAP.TO, enabled again with its admin queue,
+ * Number of Queues set again) and bumps ctrl->epoch: each I/O queue pair then recreates its
+ * queues on the controller the next time its owner uses it (vfio_qpair_recover). Every command
+ * outstanding at the reset is gone: the device no longer owns any. 0, or negative errno with
+ * the controller marked failed. Takes admin_lock (vfio_ctrl_reset_locked: caller holds it).
+ */
+int
+vfio_ctrl_reset(struct vfio_ctrl *ctrl);
+
+int
+vfio_ctrl_reset_locked(struct vfio_ctrl *ctrl);
+
+/**
+ * Brings a queue pair up to date after a controller reset: fails its busy commands (sct 7,
+ * sc ECANCELED), releases its abandoned CIDs, clears the rings and creates its CQ and SQ again.
+ * The owner's thread only. 0, or -EIO with the pair marked failed.
+ */
+int
+vfio_qpair_recover(struct vfio_qpair *qp);
+
+/**
+ * After commands of an I/O queue pair timed out (they are abandoned): sends Abort for each
+ * (at most ACL + 1), polls the pair for their completions for up to its timeout (capped at
+ * 1 s) and resets the controller when one is still owned by the device. The owner's thread.
+ */
+void
+vfio_qpair_timeout_recovery(struct vfio_qpair *qp);
+
+/** Starts the thread that releases the device when the bus's request eventfd fires */
+int
+vfio_ctrl_watch_removal(struct vfio_ctrl *ctrl);
+
+/** Stops that thread (before the bus goes) */
+void
+vfio_ctrl_unwatch_removal(struct vfio_ctrl *ctrl);
 
 #endif /* XNVME_VFIO_CTRL_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * I/O queue pairs of a controller: queue id allocation, Create I/O CQ/SQ and their deletion.
+ * I/O queue pairs of a controller: queue id allocation, Create I/O CQ/SQ and their deletion,
+ * and their recreation after a controller reset.
  */
 #include <errno.h>
 
@@ -31,9 +32,10 @@ qid_put(struct vfio_ctrl *ctrl, uint16_t qid)
 	pthread_mutex_unlock(&ctrl->qid_lock);
 }
 
+/* A queue creation or deletion command; `locked`: the caller holds admin_lock */
 static int
-queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint32_t cdw11,
-	  const uint64_t *ring)
+queue_cmd_any(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint32_t cdw11,
+	      const uint64_t *ring, bool locked)
 {
 	struct xnvme_spec_cmd cmd = {0};
 	struct xnvme_spec_cpl cpl;
@@ -44,7 +46,62 @@ queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint
 		cmd.common.ndt |= (qp->qsize - 1) << 16;
 		cmd.common.ndm = cdw11;
 	}
-	return vfio_ctrl_admin_ring(ctrl, &cmd, ring, &cpl);
+	return locked ? vfio_ctrl_admin_ring_locked(ctrl, &cmd, ring, &cpl)
+		      : vfio_ctrl_admin_ring(ctrl, &cmd, ring, &cpl);
+}
+
+static int
+queue_cmd(struct vfio_ctrl *ctrl, uint8_t opc, const struct vfio_qpair *qp, uint32_t cdw11,
+	  const uint64_t *ring)
+{
+	return queue_cmd_any(ctrl, opc, qp, cdw11, ring, false);
+}
+
+/*
+ * Creates the pair's CQ, then its SQ bound to it; the CQ goes again when the SQ fails. Under one
+ * hold of admin_lock, so no reset comes between (qp->epoch is the epoch they were made in).
+ */
+static int
+create_on_ctrl(struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
+{
+	int err;
+
+	pthread_mutex_lock(&ctrl->admin_lock);
+	qp->epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE);
+	err = queue_cmd_any(ctrl, NVME_ADM_CREATE_CQ, qp, qp->cq_flags, &qp->cq_iova, true);
+	if (!err) {
+		err = queue_cmd_any(ctrl, NVME_ADM_CREATE_SQ, qp, ((uint32_t)qp->qid << 16) | 0x1,
+				    &qp->sq_iova, true);
+		if (err) {
+			queue_cmd_any(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL, true);
+		}
+	}
+	pthread_mutex_unlock(&ctrl->admin_lock);
+	return err;
+}
+
+int
+vfio_qpair_recover(struct vfio_qpair *qp)
+{
+	struct vfio_ctrl *ctrl = qp->ctrl;
+
+	while (!qp->failed && !__atomic_load_n(&ctrl->failed, __ATOMIC_RELAXED)) {
+		vfio_qpair_restart(qp);
+		if (create_on_ctrl(ctrl, qp)) {
+			break;
+		}
+		if (__atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE) == qp->epoch) {
+			/* up again: what the reset dropped fails now (callbacks may submit anew) */
+			vfio_qpair_cancel_all(qp, ECANCELED);
+			return 0;
+		}
+	}
+	/* the queues cannot be recreated: every command on this pair fails from now on (and
+	 * the pair stops looking for resets) */
+	qp->epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE);
+	qp->failed = true;
+	vfio_qpair_cancel_all(qp, EIO);
+	return -EIO;
 }
 
 struct vfio_qpair *
@@ -52,7 +109,6 @@ vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, u
 		       bool irq)
 {
 	struct vfio_qpair *qp;
-	uint32_t cq_flags = 0x1; /* physically contiguous */
 	uint16_t qid;
 	int err;
 
@@ -72,6 +128,7 @@ vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, u
 		errno = err;
 		return NULL;
 	}
+	qp->cq_flags = 0x1; /* physically contiguous */
 	if (irq) {
 		/* interrupts enabled (IEN) on MSI-X vector qid: for a completion fd */
 		err = ctrl->bus->ops->irq_eventfd ? ctrl->bus->ops->irq_eventfd(ctrl->bus, qid)
@@ -83,17 +140,10 @@ vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, u
 			return NULL;
 		}
 		qp->irq_fd = err;
-		cq_flags |= 0x2 | ((uint32_t)qid << 16);
+		qp->cq_flags |= 0x2 | ((uint32_t)qid << 16);
 	}
 	/* CQ polled unless irq; the SQ is bound to the CQ of its qid */
-	err = queue_cmd(ctrl, NVME_ADM_CREATE_CQ, qp, cq_flags, &qp->cq_iova);
-	if (!err) {
-		err = queue_cmd(ctrl, NVME_ADM_CREATE_SQ, qp, ((uint32_t)qid << 16) | 0x1,
-				&qp->sq_iova);
-		if (err) {
-			queue_cmd(ctrl, NVME_ADM_DELETE_CQ, qp, 0, NULL);
-		}
-	}
+	err = create_on_ctrl(ctrl, qp);
 	if (err) {
 		vfio_qpair_free(qp);
 		qid_put(ctrl, qid);
@@ -113,7 +163,10 @@ vfio_ctrl_qpair_destroy(struct vfio_ctrl *ctrl, struct vfio_qpair *qp)
 		return;
 	}
 	qid = qp->qid;
-	if (!vfio_ctrl_check_fatal(ctrl)) {
+	if (qp->epoch != __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE)) {
+		/* a reset took the queues off the device already, with every command on them */
+		vfio_qpair_restart(qp);
+	} else if (!vfio_ctrl_check_fatal(ctrl)) {
 		err = queue_cmd(ctrl, NVME_ADM_DELETE_SQ, qp, 0, NULL);
 		if (!err) {
 			/* the SQ's commands are all completed or aborted: none can DMA any more */

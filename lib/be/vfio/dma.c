@@ -17,22 +17,6 @@
 #define DMA_PAGE 4096UL
 #define DMA_HUGE (2UL << 20)
 
-int
-vfio_dma_init(struct vfio_dma *dma, struct vfio_bus *bus)
-{
-	memset(dma, 0, sizeof(*dma));
-	dma->bus = bus;
-	dma->iova_align = DMA_PAGE;
-	dma->holes = malloc(sizeof(*dma->holes));
-	if (!dma->holes) {
-		return -ENOMEM;
-	}
-	dma->holes[0] = (struct vfio_iova_hole){.start = bus->iova_base, .end = bus->iova_limit};
-	dma->nholes = bus->iova_limit > bus->iova_base;
-	dma->holes_cap = 1;
-	return -pthread_rwlock_init(&dma->lock, NULL);
-}
-
 /* Inserts a hole at index `idx` (caller holds the lock) */
 static int
 hole_insert(struct vfio_dma *dma, size_t idx, uint64_t start, uint64_t end)
@@ -59,6 +43,57 @@ hole_remove(struct vfio_dma *dma, size_t idx)
 	memmove(&dma->holes[idx], &dma->holes[idx + 1],
 		(dma->nholes - idx - 1) * sizeof(*dma->holes));
 	dma->nholes--;
+}
+
+/* Takes [start, end) out of the free ranges for good */
+static int
+hole_punch(struct vfio_dma *dma, uint64_t start, uint64_t end)
+{
+	size_t i = 0;
+
+	while (i < dma->nholes) {
+		struct vfio_iova_hole *h = &dma->holes[i];
+
+		if (h->end <= start || h->start >= end) {
+			i++;
+		} else if (h->start < start && h->end > end) {
+			uint64_t h_end = h->end;
+
+			h->end = start;
+			return hole_insert(dma, i + 1, end, h_end);
+		} else if (h->start < start) {
+			h->end = start;
+			i++;
+		} else if (h->end > end) {
+			h->start = end;
+			i++;
+		} else {
+			hole_remove(dma, i);
+		}
+	}
+	return 0;
+}
+
+int
+vfio_dma_init(struct vfio_dma *dma, struct vfio_bus *bus)
+{
+	memset(dma, 0, sizeof(*dma));
+	dma->bus = bus;
+	dma->iova_align = DMA_PAGE;
+	dma->holes = malloc(sizeof(*dma->holes));
+	if (!dma->holes) {
+		return -ENOMEM;
+	}
+	dma->holes[0] = (struct vfio_iova_hole){.start = bus->iova_base, .end = bus->iova_limit};
+	dma->nholes = bus->iova_limit > bus->iova_base;
+	dma->holes_cap = 1;
+	for (size_t i = 0; i < bus->nreserved; ++i) {
+		if (hole_punch(dma, bus->reserved[i].start, bus->reserved[i].end)) {
+			free(dma->holes);
+			return -ENOMEM;
+		}
+	}
+	return -pthread_rwlock_init(&dma->lock, NULL);
 }
 
 /* Takes `len` bytes aligned to `align` from the lowest hole that fits (caller holds the lock) */

@@ -86,8 +86,12 @@ admin_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf, size_t n
 {
 	struct vfio_shared *sh = vfio_dev_shared(dev);
 
+	if (op == XNVME_BE_PSEUDO_CONTROLLER_RESET) {
+		/* queue pairs recreate their queues when next used; what was outstanding fails */
+		return vfio_ctrl_reset(&sh->ctrl);
+	}
 	if (op != XNVME_BE_PSEUDO_GET_REGISTERS) {
-		return -ENOSYS; /* resets and rescans: not done by this driver yet */
+		return -ENOSYS; /* subsystem reset and rescan: not done by this driver */
 	}
 	if (!buf || nbytes < sizeof(struct vfio_nvme_regs)) {
 		return -EINVAL;
@@ -155,8 +159,9 @@ async_init(struct xnvme_queue *queue, int opts)
 	if (queue->capacity + 1 > sh->ctrl.mqes) {
 		return -EINVAL; /* a ring holds at most CAP.MQES + 1 entries, one stays empty */
 	}
+	/* the handle's own command_timeout: handles of one controller may differ */
 	queue->state = vfio_ctrl_qpair_create(&sh->ctrl, queue->capacity + 1, async_cb,
-					      sh->command_timeout_us, false);
+					      queue->dev->opts.command_timeout, false);
 	return queue->state ? 0 : -errno;
 }
 

@@ -80,6 +80,7 @@ _Static_assert(sizeof(struct xnvme_spec_cpl) == 16, "completion entry size");
 #define NVME_ADM_DELETE_CQ 0x04
 #define NVME_ADM_CREATE_CQ 0x05
 #define NVME_ADM_IDENTIFY 0x06
+#define NVME_ADM_ABORT 0x08
 #define NVME_ADM_SET_FEATURES 0x09
 #define NVME_FEAT_NUM_QUEUES 0x07
 

@@ -54,6 +54,7 @@ vfio_qpair_alloc(struct vfio_ctrl *ctrl, uint16_t qid, uint32_t qsize, vfio_cpl_
 	qp->cb = cb;
 	qp->timeout_us = timeout_us;
 	qp->irq_fd = -1;
+	qp->epoch = __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE);
 
 	qp->cids = calloc(qp->ncids, sizeof(*qp->cids));
 	qp->cid_free = calloc(qp->ncids, sizeof(*qp->cid_free));
@@ -100,6 +101,17 @@ vfio_qpair_free(struct vfio_qpair *qp)
 	free(qp);
 }
 
+/* Why a command cannot go now: the controller failed (-EIO), or it was reset and this pair
+ * follows (recovered here when nothing is outstanding, else -EAGAIN: reaping recovers it) */
+static int
+submit_blocked(struct vfio_qpair *qp)
+{
+	if (qp->failed || __atomic_load_n(&qp->ctrl->failed, __ATOMIC_RELAXED)) {
+		return -EIO;
+	}
+	return qp->outstanding ? -EAGAIN : vfio_qpair_recover(qp);
+}
+
 int
 vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct iovec *dvec,
 		  size_t dvec_cnt, void *mbuf, size_t mbuf_nbytes, void *arg)
@@ -111,8 +123,12 @@ vfio_qpair_submit(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const
 	bool use_sgl = false;
 	int err;
 
-	if (XNVME_BE_UNLIKELY(qp->failed || __atomic_load_n(&qp->ctrl->failed, __ATOMIC_RELAXED))) {
-		return -EIO;
+	if (XNVME_BE_UNLIKELY(qp->failed || __atomic_load_n(&qp->ctrl->failed, __ATOMIC_RELAXED) ||
+			      qp->epoch != __atomic_load_n(&qp->ctrl->epoch, __ATOMIC_ACQUIRE))) {
+		err = submit_blocked(qp);
+		if (err) {
+			return err;
+		}
 	}
 	if (XNVME_BE_UNLIKELY(!qp->nfree)) {
 		return -EBUSY;
@@ -163,8 +179,9 @@ vfio_qpair_ring(struct vfio_qpair *qp)
 {
 	uint64_t now;
 
-	if (qp->sq_tail == qp->sq_tail_db) {
-		return;
+	if (qp->sq_tail == qp->sq_tail_db ||
+	    XNVME_BE_UNLIKELY(qp->epoch != __atomic_load_n(&qp->ctrl->epoch, __ATOMIC_ACQUIRE))) {
+		return; /* after a reset the queue is not on the device: reaping recovers it */
 	}
 	now = qp->timeout_us ? vfio_now_us() : 0;
 	for (uint32_t i = qp->sq_tail_db; i != qp->sq_tail; i = i + 1 == qp->qsize ? 0 : i + 1) {
@@ -183,9 +200,10 @@ cid_release(struct vfio_qpair *qp, uint16_t cid)
 	qp->cid_free[qp->nfree++] = cid;
 }
 
-/* Completes a busy command with a driver-made status: sct 7 (vendor), sc = errno */
+/* Completes a busy command with a driver-made status: sct 7 (vendor), sc = errno; `keep`:
+ * the device still owns it (abandoned), else its CID is free again */
 static void
-cid_abandon(struct vfio_qpair *qp, uint16_t cid, int err)
+cid_fail(struct vfio_qpair *qp, uint16_t cid, int err, bool keep)
 {
 	struct xnvme_spec_cpl cpl = {0};
 	void *arg = qp->cids[cid].arg;
@@ -195,12 +213,44 @@ cid_abandon(struct vfio_qpair *qp, uint16_t cid, int err)
 	cpl.status.sct = XNVME_STATUS_CODE_TYPE_VENDOR;
 	cpl.status.sc = (uint8_t)err;
 	cpl.status.dnr = 1;
-	qp->cids[cid].state = VFIO_CID_ABANDONED;
-	qp->cids[cid].arg = NULL;
-	qp->abandoned++;
-	__atomic_add_fetch(&qp->dma->abandoned, 1, __ATOMIC_RELEASE);
+	if (keep) {
+		qp->cids[cid].state = VFIO_CID_ABANDONED;
+		qp->cids[cid].arg = NULL;
+		qp->cids[cid].abort = false;
+		qp->abandoned++;
+		__atomic_add_fetch(&qp->dma->abandoned, 1, __ATOMIC_RELEASE);
+	} else {
+		cid_release(qp, cid);
+	}
 	qp->outstanding--;
 	qp->cb(arg, &cpl);
+}
+
+void
+vfio_qpair_restart(struct vfio_qpair *qp)
+{
+	for (uint32_t cid = 0; cid < qp->ncids; ++cid) {
+		if (qp->cids[cid].state == VFIO_CID_ABANDONED) {
+			cid_release(qp, (uint16_t)cid);
+		}
+	}
+	__atomic_sub_fetch(&qp->dma->abandoned, qp->abandoned, __ATOMIC_RELEASE);
+	qp->abandoned = 0;
+	memset(qp->cq, 0, qp->qsize * sizeof(*qp->cq));
+	qp->sq_tail = qp->sq_tail_db = 0;
+	qp->cq_head = qp->cq_head_db = 0;
+	qp->phase = 1;
+}
+
+void
+vfio_qpair_cancel_all(struct vfio_qpair *qp, int err)
+{
+	for (uint32_t cid = 0; cid < qp->ncids; ++cid) {
+		if (qp->cids[cid].state == VFIO_CID_BUSY) {
+			qp->stats.cancelled++;
+			cid_fail(qp, (uint16_t)cid, err, false);
+		}
+	}
 }
 
 void
@@ -209,7 +259,7 @@ vfio_qpair_fail_all(struct vfio_qpair *qp, int err)
 	qp->failed = true;
 	for (uint32_t cid = 0; cid < qp->ncids; ++cid) {
 		if (qp->cids[cid].state == VFIO_CID_BUSY) {
-			cid_abandon(qp, (uint16_t)cid, err);
+			cid_fail(qp, (uint16_t)cid, err, true);
 		}
 	}
 }
@@ -219,8 +269,9 @@ static void
 idle_check(struct vfio_qpair *qp)
 {
 	uint64_t now = vfio_now_us();
+	uint32_t expired = 0;
 
-	if (now < qp->next_check_us || !qp->outstanding) {
+	if (now < qp->next_check_us || !qp->outstanding || qp->recovering) {
 		return;
 	}
 	qp->next_check_us = now + CHECK_INTERVAL_US;
@@ -237,8 +288,19 @@ idle_check(struct vfio_qpair *qp)
 		if (c->state == VFIO_CID_BUSY && c->t_submit_us != UINT64_MAX &&
 		    now - c->t_submit_us >= qp->timeout_us) {
 			qp->stats.timeouts++;
-			cid_abandon(qp, (uint16_t)cid, ETIMEDOUT);
+			cid_fail(qp, (uint16_t)cid, ETIMEDOUT, true);
+			c->abort = true;
+			expired++;
 		}
+	}
+	if (!expired || !qp->ctrl->ready) {
+		return;
+	}
+	if (qp->qid) {
+		vfio_qpair_timeout_recovery(qp);
+	} else if (!qp->ctrl->resetting) {
+		/* an admin command: its waiter holds admin_lock; no Abort on the queue it blocks */
+		vfio_ctrl_reset_locked(qp->ctrl);
 	}
 }
 
@@ -247,6 +309,10 @@ vfio_qpair_reap(struct vfio_qpair *qp, uint32_t max)
 {
 	uint32_t n = 0;
 
+	if (XNVME_BE_UNLIKELY(qp->epoch != __atomic_load_n(&qp->ctrl->epoch, __ATOMIC_ACQUIRE)) &&
+	    !qp->recovering) {
+		vfio_qpair_recover(qp); /* the controller was reset: cancels what it dropped */
+	}
 	if (qp->bus->ops->idle) {
 		qp->bus->ops->idle(qp->bus);
 	}

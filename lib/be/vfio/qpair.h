@@ -16,6 +16,9 @@
  *   SGLs, and is refused with -EINVAL elsewhere.
  * - Idle reaps check command timeouts and the controller status (CSTS.CFS, or all-ones when
  *   the device is gone) every millisecond, failing the affected commands instead of hanging.
+ *   A timed-out command of an I/O queue is aborted, and when the device still holds it after
+ *   a bound the controller is reset (ctrl_fault.c). After a reset (ctrl->epoch moved on) the
+ *   owner's next submit or reap recreates the pair's queues and cancels what the reset dropped.
  */
 #ifndef XNVME_VFIO_QPAIR_H
 #define XNVME_VFIO_QPAIR_H
@@ -43,6 +46,7 @@ struct vfio_cid {
 	void *arg;
 	uint64_t t_submit_us; ///< when the doorbell made it visible (UINT64_MAX: not yet)
 	uint8_t state;
+	bool abort; ///< abandoned by a timeout, Abort not yet sent
 };
 
 struct vfio_qpair_stats {
@@ -51,6 +55,7 @@ struct vfio_qpair_stats {
 	uint64_t bogus;        ///< completions with a CID that was never outstanding
 	uint64_t late;         ///< completions of abandoned (timed-out) commands
 	uint64_t timeouts;     ///< commands failed by the command timeout
+	uint64_t cancelled;    ///< commands failed because a controller reset dropped them
 };
 
 struct vfio_qpair {
@@ -92,7 +97,10 @@ struct vfio_qpair {
 	uint64_t next_check_us;
 	uint32_t nreaps; ///< reaps that delivered completions (paces busy-queue checks)
 	bool failed;
-	int irq_fd; ///< eventfd of the CQ's MSI-X vector, -1 when polled only
+	bool recovering;   ///< in timeout recovery: nested reaps do no housekeeping
+	unsigned epoch;    ///< the controller reset epoch the queues on the device belong to
+	uint32_t cq_flags; ///< Create I/O CQ dword 11 (recreated with it after a reset)
+	int irq_fd;        ///< eventfd of the CQ's MSI-X vector, -1 when polled only
 
 	struct vfio_qpair_stats stats;
 };
@@ -128,6 +136,17 @@ vfio_qpair_reap(struct vfio_qpair *qp, uint32_t max);
 /** Fails every busy command with the given errno status (sct 7); they become abandoned */
 void
 vfio_qpair_fail_all(struct vfio_qpair *qp, int err);
+
+/**
+ * Forgets what the device held after a controller reset: abandoned CIDs are free again, the CQ
+ * ring is cleared and the ring indices start over. Busy commands stay busy (see cancel_all).
+ */
+void
+vfio_qpair_restart(struct vfio_qpair *qp);
+
+/** Fails every busy command with sct 7, sc `err`, freeing their CIDs (the device dropped them) */
+void
+vfio_qpair_cancel_all(struct vfio_qpair *qp, int err);
 
 /** Builds the PRPs of a payload into prp1/prp2 and the list pages (prp.c) */
 int

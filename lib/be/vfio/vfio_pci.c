@@ -10,6 +10,7 @@
 #include "vfio_pci.h"
 
 #if defined(__linux__) && __has_include(<linux/vfio.h>)
+#include <dirent.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <linux/pci_regs.h>
@@ -32,6 +33,8 @@ struct vfio_pci {
 	pthread_mutex_t irq_lock;
 	int nirq; ///< MSI-X vectors enabled, each on its eventfd
 	int irq_fds[PCI_MAX_IRQS];
+	int req_fd; ///< eventfd of the device request interrupt, -1 until asked for
+	struct vfio_bus_range *bars; ///< memory BARs of every PCI function: never IOVAs
 };
 
 static uint32_t
@@ -140,6 +143,79 @@ pci_irq_eventfd(struct vfio_bus *bus, uint16_t vector)
 	return ret;
 }
 
+/* The kernel signals VFIO_PCI_REQ_IRQ_INDEX when it wants the function back (hot removal,
+ * unbind) and waits until every user has closed it: without this channel it waits forever */
+static int
+pci_req_eventfd(struct vfio_bus *bus)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+	struct vfio_irq_info info = {.argsz = sizeof(info), .index = VFIO_PCI_REQ_IRQ_INDEX};
+	struct vfio_irq_set *set;
+	int fd, err = 0;
+
+	if (pci->req_fd >= 0) {
+		return pci->req_fd;
+	}
+	if (ioctl(pci->device, VFIO_DEVICE_GET_IRQ_INFO, &info) || !info.count) {
+		return -ENOTSUP;
+	}
+	set = calloc(1, sizeof(*set) + sizeof(int));
+	fd = eventfd(0, EFD_CLOEXEC);
+	if (!set || fd < 0) {
+		err = set ? -errno : -ENOMEM;
+		goto out;
+	}
+	set->argsz = (uint32_t)(sizeof(*set) + sizeof(int));
+	set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
+	set->index = VFIO_PCI_REQ_IRQ_INDEX;
+	set->start = 0;
+	set->count = 1;
+	memcpy(set->data, &fd, sizeof(fd));
+	if (ioctl(pci->device, VFIO_DEVICE_SET_IRQS, set)) {
+		err = -errno;
+	}
+out:
+	free(set);
+	if (err) {
+		if (fd >= 0) {
+			close(fd);
+		}
+		return err;
+	}
+	pci->req_fd = fd;
+	return fd;
+}
+
+/*
+ * Lets go of the function while other threads may still touch it: BAR0's mapping is replaced in
+ * one step by private memory that reads all-ones (as a removed device does), and the device fd
+ * by /dev/null (the fd number stays valid for the other threads); the last reference to the
+ * VFIO device goes with them, so the kernel's removal proceeds.
+ */
+static void
+pci_release(struct vfio_bus *bus)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+	void *ones = mmap(NULL, pci->bar0_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	int null;
+
+	if (ones == MAP_FAILED) {
+		return; /* nothing can be released safely: the removal waits for the close */
+	}
+	memset(ones, 0xff, pci->bar0_len);
+	if (mremap(ones, pci->bar0_len, pci->bar0_len, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   (void *)pci->bar0) == MAP_FAILED) {
+		munmap(ones, pci->bar0_len);
+		return;
+	}
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, pci->device);
+		close(null);
+	}
+}
+
 static const struct vfio_bus_ops pci_ops = {
 	.read32 = pci_read32,
 	.write32 = pci_write32,
@@ -147,6 +223,8 @@ static const struct vfio_bus_ops pci_ops = {
 	.dma_unmap = pci_dma_unmap,
 	.irq_eventfd = pci_irq_eventfd,
 	.idle = NULL,
+	.req_eventfd = pci_req_eventfd,
+	.release = pci_release,
 };
 
 struct vfio_bus *
@@ -317,6 +395,57 @@ setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 	return 0;
 }
 
+/*
+ * The memory BARs of every PCI function (sysfs `resource`): a DMA address inside one may be
+ * decoded as that device's registers instead of going through the IOMMU (QEMU's NVMe
+ * controller answers "Data Transfer Error" for its own), so IOVAs stay clear of them all
+ */
+static void
+collect_bars(struct vfio_pci *pci)
+{
+	DIR *dir = opendir("/sys/bus/pci/devices");
+	struct dirent *ent;
+	size_t n = 0, cap = 0;
+
+	while (dir && (ent = readdir(dir))) {
+		unsigned long long start, end, flags;
+		char path[300];
+		FILE *fp;
+
+		if (ent->d_name[0] == '.') {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/resource", ent->d_name);
+		fp = fopen(path, "r");
+		while (fp && fscanf(fp, "%llx %llx %llx", &start, &end, &flags) == 3) {
+			if (!(flags & 0x200) || !start || end <= start) {
+				continue; /* IORESOURCE_MEM only, assigned */
+			}
+			if (n == cap) {
+				void *mem = realloc(pci->bars,
+						    (cap ? cap * 2 : 32) * sizeof(*pci->bars));
+
+				if (!mem) {
+					break;
+				}
+				pci->bars = mem;
+				cap = cap ? cap * 2 : 32;
+			}
+			pci->bars[n].start = start & ~0xFFFULL;
+			pci->bars[n].end = (end | 0xFFFULL) + 1;
+			n++;
+		}
+		if (fp) {
+			fclose(fp);
+		}
+	}
+	if (dir) {
+		closedir(dir);
+	}
+	pci->bus.reserved = pci->bars;
+	pci->bus.nreserved = n;
+}
+
 int
 vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errmsg_len)
 {
@@ -326,7 +455,7 @@ vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errms
 	if (!pci) {
 		return -ENOMEM;
 	}
-	pci->container = pci->group = pci->device = -1;
+	pci->container = pci->group = pci->device = pci->req_fd = -1;
 	for (int i = 0; i < PCI_MAX_IRQS; ++i) {
 		pci->irq_fds[i] = -1;
 	}
@@ -345,6 +474,7 @@ vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errms
 		vfio_pci_close(pci);
 		return err;
 	}
+	collect_bars(pci);
 	*out = pci;
 	return 0;
 }
@@ -370,6 +500,10 @@ vfio_pci_close(struct vfio_pci *pci)
 	for (int i = 0; i < pci->nirq; ++i) {
 		close(pci->irq_fds[i]); /* after the device: its interrupts are off by then */
 	}
+	if (pci->req_fd >= 0) {
+		close(pci->req_fd);
+	}
+	free(pci->bars);
 	pthread_mutex_destroy(&pci->irq_lock);
 	free(pci);
 }
