@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "ctrl.h"
-#include "dbbuf.h"
 
 #define ADMIN_QSIZE 32
 #define MAX_XFER_DEFAULT (2u << 20)
@@ -348,9 +347,6 @@ vfio_ctrl_init(struct vfio_ctrl *ctrl, struct vfio_bus *bus, const struct vfio_c
 
 		/* no more queues than BAR0 has doorbells for */
 		err = ctrl_num_queues(ctrl, want < ctrl->max_qid ? want : ctrl->max_qid);
-	}
-	if (!err) {
-		vfio_dbbuf_enable(ctrl);
 	}
 	if (err) {
 		snprintf(errmsg, errmsg_len, "controller bring-up (identify, number of queues): %s",

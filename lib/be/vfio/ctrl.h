@@ -48,7 +48,6 @@ struct vfio_ctrl {
 	uint8_t *qid_used; ///< [nioq + 1]
 
 	uint8_t idfy[4096]; ///< Identify Controller
-	uint8_t *dbbuf;     ///< shadow doorbell and event index pages (dbbuf.h), NULL: unused
 };
 
 /** Resets, configures and enables the controller; identifies it. 0 or negative errno */

@@ -72,7 +72,6 @@ vfio_qpair_alloc(struct vfio_ctrl *ctrl, uint16_t qid, uint32_t qsize, vfio_cpl_
 		err = errno;
 		goto fail;
 	}
-	vfio_dbbuf_attach(ctrl, qp);
 	return qp;
 
 fail:
@@ -171,8 +170,9 @@ vfio_qpair_ring(struct vfio_qpair *qp)
 	for (uint32_t i = qp->sq_tail_db; i != qp->sq_tail; i = i + 1 == qp->qsize ? 0 : i + 1) {
 		qp->cids[qp->sq[i].common.cid].t_submit_us = now;
 	}
-	qp->stats.sq_doorbells += vfio_dbbuf_ring(qp->bus, qp->sq_db, &qp->sq_shadow, qp->sq_tail);
+	vfio_bus_write32(qp->bus, qp->sq_db, qp->sq_tail);
 	qp->sq_tail_db = qp->sq_tail;
+	qp->stats.sq_doorbells++;
 }
 
 static void
@@ -289,9 +289,9 @@ vfio_qpair_reap(struct vfio_qpair *qp, uint32_t max)
 		qp->cb(arg, &cpl); /* may submit or reap (nested): all state above is settled */
 	}
 	if (qp->cq_head != qp->cq_head_db) {
-		qp->stats.cq_doorbells +=
-			vfio_dbbuf_ring(qp->bus, qp->cq_db, &qp->cq_shadow, qp->cq_head);
+		vfio_bus_write32(qp->bus, qp->cq_db, qp->cq_head);
 		qp->cq_head_db = qp->cq_head;
+		qp->stats.cq_doorbells++;
 	}
 	/* idle reaps check at once; a queue kept busy checks every 1024 reaps, so one stuck
 	 * command among many that complete still times out */

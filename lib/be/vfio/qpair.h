@@ -26,7 +26,6 @@
 
 #include <libxnvme.h>
 
-#include "dbbuf.h"
 #include "dma.h"
 
 struct vfio_ctrl;
@@ -72,8 +71,6 @@ struct vfio_qpair {
 	uint8_t phase;
 	uint32_t sq_db;
 	uint32_t cq_db;
-	struct vfio_dbbuf_slot sq_shadow; ///< shadow doorbells (dbbuf.h); zeroed: none
-	struct vfio_dbbuf_slot cq_shadow;
 
 	struct vfio_cid *cids;
 	uint16_t *cid_free;
