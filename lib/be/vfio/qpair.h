@@ -91,6 +91,7 @@ struct vfio_qpair {
 	uint64_t timeout_us; ///< 0: commands never time out
 	uint64_t next_check_us;
 	uint32_t nreaps; ///< reaps that delivered completions (paces busy-queue checks)
+	uint32_t idle_checks; ///< idle checks since the last completion (paces CSTS reads)
 	bool failed;
 	int irq_fd; ///< eventfd of the CQ's MSI-X vector, -1 when polled only
 
