@@ -14,8 +14,9 @@
  *   when a transfer needs more than one page of entries). A vector whose inner boundaries are
  *   not page boundaries (the PRP rule) goes as an SGL on I/O queues of controllers that offer
  *   SGLs, and is refused with -EINVAL elsewhere.
- * - Idle reaps check command timeouts and the controller status (CSTS.CFS, or all-ones when
- *   the device is gone) every millisecond, failing the affected commands instead of hanging.
+ * - Idle reaps check command timeouts every millisecond, and the controller status (CSTS.CFS,
+ *   or all-ones when the device is gone) once completions have stopped for a few milliseconds
+ *   (an MMIO read is costly under emulation), failing the affected commands instead of hanging.
  */
 #ifndef XNVME_VFIO_QPAIR_H
 #define XNVME_VFIO_QPAIR_H
