@@ -102,7 +102,10 @@ def svg_bars(path, title, unit, groups, value):
                      f'fill="{COLORS[PATHS[k]]}"/>')
             s.append(f'<text x="{x + bw * 0.45:.1f}" y="{top + ph - bh - 3:.1f}" text-anchor="middle" '
                      f'font-size="9">{v:.0f}</text>')
-        s.append(f'<text x="{left + g * gw + gw / 2:.1f}" y="{top + ph + 16}" text-anchor="middle">{label}</text>')
+        cx = left + g * gw + gw / 2
+        for i, part in enumerate(label.split(" | ")):  # one line per part, below the axis
+            s.append(f'<text x="{cx:.1f}" y="{top + ph + 16 + 13 * i}" text-anchor="middle" font-size="10">'
+                     f'{part}</text>')
     for k, p in enumerate(PATHS):
         x = left + k * 160
         s.append(f'<rect x="{x}" y="{h - 22}" width="12" height="12" fill="{COLORS[p]}"/>')
@@ -195,7 +198,7 @@ def main():
     def pick(tool, qd):
         return [next((r for r in rows if r["tool"] == tool and r["qd"] == qd and r["path"] == p), None)
                 for p in PATHS]
-    groups = [(f"{LABEL[t]} QD{qd}", pick(t, qd)) for qd in (1, 32) for t in TOOLS]
+    groups = [(f"{LABEL[t]} | QD{qd}", pick(t, qd)) for qd in (1, 32) for t in TOOLS]
     svg_bars(d / "iops.svg", "4 KiB random reads, 1 vCPU (TCG): IOPS", "IOPS", groups, lambda r: r["iops"])
     svg_bars(d / "cpu_per_io.svg", "CPU time per I/O (the tool's process)", "µs per I/O", groups,
              lambda r: r["cpu_s"] / r["ios"] * 1e6)
