@@ -124,7 +124,7 @@ if [ -n "${NVMEFS_EXTENSION:-}" ]; then
 	# of the namespace then: the per-test erase is a Write Zeroes of the first 8 MiB. Each
 	# database open brings the controller up and each close shuts it down (about 0.7 s a
 	# cycle under TCG): a crash recovered by a second process, a round trip and the WAL of
-	# many small commits prove the path (~2.5 min here).
+	# many small commits prove the path (~1.5 min here).
 	bdf=${XNVME_QEMU_SPARE_PCI_BDF:-}
 	drv=$(dirname "${BASH_SOURCE[0]}")/../../tools/xnvme-driver
 	if [ -n "$bdf" ] && "$drv" bind "$bdf" >"$out/duckdb-vfio-bind.log" 2>&1; then
