@@ -32,6 +32,7 @@ static struct {
 	uint16_t nruhsd;
 	uint64_t ru_nlbas; ///< reclaim unit size in LBAs, from the configuration log
 	uint8_t *buf;      ///< 4 KiB + MDTS
+	uint8_t *small;    ///< 4 KiB for small payloads (device-reachable memory, as for vfio)
 } t;
 
 /* FDP mode as clients detect it: cdw0 stays 0 when the command fails */
@@ -57,9 +58,11 @@ ruhs_fetch(void)
 	uint32_t nbytes;
 	int err;
 
-	memset(&hdr, 0, sizeof(hdr));
-	err = xnvme_nvm_mgmt_recv(&ctx, t.nsid, XNVME_SPEC_IO_MGMT_RECV_RUHS, 0, &hdr, sizeof(hdr));
+	memset(t.small, 0, sizeof(hdr));
+	err = xnvme_nvm_mgmt_recv(&ctx, t.nsid, XNVME_SPEC_IO_MGMT_RECV_RUHS, 0, t.small,
+				  sizeof(hdr));
 	CHECK_OK(err, ctx);
+	memcpy(&hdr, t.small, sizeof(hdr));
 	if (err || !hdr.nruhsd) {
 		return NULL;
 	}
@@ -107,8 +110,9 @@ ruh_update(uint16_t pid, struct xnvme_cmd_ctx *ctx)
 {
 	uint16_t pids[2] = {pid, 0};
 
+	memcpy(t.small, pids, sizeof(pids));
 	*ctx = xnvme_cmd_ctx_from_dev(t.dev);
-	return xnvme_nvm_mgmt_send(ctx, t.nsid, XNVME_SPEC_IO_MGMT_SEND_RUHU, 0, pids,
+	return xnvme_nvm_mgmt_send(ctx, t.nsid, XNVME_SPEC_IO_MGMT_SEND_RUHU, 0, t.small,
 				   sizeof(pids));
 }
 
@@ -426,8 +430,10 @@ main(int argc, char **argv)
 	t.nsid = xnvme_dev_get_nsid(t.dev);
 	t.endgid = xnvme_dev_get_ns(t.dev)->endgid;
 	t.buf = xnvme_buf_alloc(t.dev, 4096 + t.geo->mdts_nbytes);
-	if (!t.buf || !xnvme_dev_get_ctrlr(t.dev)->ctratt.flexible_data_placement) {
+	t.small = xnvme_buf_alloc(t.dev, 4096);
+	if (!t.buf || !t.small || !xnvme_dev_get_ctrlr(t.dev)->ctratt.flexible_data_placement) {
 		fprintf(stderr, "%s: no FDP or no buffer\n", uri);
+		xnvme_buf_free(t.dev, t.small);
 		xnvme_buf_free(t.dev, t.buf);
 		xnvme_dev_close(t.dev);
 		return t.ramdisk ? 1 : XNVME_TEST_SKIP;
@@ -439,6 +445,7 @@ main(int argc, char **argv)
 	test_events();
 	test_directives();
 
+	xnvme_buf_free(t.dev, t.small);
 	xnvme_buf_free(t.dev, t.buf);
 	xnvme_dev_close(t.dev);
 	if (t.ramdisk) {

@@ -7,7 +7,7 @@
  * that carries any opcode: compare (match and miscompare), write zeroes, an LBA beyond the
  * namespace and an invalid opcode, each with its NVMe status.
  *
- *   test_matrix [--uri URI ...] [--mech NAME ...]
+ *   test_matrix [--uri URI ...] [--mech NAME ...] [--nsid N]
  * Defaults: the ramdisk "1GB" and a temporary file, with every mechanism of this issue.
  * A mechanism the device's backend does not have is reported and skipped (never replaced).
  * Exit: 0 pass, 1 fail, 77 skip (nothing could be opened).
@@ -269,7 +269,7 @@ mech_carries_any_opcode(const char *mech)
 
 /* @return 1 when the combination ran, 0 when the device has no such mechanism */
 static int
-run_target(const char *uri, const char *mech)
+run_target(const char *uri, const char *mech, uint32_t nsid)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
 	struct target t = {.uri = uri, .mech = mech};
@@ -278,6 +278,9 @@ run_target(const char *uri, const char *mech)
 	int nfail_before = xnvme_test_nfail;
 
 	opts.async = strcmp(mech, "sync") ? mech : NULL;
+	if (nsid) {
+		opts.nsid = nsid; /* a namespace of a PCI function (vfio) */
+	}
 	t.dev = xnvme_dev_open(uri, &opts);
 	if (!t.dev) {
 		printf("  - {uri: '%s', mechanism: %s, ran: false, errno: %d}\n", uri, mech, errno);
@@ -308,9 +311,9 @@ run_target(const char *uri, const char *mech)
 		test_nvm_opcodes(&t, wbuf, rbuf);
 	}
 	printf("  - {uri: '%s', mechanism: %s, ran: true, verified: %s, nvm_opcodes: %s, "
-	       "failures: %d}\n",
+	       "failures: %d, nsid: %u}\n",
 	       uri, mech, t.moves_data ? "true" : "false", t.any_opcode ? "true" : "false",
-	       xnvme_test_nfail - nfail_before);
+	       xnvme_test_nfail - nfail_before, t.nsid);
 	xnvme_queue_term(t.queue);
 	xnvme_buf_free(t.dev, wbuf);
 	xnvme_buf_free(t.dev, rbuf);
@@ -324,6 +327,7 @@ main(int argc, char **argv)
 	const char *uris[MAX_ARGS], *mechs[MAX_ARGS];
 	const char *default_mechs[] = {"sync", "emu", "thrpool", OS_MECHS, "nil"};
 	int nuris = 0, nmechs = 0, nran = 0;
+	uint32_t nsid = 0;
 	char path[] = "/tmp/xnvme-test-matrix-XXXXXX";
 	int fd = -1;
 
@@ -332,8 +336,11 @@ main(int argc, char **argv)
 			uris[nuris++] = argv[i + 1];
 		} else if (!strcmp(argv[i], "--mech")) {
 			mechs[nmechs++] = argv[i + 1];
+		} else if (!strcmp(argv[i], "--nsid")) {
+			nsid = (uint32_t)strtoul(argv[i + 1], NULL, 0);
 		} else {
-			fprintf(stderr, "usage: %s [--uri URI ...] [--mech NAME ...]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--uri URI ...] [--mech NAME ...] [--nsid N]\n",
+				argv[0]);
 			return 1;
 		}
 	}
@@ -359,7 +366,7 @@ main(int argc, char **argv)
 		int nran_uri = 0;
 
 		for (int m = 0; m < nmechs; ++m) {
-			nran_uri += run_target(uris[u], mechs[m]);
+			nran_uri += run_target(uris[u], mechs[m], nsid);
 		}
 		/* the temporary file is the OS backend's own: it must open with some mechanism */
 		CHECK(nran_uri > 0 || fd < 0 || uris[u] != path);

@@ -134,7 +134,8 @@ xnvme_test_fail(const char *who, const char *what, const char *func, int line, c
 
 /*
  * The options of the device tests: --uri URI (returned; `uri_def` without it), --be NAME and
- * --mech NAME, the synchronous mechanism, into `opts`
+ * --mech NAME, the synchronous mechanism, and --nsid N (a namespace of a PCI function), into
+ * `opts`
  */
 static inline const char *
 xnvme_test_args(int argc, char **argv, const char *uri_def, struct xnvme_opts *opts)
@@ -148,6 +149,8 @@ xnvme_test_args(int argc, char **argv, const char *uri_def, struct xnvme_opts *o
 			opts->be = argv[i + 1];
 		} else if (!strcmp(argv[i], "--mech")) {
 			opts->sync = argv[i + 1];
+		} else if (!strcmp(argv[i], "--nsid")) {
+			opts->nsid = (uint32_t)strtoul(argv[i + 1], NULL, 0);
 		}
 	}
 	return uri;

@@ -15,10 +15,13 @@ secret naming it. Tests that damage bytes on purpose go through raw_open(): for 
 device that is the block device of the same namespace ($NVMEFS_TEST_RAW), with the page cache
 dropped around each use so the passthrough path and Python agree on what is on the media. The
 device may be any URI the library opens, e.g. an NVMe/TCP target "127.0.0.1:4420?subnqn=NQN",
-with $NVMEFS_TEST_RAW naming the block device the target exports.
+with $NVMEFS_TEST_RAW naming the block device the target exports. A device with no kernel view
+(a PCI function bound to vfio-pci) takes NVMEFS_TEST_RAW=none: the tests that damage or read
+raw bytes skip, and the per-test erase runs the command in $NVMEFS_TEST_ERASE instead.
 """
 import os
 import pathlib
+import shlex
 import stat
 import subprocess
 import sys
@@ -36,6 +39,7 @@ DEVICE = os.environ.get("NVMEFS_TEST_DEVICE", "")
 DEVICE_OPTS = os.environ.get("NVMEFS_TEST_OPTS", "")
 RAW_DEVICE = os.environ.get("NVMEFS_TEST_RAW", "") or DEVICE
 RAMDISK = DEVICE or "1GB"
+NO_RAW = RAW_DEVICE == "none"
 
 
 def dev_params(path):
@@ -59,6 +63,8 @@ class raw_open:
     namespace behind a generic char device, bypassing stale page-cache contents"""
 
     def __init__(self, path, mode):
+        if DEVICE and path == DEVICE and NO_RAW:
+            pytest.skip("no raw view of the test device (NVMEFS_TEST_RAW=none)")
         self.path = RAW_DEVICE if DEVICE and path == DEVICE else path
         self.mode = mode
         self.block = stat.S_ISBLK(os.stat(self.path).st_mode)
@@ -146,6 +152,9 @@ def ramdisk(extension):
 def device_file(tmp_path):
     """A 512 MiB file to use as a device (sparse); in device mode the test device, its
     superblock and metadata area erased"""
+    if DEVICE and NO_RAW:
+        subprocess.run(shlex.split(os.environ["NVMEFS_TEST_ERASE"]), check=True, stdout=subprocess.DEVNULL)
+        return DEVICE
     if DEVICE:
         with raw_open(DEVICE, "r+b") as f:
             f.write(bytes(8 << 20))

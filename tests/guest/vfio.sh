@@ -33,12 +33,49 @@ rc=0
 echo 8 >/proc/sys/vm/nr_hugepages # 16 MiB: buffers of 1 MiB and more come from hugepages
 "$prog" run "$bdf" || rc=1
 echo 0 >/proc/sys/vm/nr_hugepages
-# the device x mechanism suite over the driver: synchronous path and the vfio queues
-for m in sync vfio; do
-	"$build/tests/test_matrix" --uri "$bdf" --mech $m >"$tmp/matrix" 2>&1 ||
-		{ echo "FAIL: test_matrix --mech $m"; tail -20 "$tmp/matrix"; rc=1; }
-	grep -- "- {uri" "$tmp/matrix"
+# the device x mechanism suite over the driver: synchronous path and the vfio queues, on the
+# 512 B (nsid 1) and 4 KiB (nsid 2) LBA namespaces
+for ns in 1 2; do
+	for m in sync vfio; do
+		"$build/tests/test_matrix" --uri "$bdf" --mech $m --nsid $ns >"$tmp/matrix" 2>&1 ||
+			{ echo "FAIL: test_matrix --mech $m --nsid $ns"; tail -20 "$tmp/matrix"; rc=1; }
+		grep -- "- {uri" "$tmp/matrix"
+	done
 done
+# The command sets over vfio: zoned (nsid 4) and PI (nsid 5) namespaces of the spare controller,
+# through the tests of the library and the tools; then the FDP controller, bound to vfio-pci
+# for the checks and back to nvme (before the spare: it gets its controller number back)
+over() { # <label> <command...>: run, keep the output in $tmp/<label>, report
+	local label=$1
+	shift
+	if "$@" >"$tmp/$label" 2>&1; then echo "ok: $label over vfio"; else
+		echo "FAIL: $label over vfio"; tail -20 "$tmp/$label"; rc=1; return 1; fi
+}
+has() { grep -q -- "$1" "$tmp/$2" || { echo "FAIL: $2 over vfio lacks '$1'"; cat "$tmp/$2"; rc=1; }; }
+tools=$build/tools
+t0=$SECONDS
+over test_zoned "$build/tests/test_zoned" --uri "$bdf" --nsid 4
+over test_pi_io "$build/tests/test_pi_io" --uri "$bdf" --nsid 5
+over zoned-info "$tools/xnvme" info "$bdf" --dev-nsid 4 && has "csi: 0x2" zoned-info
+over zoned-reset "$tools/zoned" mgmt-reset "$bdf" --dev-nsid 4 --slba 0x0 --all
+over zoned-append "$tools/zoned" append "$bdf" --dev-nsid 4 --slba 0x0 --nlb 1 &&
+	has "wp: 0x0000000000000002" zoned-append
+over zoned-report "$tools/zoned" report "$bdf" --dev-nsid 4 --slba 0x0 --limit 2 &&
+	has "zslba: 0x0000000000001000" zoned-report
+over zoned-finish "$tools/zoned" mgmt-finish "$bdf" --dev-nsid 4 --slba 0x0
+over pi-tool "$tools/lblk" write-read-pi "$bdf" --dev-nsid 5 --slba 0x10 --nlb 7 &&
+	has "nverified: 8, ndiff: 0" pi-tool
+fdp=${XNVME_QEMU_FDP_PCI_BDF:-}
+if [ -n "$fdp" ] && "$drv" bind "$fdp" >"$tmp/fdp-bind" 2>&1; then
+	over test_fdp "$build/tests/test_fdp" --uri "$fdp"
+	over fdp-ruhs "$tools/xnvme" fdp-ruhs "$fdp" --limit 8 && has "nruhsd: 8" fdp-ruhs
+	over fdp-config "$tools/xnvme" log-fdp-config "$fdp" --data-nbytes 4096 --lsi 0x1 &&
+		has "nruh: 8" fdp-config
+	"$drv" unbind "$fdp" >/dev/null || { echo "FAIL: xnvme-driver unbind $fdp"; rc=1; }
+elif [ -n "$fdp" ]; then
+	echo "FAIL: xnvme-driver bind $fdp (the FDP controller)"; cat "$tmp/fdp-bind"; rc=1
+fi
+echo "command sets over vfio: $((SECONDS - t0)) s"
 if [ -n "$fio" ] && [ -x "$fio" ]; then
 	# fio's xnvme engine on the PCI address (colons escaped), async vfio, crc32c verify
 	"$fio" --name=vfio-verify --ioengine=xnvme --thread=1 --filename="${bdf//:/\\:}" \

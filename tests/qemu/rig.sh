@@ -469,8 +469,9 @@ usage: rig.sh run [options] -- <command...>
   --slow          add a controller (serial qslow0) whose namespace completes every read and
                   write after $XNVME_QEMU_SLOW_LATENCY_MS ms (default 6000): timeout tests
   --vfio          add an emulated IOMMU (intel-iommu, intel_iommu=on iommu=pt) and a spare
-                  controller (serial qspare0; nsid 1: 256 MiB, 512 B LBAs; nsid 2: 64 MiB, 4 KiB
-                  LBAs; nsid 3: 32 MiB, 512 B LBAs + 8 B separate metadata; XNVME_QEMU_SPARE_*)
+                  controller (serial qspare0; nsid 1: 1 GiB, 512 B LBAs; nsid 2: 64 MiB, 4 KiB
+                  LBAs; nsid 3: 32 MiB, 512 B LBAs + 8 B separate metadata; nsid 4: 128 MiB
+                  zoned, 16 MiB zones; nsid 5: 32 MiB, PI type 1; XNVME_QEMU_SPARE_*)
                   for the vfio backend (tests/guest/vfio.sh); and a controller behind a hot-plug
                   port (serial qhot0, QEMU id nvmehot; 16 MiB, XNVME_QEMU_HOT_*) to remove
   --qmp SOCKET    also serve QEMU's QMP monitor on SOCKET (always on at <run dir>/qmp.sock)
@@ -631,12 +632,17 @@ cmd_run() {
 		nns=$((nns + 1))
 	fi
 	if ((vfio)); then
-		truncate -s 256M "$img/spare.img"
+		truncate -s 1G "$img/spare.img"
 		truncate -s 64M "$img/spare4k.img"
 		truncate -s 32M "$img/sparemd.img"
 		roles+=" qspare0:1=SPARE qspare0:2=SPARE4K qspare0:3=SPAREMD"
 		ctrls+=" qspare0=XNVME_QEMU_SPARE_"
 		nns=$((nns + 3))
+		# the command sets over vfio: a zoned namespace (nsid 4) and one with PI (nsid 5)
+		truncate -s 128M "$img/sparezns.img"
+		truncate -s 32M "$img/sparepi.img"
+		roles+=" qspare0:4=SPAREZNS qspare0:5=SPAREPI"
+		nns=$((nns + 2))
 		truncate -s 16M "$img/hot.img"
 		roles+=" qhot0:1=HOT"
 		ctrls+=" qhot0=XNVME_QEMU_HOT_"
@@ -740,7 +746,11 @@ cmd_run() {
 			-drive "file=$img/spare4k.img,if=none,id=spare4k,format=raw,cache=unsafe"
 			-device nvme-ns,drive=spare4k,bus=nvmespare,nsid=2,logical_block_size=4096,physical_block_size=4096
 			-drive "file=$img/sparemd.img,if=none,id=sparemd,format=raw,cache=unsafe"
-			-device nvme-ns,drive=sparemd,bus=nvmespare,nsid=3,logical_block_size=512,physical_block_size=512,ms=8,mset=0)
+			-device nvme-ns,drive=sparemd,bus=nvmespare,nsid=3,logical_block_size=512,physical_block_size=512,ms=8,mset=0
+			-drive "file=$img/sparezns.img,if=none,id=sparezns,format=raw,cache=unsafe"
+			-device nvme-ns,drive=sparezns,bus=nvmespare,nsid=4,logical_block_size=4096,physical_block_size=4096,zoned=true,zoned.zone_size=16M,zoned.zone_capacity=12M,zoned.max_open=4,zoned.max_active=6
+			-drive "file=$img/sparepi.img,if=none,id=sparepi,format=raw,cache=unsafe"
+			-device nvme-ns,drive=sparepi,bus=nvmespare,nsid=5,logical_block_size=512,physical_block_size=512,ms=8,mset=0,pi=1,pil=0)
 		# a controller QEMU can take away (device_del) while the driver uses it: a root port's
 		# slot is hot-pluggable, the root bus is not
 		Q+=(-device pcie-root-port,id=rphot,chassis=9,slot=9

@@ -57,6 +57,34 @@ prp_count(struct vfio_qpair *qp, const struct iovec *dvec, size_t dvec_cnt, uint
 	return 0;
 }
 
+/*
+ * The common case on the submission path, one element of at most two pages: translated once
+ * (the general path below translates each element twice, to size the list first). 1 when the
+ * payload needs the general path.
+ */
+static int
+prp_build_short(struct vfio_qpair *qp, const struct iovec *v, uint64_t *prp1, uint64_t *prp2)
+{
+	uint64_t page = 1ULL << qp->page_shift;
+	uint64_t iova, next;
+	int err;
+
+	if (!v->iov_base || !v->iov_len || v->iov_len > qp->max_xfer || v->iov_len > page) {
+		return 1;
+	}
+	err = vfio_dma_xlate(qp->dma, &qp->cache, v->iov_base, v->iov_len, &iova);
+	if (err) {
+		return err;
+	}
+	if (iova & 3) {
+		return -EINVAL;
+	}
+	next = (iova & ~(page - 1)) + page;
+	*prp1 = iova;
+	*prp2 = iova + v->iov_len > next ? next : 0;
+	return 0;
+}
+
 int
 vfio_prp_build(struct vfio_qpair *qp, uint16_t cid, const struct iovec *dvec, size_t dvec_cnt,
 	       uint64_t *prp1, uint64_t *prp2)
@@ -72,6 +100,12 @@ vfio_prp_build(struct vfio_qpair *qp, uint16_t cid, const struct iovec *dvec, si
 
 	*prp1 = 0;
 	*prp2 = 0;
+	if (dvec_cnt == 1) {
+		err = prp_build_short(qp, dvec, prp1, prp2);
+		if (err <= 0) {
+			return err;
+		}
+	}
 	err = prp_count(qp, dvec, dvec_cnt, &nent);
 	if (err) {
 		return err;

@@ -12,6 +12,7 @@
 #include "xnvme_be.h"
 
 #define CHECK_INTERVAL_US 1000
+#define STALL_CHECKS 4 /* idle checks without a completion before CSTS is read */
 
 uint64_t
 vfio_now_us(void)
@@ -275,7 +276,9 @@ idle_check(struct vfio_qpair *qp)
 		return;
 	}
 	qp->next_check_us = now + CHECK_INTERVAL_US;
-	if (vfio_ctrl_check_fatal(qp->ctrl)) {
+	/* CSTS costs an MMIO read, which under emulation waits for the device model: only when
+	 * completions have stopped for a few intervals, never while the queue makes progress */
+	if (++qp->idle_checks >= STALL_CHECKS && vfio_ctrl_check_fatal(qp->ctrl)) {
 		vfio_qpair_fail_all(qp, EIO);
 		return;
 	}
@@ -358,6 +361,9 @@ vfio_qpair_reap(struct vfio_qpair *qp, uint32_t max)
 		vfio_bus_write32(qp->bus, qp->cq_db, qp->cq_head);
 		qp->cq_head_db = qp->cq_head;
 		qp->stats.cq_doorbells++;
+	}
+	if (n) {
+		qp->idle_checks = 0;
 	}
 	/* idle reaps check at once; a queue kept busy checks every 1024 reaps, so one stuck
 	 * command among many that complete still times out */

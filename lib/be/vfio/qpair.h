@@ -14,8 +14,9 @@
  *   when a transfer needs more than one page of entries). A vector whose inner boundaries are
  *   not page boundaries (the PRP rule) goes as an SGL on I/O queues of controllers that offer
  *   SGLs, and is refused with -EINVAL elsewhere.
- * - Idle reaps check command timeouts and the controller status (CSTS.CFS, or all-ones when
- *   the device is gone) every millisecond, failing the affected commands instead of hanging.
+ * - Idle reaps check command timeouts every millisecond, and the controller status (CSTS.CFS,
+ *   or all-ones when the device is gone) once completions have stopped for a few milliseconds
+ *   (an MMIO read is costly under emulation), failing the affected commands instead of hanging.
  *   A timed-out command of an I/O queue is aborted, and when the device still holds it after
  *   a bound the controller is reset (ctrl_fault.c). After a reset (ctrl->epoch moved on) the
  *   owner's next submit or reap recreates the pair's queues and cancels what the reset dropped.
@@ -96,6 +97,7 @@ struct vfio_qpair {
 	uint64_t timeout_us; ///< 0: commands never time out
 	uint64_t next_check_us;
 	uint32_t nreaps; ///< reaps that delivered completions (paces busy-queue checks)
+	uint32_t idle_checks; ///< idle checks since the last completion (paces CSTS reads)
 	bool failed;
 	bool recovering;   ///< in timeout recovery: nested reaps do no housekeeping
 	unsigned epoch;    ///< the controller reset epoch the queues on the device belong to
