@@ -20,7 +20,7 @@ Pairs (A = fio engine, B = xnvme --xnvme_async):
   thrpool: posixaio / thrpool + psync (both run sync calls on helper threads)
   posix: posixaio / posix            io_uring_cmd: io_uring_cmd / io_uring_cmd (/dev/ng0n1)
   ramdisk: fio's null engine (no I/O at all) / nil, emu and thrpool on the ramdisk
-Targets: ramdisk, tmpfs (buffered file), ext4 (O_DIRECT file on ext4 on a loop device; the root
+Targets: ramdisk, tmpfs (buffered file), ext4 (O_DIRECT file of unwritten extents on ext4 on a loop device; the root
 file system when that cannot be made), loop (the loop device itself, direct I/O, O_DIRECT),
 nvme and ng (QEMU guest: bench/suite_guest.sh).
 
@@ -130,7 +130,13 @@ class Targets:
                 self.paths[t] = os.path.join(self.workdir, "ext4.img")
                 self.notes[t] = "root file system (%s)" % e
             self.direct[t] = 1
-            self._fill(self.paths[t])
+            # unwritten extents: reads return zeros without touching the disk (CPU-bound)
+            fd = os.open(self.paths[t], os.O_CREAT | os.O_WRONLY, 0o600)
+            try:
+                os.posix_fallocate(fd, 0, self.mib << 20)
+            finally:
+                os.close(fd)
+            self.notes[t] += ", file of unwritten extents (fallocate): CPU-bound"
         elif t == "loop":
             backing = os.path.join(self.workdir, "loop.img")
             self._fill(backing)
@@ -171,10 +177,12 @@ def fio_cmd(a, side, pair, path, direct, qd, extra):
 
 
 def env_for(a, side):
+    """Our library first on the search path, for both sides: fio needs libxnvme.so.0 to start
+    even when it runs a native engine, and its built-in run path may not exist (in a guest)."""
+    del side
     env = dict(os.environ)
-    if side == "B":
-        env["LD_LIBRARY_PATH"] = a.lib + ((":" + env["LD_LIBRARY_PATH"])
-                                          if env.get("LD_LIBRARY_PATH") else "")
+    env["LD_LIBRARY_PATH"] = a.lib + ((":" + env["LD_LIBRARY_PATH"])
+                                      if env.get("LD_LIBRARY_PATH") else "")
     return env
 
 
