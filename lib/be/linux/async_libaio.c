@@ -23,8 +23,9 @@
  * (struct la_ring below) without a system call: acquire-load the tail, read the events, fold
  * them into their contexts, release-store the head (the kernel reads it back to recycle its
  * request slots, in io_submit). Only when that ring is not recognisable (magic, features,
- * header size) does poke fall back to io_getevents with a zero timeout. poke never blocks and
- * returns 0 when nothing is ready. Events are taken in batches of LA_REAP_BATCH and the head
+ * header size) does poke fall back to io_getevents with a zero timeout. A poke that finds
+ * nothing ready returns 0; the second such poke in a row waits in io_getevents for one event
+ * (at most XNVME_BE_POKE_WAIT_NS; never with XNVME_QUEUE_POKE_SPIN). Events are taken in batches of LA_REAP_BATCH and the head
  * advanced before their callbacks run, so a callback's nested poke never touches what an
  * outer poke still has to deliver.
  *
