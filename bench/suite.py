@@ -47,6 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from callgrind_split import parse  # noqa: E402
+import run_fio_suite  # noqa: E402
 
 FILE_TARGETS = ("tmpfs", "ext4", "loop", "nvme")
 PAIRS = {
@@ -74,8 +75,9 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
-class Targets:
-    """Files and devices of the cells; cleanup() removes what setup() made."""
+class Targets(run_fio_suite.Targets):
+    """Files and devices of the cells; cleanup() removes what setup() made (the parent's
+    setup() loop, which records an unavailable target in `notes` and skips it)."""
 
     def __init__(self, workdir, mib):
         self.workdir, self.mib = workdir, mib
@@ -96,15 +98,7 @@ class Targets:
         self.loops.append(r.stdout.strip())
         return self.loops[-1]
 
-    def setup(self, names):
-        for t in names:
-            try:
-                self._one(t)
-            except Exception as e:  # noqa: BLE001 - the target is skipped, and said so
-                self.notes[t] = "unavailable: %s" % e
-                log("target %s unavailable: %s" % (t, e))
-
-    def _one(self, t):
+    def _setup_one(self, t):
         if t == "ramdisk":
             self.paths[t], self.direct[t] = "1GB", 0
         elif t == "tmpfs":
