@@ -92,7 +92,12 @@ xnvme_queue_term(struct xnvme_queue *queue);
 
 /**
  * Reaps up to `max` completions (0: all ready), running their callbacks inside the call.
- * Callable from a callback of the queue (see Callbacks above).
+ * Callable from a callback of the queue (see Callbacks above). A poke that finds nothing ready
+ * returns 0 at once; on Linux the io_uring, io_uring_cmd, libaio, posix and thrpool mechanisms
+ * make the second such poke in a row (not nested in a callback) wait up to 1 ms for a
+ * completion instead, so a caller polling in a loop sleeps rather than spins. Set the
+ * environment variable XNVME_QUEUE_POKE_SPIN (any value, read at xnvme_queue_init()) to never
+ * wait.
  * @return the number reaped (0 when nothing is ready, never -EAGAIN), -EINVAL for NULL,
  *	   another negative errno only when fatal
  */

@@ -18,12 +18,6 @@ xnvme_cmd_ctx_from_dev(struct xnvme_dev *dev)
 	return ctx;
 }
 
-struct xnvme_cmd_ctx *
-xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue)
-{
-	return xnvme_queue_get_cmd_ctx(queue);
-}
-
 void
 xnvme_cmd_ctx_clear(struct xnvme_cmd_ctx *ctx)
 {

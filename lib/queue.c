@@ -147,6 +147,12 @@ xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
 	return queue_poke(queue, max);
 }
 
+bool
+xnvme_be_queue_poke_spin(void)
+{
+	return getenv("XNVME_QUEUE_POKE_SPIN") != NULL;
+}
+
 static uint64_t
 now_us(void)
 {
@@ -231,25 +237,40 @@ xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 	return ctx;
 }
 
+/* The same function under its second public name: no extra call on the per-I/O path */
+#if defined(__ELF__)
+struct xnvme_cmd_ctx *
+xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue) __attribute__((alias("xnvme_queue_get_cmd_ctx")));
+#else
+struct xnvme_cmd_ctx *
+xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue)
+{
+	return xnvme_queue_get_cmd_ctx(queue);
+}
+#endif
+
 int
 xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
 	uintptr_t off, idx;
 
-	if (XNVME_BE_UNLIKELY(!queue || !ctx)) {
+	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
 	}
-	/* O(1): a context of this pool (address range and alignment) that is not on the stack */
+	/*
+	 * O(1): a context of this pool (address range and alignment) that is not on the stack.
+	 * NULL and addresses below the pool wrap around to an index above the capacity.
+	 */
 	off = (uintptr_t)ctx - (uintptr_t)queue->pool;
 	idx = off / sizeof(*ctx);
-	if (XNVME_BE_UNLIKELY((uintptr_t)ctx < (uintptr_t)queue->pool || off % sizeof(*ctx) ||
-			      idx > queue->capacity || queue->pooled[idx])) {
+	if (XNVME_BE_UNLIKELY(off % sizeof(*ctx) || idx > queue->capacity || queue->pooled[idx])) {
 		return -EINVAL;
 	}
 	queue->pooled[idx] = 1;
 	queue->free[queue->nfree++] = ctx;
 	return 0;
 }
+
 int
 xnvme_queue_set_cb(struct xnvme_queue *queue, xnvme_queue_cb cb, void *cb_arg)
 {

@@ -229,6 +229,22 @@ xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 	ctx->async.cb(ctx, ctx->async.cb_arg);
 }
 
+/*
+ * Longest wait of a poke that finds nothing ready in a row (see xnvme_be_queue_poke_spin()):
+ * bounds how late a caller polling with a deadline (drain_timeout) sees that deadline.
+ */
+#define XNVME_BE_POKE_WAIT_NS 1000000
+
+/**
+ * True when pokes must never wait for a completion (environment XNVME_QUEUE_POKE_SPIN set,
+ * read at queue init): mechanisms that can wait in the kernel (io_uring, libaio) or on their
+ * workers (thrpool) then return 0 at once from every poke that finds nothing ready, as
+ * busy-polling callers with latency targets want. Otherwise the second poke in a row that
+ * finds nothing waits up to XNVME_BE_POKE_WAIT_NS for one completion.
+ */
+bool
+xnvme_be_queue_poke_spin(void);
+
 #define XNVME_BE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define XNVME_BE_UNLIKELY(x) __builtin_expect(!!(x), 0)
 

@@ -108,3 +108,25 @@ def test_run_all_smoke(tmp_path):
     if (tmp_path / "suite-host.json").exists():
         suite = json.loads((tmp_path / "suite-host.json").read_text())
         assert suite["cells"] and suite["cells"][0]["target"] == "ramdisk"
+
+
+def test_suite_smoke(tmp_path):
+    """bench/suite.py end to end on the ramdisk (fio null vs xnvme nil): table, JSON and SVG"""
+    fio = os.environ.get("XNVME_FIO") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"),
+        "xnvme-fio", "fio-3.33", "fio")
+    if not os.access(fio, os.X_OK):
+        pytest.skip("no fio with the xnvme engine (XNVME_FIO)")
+    lib = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(NIL_LOOP))), "lib")
+    r = run(["python3", os.path.join(ROOT, "bench", "suite.py"), "--fio", fio, "--lib", lib,
+             "--targets", "ramdisk", "--pairs", "nil,emu", "--qds", "1,4", "--reps", "1",
+             "--runtime", "0.2", "--workdir", str(tmp_path / "w"), "--outdir", str(tmp_path)])
+    assert r.returncode == 0, r.stderr[-3000:]
+    doc = json.loads((tmp_path / "suite.json").read_text())
+    assert [(c["pair"], c["qd"]) for c in doc["cells"]] == [("nil", 1), ("nil", 4), ("emu", 1),
+                                                            ("emu", 4)]
+    for c in doc["cells"]:
+        assert c["A"]["iops"] > 0 and c["B"]["iops"] > 0 and c["B"]["ios_per_cpu_s"] > 0
+        assert c["ratio_iops"] > 0 and c["ratio_eff"] > 0
+    assert "| ramdisk | nil | 1 |" in (tmp_path / "suite.md").read_text()
+    assert (tmp_path / "suite_ratio.svg").read_text().startswith("<svg")

@@ -36,6 +36,10 @@ struct thrpool_state {
 	pthread_mutex_t cq_lock;
 	uint32_t cq_head; ///< written by poke only
 	uint32_t cq_tail; ///< written by workers under cq_lock, read by poke without it
+	pthread_cond_t cq_cond; ///< signalled by workers when `waiting` (under cq_lock)
+	bool waiting;           ///< poke sleeps on cq_cond
+	bool wait;              ///< idle pokes may sleep (not XNVME_QUEUE_POKE_SPIN)
+	uint32_t nidle;         ///< pokes in a row that found nothing ready
 	struct xnvme_cmd_ctx **cq;
 
 	struct xnvme_be_deferred *entries; ///< indexed by xnvme_queue_ctx_idx()
@@ -104,6 +108,9 @@ thrpool_worker(void *arg)
 		pthread_mutex_lock(&state->cq_lock);
 		state->cq[state->cq_tail & state->mask] = ctx;
 		__atomic_store_n(&state->cq_tail, state->cq_tail + 1, __ATOMIC_RELEASE);
+		if (state->waiting) {
+			pthread_cond_signal(&state->cq_cond);
+		}
 		pthread_mutex_unlock(&state->cq_lock);
 	}
 	return NULL;
@@ -128,6 +135,7 @@ static void
 thrpool_free(struct thrpool_state *state)
 {
 	pthread_cond_destroy(&state->sq_cond);
+	pthread_cond_destroy(&state->cq_cond);
 	pthread_mutex_destroy(&state->sq_lock);
 	pthread_mutex_destroy(&state->cq_lock);
 	free(state->threads);
@@ -167,6 +175,7 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 	}
 	state->queue = queue;
 	state->mask = size - 1;
+	state->wait = !xnvme_be_queue_poke_spin();
 	pthread_mutex_init(&state->sq_lock, NULL);
 	{
 		pthread_condattr_t attr; /* timed waits on the monotonic clock */
@@ -174,6 +183,7 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 		pthread_condattr_init(&attr);
 		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 		pthread_cond_init(&state->sq_cond, &attr);
+		pthread_cond_init(&state->cq_cond, &attr);
 		pthread_condattr_destroy(&attr);
 	}
 	pthread_mutex_init(&state->cq_lock, NULL);
@@ -208,6 +218,34 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 /* Completions one poke level moves out of the lock before their callbacks (on its stack) */
 #define THRPOOL_BATCH 32
 
+/*
+ * The second top-level poke in a row that finds nothing ready while workers hold commands:
+ * the caller waits for one, so sleep until a worker posts (at most XNVME_BE_POKE_WAIT_NS)
+ * instead of spinning against the workers for the CPU.
+ */
+static __attribute__((noinline)) void
+thrpool_idle_wait(struct xnvme_queue *queue, struct thrpool_state *state)
+{
+	struct timespec ts;
+
+	if (!state->wait || queue->depth != 1 || !queue->outstanding || state->nidle++ < 1) {
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += XNVME_BE_POKE_WAIT_NS;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec += 1;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&state->cq_lock);
+	if (state->cq_tail == state->cq_head) {
+		state->waiting = true;
+		pthread_cond_timedwait(&state->cq_cond, &state->cq_lock, &ts);
+		state->waiting = false;
+	}
+	pthread_mutex_unlock(&state->cq_lock);
+}
+
 static int
 thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 {
@@ -220,6 +258,9 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 	 * delivered outside it: a callback's nested poke takes only completions this level did
 	 * not take, and workers may reuse the slots at once.
 	 */
+	if (__atomic_load_n(&state->cq_tail, __ATOMIC_ACQUIRE) == state->cq_head) {
+		thrpool_idle_wait(queue, state);
+	}
 	while (n < lim) {
 		uint32_t nb;
 
@@ -248,6 +289,9 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 		if (nb < THRPOOL_BATCH) {
 			break; /* what was ready when this poke looked is delivered */
 		}
+	}
+	if (n) {
+		state->nidle = 0;
 	}
 	return (int)n;
 }

@@ -23,8 +23,9 @@
  * (struct la_ring below) without a system call: acquire-load the tail, read the events, fold
  * them into their contexts, release-store the head (the kernel reads it back to recycle its
  * request slots, in io_submit). Only when that ring is not recognisable (magic, features,
- * header size) does poke fall back to io_getevents with a zero timeout. poke never blocks and
- * returns 0 when nothing is ready. Events are taken in batches of LA_REAP_BATCH and the head
+ * header size) does poke fall back to io_getevents with a zero timeout. A poke that finds
+ * nothing ready returns 0; the second such poke in a row waits in io_getevents for one event
+ * (at most XNVME_BE_POKE_WAIT_NS; never with XNVME_QUEUE_POKE_SPIN). Events are taken in batches of LA_REAP_BATCH and the head
  * advanced before their callbacks run, so a callback's nested poke never touches what an
  * outer poke still has to deliver.
  *
@@ -122,6 +123,8 @@ struct la_state {
 	int efd;          ///< eventfd of get_completion_fd, -1 until asked for
 	uint32_t unarmed; ///< commands in the kernel without IOCB_FLAG_RESFD, once efd >= 0
 	uint32_t nready;
+	uint32_t nidle;               ///< pokes in a row that found nothing ready
+	bool wait;                    ///< idle pokes may wait in io_getevents
 	struct xnvme_cmd_ctx **ready; ///< completed without reaching the kernel
 	struct iocb *iocbs;           ///< per pooled context, indexed by xnvme_queue_ctx_idx()
 	struct iovec *scratch;        ///< LA_IOV_SCRATCH entries
@@ -344,6 +347,7 @@ la_init(struct xnvme_queue *queue, int opts)
 	}
 	state->nr_events = queue->capacity;
 	state->ring = la_ring_of(state->aio);
+	state->wait = !xnvme_be_queue_poke_spin();
 	return 0;
 }
 
@@ -383,13 +387,16 @@ la_ring_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want
 	return (int)nb;
 }
 
-/* The system call route of la_ring_reap(); the negative errno on failure */
+/*
+ * The system call route of la_ring_reap(); the negative errno on failure. With `wait`, waits
+ * up to XNVME_BE_POKE_WAIT_NS for the first event (see la_may_wait()).
+ */
 static int
-la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want)
+la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want, bool wait)
 {
-	static struct timespec nowait = {0, 0};
+	struct timespec ts = {0, wait ? XNVME_BE_POKE_WAIT_NS : 0};
 	struct io_event events[LA_REAP_BATCH];
-	int ret = io_getevents(state->aio, 0, (long)want, events, &nowait);
+	int ret = io_getevents(state->aio, wait ? 1 : 0, (long)want, events, &ts);
 
 	if (ret == -EINTR) {
 		return 0;
@@ -405,6 +412,18 @@ la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t w
 		batch[i] = ctx;
 	}
 	return ret;
+}
+
+/*
+ * True for the second top-level poke in a row that finds nothing ready while commands are in
+ * the kernel: the caller is waiting for one, so wait in io_getevents like fio's own libaio
+ * engine instead of spinning against the kernel threads (loop device) that do the I/O.
+ */
+static inline bool
+la_may_wait(struct xnvme_queue *queue, struct la_state *state)
+{
+	return state->wait && queue->depth == 1 && queue->outstanding > state->nready &&
+	       state->nidle++ >= 1;
 }
 
 static int
@@ -428,7 +447,13 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 		if (nb < want) {
 			ret = state->ring ? la_ring_reap(state, batch + nb, want - nb) : -1;
 			if (__builtin_expect(ret < 0, 0)) {
-				ret = la_syscall_reap(state, batch + nb, want - nb);
+				ret = la_syscall_reap(state, batch + nb, want - nb, false);
+			} else if (!ret && !nb && !n && la_may_wait(queue, state)) {
+				ret = la_syscall_reap(state, batch, want, true);
+				if (ret < 0) {
+					state->wait = false; /* refused: spin from now on */
+					ret = 0;
+				}
 			}
 			if (__builtin_expect(ret < 0, 0)) {
 				fprintf(stderr, "# xnvme_queue_poke(libaio): io_getevents: %s\n",
@@ -453,6 +478,9 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 	}
 	if (__builtin_expect(state->unarmed != 0, 0) && state->efd >= 0) {
 		la_signal(state); /* unarmed commands remain: keep a waiter poking */
+	}
+	if (n) {
+		state->nidle = 0;
 	}
 	return (n || !err) ? (int)n : err;
 }

@@ -59,6 +59,9 @@ struct paio_state {
 	uint32_t nlive;
 	uint32_t *live;             ///< pool indices of pending commands, in submission order
 	struct paio_entry *entries; ///< indexed by xnvme_queue_ctx_idx()
+	const struct aiocb **susp;  ///< aio_suspend() list of an idle poke
+	uint32_t nidle;             ///< pokes in a row that delivered nothing
+	bool wait;                  ///< idle pokes may wait in aio_suspend()
 };
 
 /* Hands the remainder of `e` to the AIO implementation; 0 or a positive errno */
@@ -154,12 +157,42 @@ paio_maybe_done(const struct aiocb *cb)
 #endif
 }
 
+/*
+ * The second top-level poke in a row that finds nothing: the caller waits for a completion,
+ * so wait in aio_suspend() (at most XNVME_BE_POKE_WAIT_NS) like fio's posixaio engine instead
+ * of spinning against glibc's helper threads. True when it waited.
+ */
+static __attribute__((noinline)) bool
+paio_idle_wait(struct xnvme_queue *queue, struct paio_state *state)
+{
+	struct timespec ts = {0, XNVME_BE_POKE_WAIT_NS};
+	int cnt = 0;
+
+	if (!state->wait || queue->depth != 1 || state->nidle++ < 1) {
+		return false;
+	}
+	for (uint32_t i = 0; i < state->nlive; ++i) {
+		struct paio_entry *e = &state->entries[state->live[i]];
+
+		if (e->phase != PAIO_PH_INFLIGHT) {
+			return false; /* a restart or a ready command: poke again at once */
+		}
+		state->susp[cnt++] = &e->cb;
+	}
+	if (cnt) {
+		(void)aio_suspend(state->susp, cnt, &ts);
+	}
+	return cnt > 0;
+}
+
 static int
 paio_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct paio_state *state = queue->state;
 	uint32_t n = 0, keep = 0, nlive = state->nlive, first = PAIO_NONE, *link = &first;
+	bool waited = false;
 
+again:
 	for (uint32_t i = 0; i < nlive; ++i) {
 		uint32_t idx = state->live[i];
 		struct paio_entry *e = &state->entries[idx];
@@ -201,6 +234,15 @@ paio_poke(struct xnvme_queue *queue, uint32_t max)
 		}
 	}
 	state->nlive = keep;
+	if (!n && !waited && keep && paio_idle_wait(queue, state)) {
+		waited = true;
+		keep = 0;
+		nlive = state->nlive;
+		goto again;
+	}
+	if (n) {
+		state->nidle = 0;
+	}
 
 	/* After the live list is consistent: callbacks may submit, which appends to it, and
 	 * poke, which takes only what is still live */
@@ -307,6 +349,7 @@ paio_term(struct xnvme_queue *queue)
 	if (state) {
 		paio_abandon(state);
 		free(state->entries);
+		free(state->susp);
 		free(state->live);
 		free(state);
 	}
@@ -332,8 +375,10 @@ paio_init(struct xnvme_queue *queue, int opts)
 	state->fd = lstate->fd;
 	state->direct = lstate->direct;
 	state->live = calloc(nctx, sizeof(*state->live));
+	state->susp = calloc(nctx, sizeof(*state->susp));
+	state->wait = !xnvme_be_queue_poke_spin();
 	state->entries = calloc(nctx, sizeof(*state->entries));
-	if (!state->live || !state->entries) {
+	if (!state->live || !state->entries || !state->susp) {
 		paio_term(queue);
 		return -ENOMEM;
 	}

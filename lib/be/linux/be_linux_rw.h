@@ -38,10 +38,12 @@ static inline bool
 xnvme_be_linux_rw_file_ok(struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nbytes, bool write)
 {
 	const struct xnvme_dev *dev = ctx->dev;
-	uint64_t lba_nbytes = 1ULL << dev->geo.ssw;
+	uint64_t ssw = dev->geo.ssw;
 	/* a growing file's size is updated by xnvme_dev_derive_geo() meanwhile: read it once */
 	uint64_t tbytes = __atomic_load_n(&dev->geo.tbytes, __ATOMIC_RELAXED);
-	uint64_t nlbas = write ? tbytes / lba_nbytes : (tbytes + lba_nbytes - 1) / lba_nbytes;
+	/* LBAs are 1 << ssw bytes: shifts, not two 64-bit divisions per command */
+	uint64_t nlbas = write ? tbytes >> ssw
+			       : (tbytes >> ssw) + ((tbytes & ((1ULL << ssw) - 1)) != 0);
 	uint8_t sc;
 
 	if (ctx->cmd.common.nsid != dev->ident.nsid) {
@@ -64,7 +66,7 @@ xnvme_be_linux_rw_file_ok(struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nby
  * transfer of an NVM command never exceeds the caller's buffer (Invalid Field) nor what an
  * off_t can address.
  */
-static inline int
+static inline __attribute__((always_inline)) int
 xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, size_t *len)
 {
 	uint64_t slba = ctx->cmd.nvm.slba, nbytes;

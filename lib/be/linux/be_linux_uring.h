@@ -95,6 +95,8 @@ struct xnvme_be_linux_uring {
 	bool fixed_file;          ///< the fd is registered at index 0
 	bool failed;              ///< a fatal enter error was reported once
 	bool reg_tried;           ///< the ring fd registration was attempted
+	bool wait;                ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
+	uint32_t nidle;           ///< pokes in a row that found nothing to do
 	int reg_idx;              ///< registered ring fd index, -1: none
 	uint64_t reg_owner;       ///< xnvme_be_linux_uring_self() of the thread holding reg_idx
 	bool fixed_bufs;          ///< opts.register_buffers: a sparse buffer table is registered

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "be_linux.h"
@@ -231,6 +232,9 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 	u->iopoll = iopoll && !sqpoll;
 	u->enabled = !(p.flags & IORING_SETUP_R_DISABLED);
 	u->batching = !getenv("XNVME_QUEUE_BATCHING_OFF");
+	/* a timed wait needs EXT_ARG (5.11); pollers (SQPOLL, IOPOLL) keep spinning */
+	u->wait = (p.features & IORING_FEAT_EXT_ARG) && !sqpoll && !iopoll &&
+		  !xnvme_be_queue_poke_spin();
 	u->fd = fd;
 
 	if (dopts->register_files || sqpoll) {
@@ -681,22 +685,61 @@ uring_reap_pass(struct xnvme_queue *queue, uint32_t max)
 	return uring_reap(queue, max, true);
 }
 
+/*
+ * A poke that finds nothing to do, right after another that found nothing either, comes from
+ * a caller waiting for a completion: wait for one in the kernel (bounded by
+ * XNVME_BE_POKE_WAIT_NS) instead of returning at once, so the caller sleeps like fio's own
+ * io_uring engine instead of spinning against the threads that do the I/O (io-wq workers on
+ * tmpfs, the loop device's kworker). The first empty poke still returns at once, and nested
+ * pokes never wait. Returns true when completions may be ready.
+ */
+static __attribute__((noinline)) bool
+uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
+{
+	struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = XNVME_BE_POKE_WAIT_NS};
+	struct io_uring_getevents_arg arg = {.ts = (uint64_t)(uintptr_t)&ts};
+	unsigned int flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
+	unsigned int fd = (unsigned int)u->ring.ring_fd;
+	long ret;
+
+	if (!u->wait || !queue->outstanding || queue->depth > 1 || u->nidle++ < 1) {
+		return false;
+	}
+	if (u->reg_idx >= 0 && u->reg_owner == xnvme_be_linux_uring_self()) {
+		fd = (unsigned int)u->reg_idx;
+		flags |= IORING_ENTER_REGISTERED_RING;
+	}
+	ret = syscall(__NR_io_uring_enter, fd, 0, 1, flags, &arg, sizeof(arg));
+	if (ret < 0 && (errno == EBADF || errno == EINVAL || errno == EOPNOTSUPP)) {
+		u->wait = false; /* lost registration or an old kernel: spin from now */
+	}
+	return true;
+}
+
+static inline int
+uring_poke(struct xnvme_queue *queue, uint32_t max, bool pass)
+{
+	struct xnvme_be_linux_uring *u = queue->state;
+
+	if (xnvme_be_linux_uring_idle(u)) {
+		if (!uring_idle_wait(queue, u) || xnvme_be_linux_uring_idle(u)) {
+			return 0;
+		}
+	}
+	u->nidle = 0;
+	return pass ? uring_reap_pass(queue, max) : uring_reap_rw(queue, max);
+}
+
 int
 xnvme_be_linux_uring_poke_rw(struct xnvme_queue *queue, uint32_t max)
 {
-	if (xnvme_be_linux_uring_idle(queue->state)) {
-		return 0;
-	}
-	return uring_reap_rw(queue, max);
+	return uring_poke(queue, max, false);
 }
 
 int
 xnvme_be_linux_uring_poke_pass(struct xnvme_queue *queue, uint32_t max)
 {
-	if (xnvme_be_linux_uring_idle(queue->state)) {
-		return 0;
-	}
-	return uring_reap_pass(queue, max);
+	return uring_poke(queue, max, true);
 }
 
 #endif /* XNVME_HAVE_LIBURING */
