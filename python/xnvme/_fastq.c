@@ -8,12 +8,13 @@
  *     result) in a per-queue array and puts the context back into the pool; it never touches
  *     Python objects, so it may run with the GIL released (xnvme_queue_drain called through
  *     ctypes);
- *   - submit()/submit_many() take a context, register the Python entry of the command in the
- *     Queue's pending dict (key: the context address, as in the ctypes path) and call
- *     xnvme_nvm_read/xnvme_nvm_write, in one call for one or many commands;
- *   - poke()/collect() reap in C and return [(entry, status, result), ...] with every entry
- *     already removed from the pending dict: Python then runs the user callbacks after the C
- *     poke returned, never from inside a library callback.
+ *   - submit()/submit_many()/submit_batch() take a context, register the Python entry of the
+ *     command in the Queue's pending dict (key: the context address, as in the ctypes path)
+ *     and call xnvme_nvm_read/xnvme_nvm_write, in one call for one or many commands;
+ *   - poke_dispatch() pokes, then runs the Python callbacks of the successful completions
+ *     from a copy of the records (after the C poke returned, never from inside a library
+ *     callback); poke()/collect() return [(entry, status, result), ...] with every entry
+ *     already removed from the pending dict.
  *
  * It includes no libxnvme header and does not link libxnvme: the Python side passes the
  * addresses of the few C functions it calls (from the ctypes handle of the loaded library) and
@@ -66,7 +67,7 @@ typedef struct {
 
 static const char *const cpl_slots[7] = {"ok", "sct", "sc", "result", "buffer", "error", "tag"};
 
-/* Offsets of the __slots__ members of the Completion class, so that fq_dispatch can build one
+/* Offsets of the __slots__ members of the Completion class, so that fq_poke_dispatch can build one
  * without running its Python __init__ (same attributes, same values). Any surprise (another
  * kind of class): slot_off[0] = -1 and the class is called instead. */
 static void
@@ -122,10 +123,10 @@ fq_new_cpl(FastQueue *self, PyObject *const *cargs)
 	return obj;
 }
 
-static void
-fq_cb(void *ctx, void *cb_arg)
+/* Appends a completion record; 0, or -1 when out of memory (the completion is lost) */
+static int
+fq_cb_record(FastQueue *fq, void *ctx, uint16_t status, uint32_t result)
 {
-	FastQueue *fq = cb_arg;
 	struct rec *rec;
 
 	if (fq->nrecs == fq->caprecs) {
@@ -134,16 +135,28 @@ fq_cb(void *ctx, void *cb_arg)
 
 		if (!grown) {
 			fq->lost = 1;
-			fq->put_ctx(fq->queue, ctx);
-			return;
+			return -1;
 		}
 		fq->recs = grown;
 		fq->caprecs = cap;
 	}
 	rec = &fq->recs[fq->nrecs++];
 	rec->ctx = ctx;
-	memcpy(&rec->status, (char *)ctx + fq->status_off, sizeof(rec->status));
-	memcpy(&rec->result, (char *)ctx + fq->result_off, sizeof(rec->result));
+	rec->status = status;
+	rec->result = result;
+	return 0;
+}
+
+static void
+fq_cb(void *ctx, void *cb_arg)
+{
+	FastQueue *fq = cb_arg;
+	uint32_t result;
+	uint16_t status;
+
+	memcpy(&status, (char *)ctx + fq->status_off, sizeof(status));
+	memcpy(&result, (char *)ctx + fq->result_off, sizeof(result));
+	fq_cb_record(fq, ctx, status, result);
 	fq->put_ctx(fq->queue, ctx);
 }
 
@@ -345,34 +358,117 @@ fq_poke(FastQueue *self, PyObject *arg)
 	return Py_BuildValue("(iN)", ret, done);
 }
 
-/*
- * Run the callbacks of successful completions: callback(Completion(True, 0, 0, result, buf,
- * None, tag)) for entries (callback, buf, what, tag). An exception a callback raises is
- * appended to the errors list. Returns the completions left to Python (error statuses and
- * other entries), as [(entry, status, result), ...]. `done` is a private list, so callbacks
- * may submit or poke.
- */
-static PyObject *
-fq_dispatch(FastQueue *self, PyObject *done)
+/* Keeps the exception a callback raised (with its traceback) in the errors list. */
+static void
+fq_keep_error(FastQueue *self)
 {
-	Py_ssize_t n = PyList_GET_SIZE(done);
-	PyObject *rest = PyList_New(0);
+	PyObject *type, *value, *tb;
 
-	if (!rest) {
+	PyErr_Fetch(&type, &value, &tb);
+	PyErr_NormalizeException(&type, &value, &tb);
+	if (tb && value) {
+		PyException_SetTraceback(value, tb);
+	}
+	if (value && PyList_Append(self->errors, value)) {
+		PyErr_Clear();
+	}
+	Py_XDECREF(type);
+	Py_XDECREF(value);
+	Py_XDECREF(tb);
+}
+
+/* Pops the pending entry of a context: a new reference, None when there is none (NULL with
+ * an exception on failure). */
+static PyObject *
+fq_pop_entry(FastQueue *self, void *ctx)
+{
+	PyObject *key = PyLong_FromVoidPtr(ctx), *entry;
+
+	if (!key) {
 		return NULL;
 	}
-	for (Py_ssize_t i = 0; i < n; ++i) {
-		PyObject *rec = PyList_GET_ITEM(done, i);
-		PyObject *entry = PyTuple_GET_ITEM(rec, 0);
-		PyObject *status = PyTuple_GET_ITEM(rec, 1);
-		PyObject *cargs[7], *cpl, *res;
+	entry = PyDict_GetItemWithError(self->pending, key);
+	if (entry) {
+		Py_INCREF(entry);
+		if (PyDict_DelItem(self->pending, key)) {
+			Py_CLEAR(entry);
+		}
+	} else if (!PyErr_Occurred()) {
+		entry = Py_None;
+		Py_INCREF(entry);
+	}
+	Py_DECREF(key);
+	return entry;
+}
 
-		if (PyLong_AsLong(status) & 0xFFE || !PyTuple_CheckExact(entry) ||
+#define DISPATCH_STACK 64
+
+/*
+ * poke_dispatch(max) -> (ret, reaped, rest): pokes, pops the pending entry (callback, buf,
+ * what, tag) of every completion reaped, and then, for each one whose status is success, runs
+ * callback(Completion(True, 0, 0, result, buf, None, tag)) right here; an exception a callback
+ * raises is appended to the errors list. rest: the completions left to Python (error statuses
+ * and other entries) as [(entry, status, result), ...]. Records and entries are taken before
+ * any callback runs: a callback may submit (reusing the contexts just reaped, so their
+ * addresses are pending keys again) and even poke this queue.
+ */
+static PyObject *
+fq_poke_dispatch(FastQueue *self, PyObject *arg)
+{
+	struct rec rstack[DISPATCH_STACK], *recs = rstack;
+	PyObject *estack[DISPATCH_STACK], **entries = estack;
+	unsigned long max = PyLong_AsUnsignedLong(arg);
+	PyObject *rest = NULL, *res = NULL;
+	size_t n, i = 0, popped = 0;
+	int ret;
+
+	if (max == (unsigned long)-1 && PyErr_Occurred()) {
+		return NULL;
+	}
+	if (!fq_usable(self)) {
+		return NULL;
+	}
+	ret = self->poke(self->queue, (uint32_t)max);
+	if (self->lost) {
+		self->lost = 0;
+		ret = -ENOMEM;
+	}
+	n = self->nrecs;
+	rest = PyList_New(0);
+	if (!rest) {
+		return NULL; /* the records stay for a later collect() */
+	}
+	if (n > DISPATCH_STACK) {
+		recs = malloc(n * sizeof(*recs));
+		entries = malloc(n * sizeof(*entries));
+		if (!recs || !entries) {
+			free(recs);
+			free(entries);
+			Py_DECREF(rest);
+			return PyErr_NoMemory();
+		}
+	}
+	memcpy(recs, self->recs, n * sizeof(*recs));
+	self->nrecs = 0;
+	for (popped = 0; popped < n; ++popped) {
+		entries[popped] = fq_pop_entry(self, recs[popped].ctx);
+		if (!entries[popped]) {
+			goto out;
+		}
+	}
+	for (i = 0; i < n; ++i) {
+		PyObject *entry = entries[i], *cargs[7], *cpl, *done;
+
+		if (recs[i].status & 0xFFE || !PyTuple_CheckExact(entry) ||
 		    PyTuple_GET_SIZE(entry) != 4) {
-			if (PyList_Append(rest, rec)) {
-				Py_DECREF(rest);
-				return NULL;
+			PyObject *tup = Py_BuildValue("(OIk)", entry, (unsigned int)recs[i].status,
+						      (unsigned long)recs[i].result);
+
+			if (!tup || PyList_Append(rest, tup)) {
+				Py_XDECREF(tup);
+				goto out;
 			}
+			Py_DECREF(tup);
 			continue;
 		}
 		if (PyTuple_GET_ITEM(entry, 0) == Py_None) {
@@ -380,57 +476,36 @@ fq_dispatch(FastQueue *self, PyObject *done)
 		}
 		cargs[0] = Py_True;
 		cargs[1] = cargs[2] = zero; /* sct, sc */
-		cargs[3] = PyTuple_GET_ITEM(rec, 2);
+		cargs[3] = PyLong_FromUnsignedLong(recs[i].result);
 		cargs[4] = PyTuple_GET_ITEM(entry, 1);
 		cargs[5] = Py_None;
 		cargs[6] = PyTuple_GET_ITEM(entry, 3);
-		cpl = fq_new_cpl(self, cargs);
-		res = cpl ? PyObject_CallOneArg(PyTuple_GET_ITEM(entry, 0), cpl) : NULL;
+		cpl = cargs[3] ? fq_new_cpl(self, cargs) : NULL;
+		Py_XDECREF(cargs[3]);
+		done = cpl ? PyObject_CallOneArg(PyTuple_GET_ITEM(entry, 0), cpl) : NULL;
 		Py_XDECREF(cpl);
-		if (res) {
-			Py_DECREF(res);
-			continue;
-		}
-		{
-			PyObject *type, *value, *tb;
-
-			PyErr_Fetch(&type, &value, &tb);
-			PyErr_NormalizeException(&type, &value, &tb);
-			if (tb && value) {
-				PyException_SetTraceback(value, tb);
-			}
-			if (value && PyList_Append(self->errors, value)) {
-				PyErr_Clear();
-			}
-			Py_XDECREF(type);
-			Py_XDECREF(value);
-			Py_XDECREF(tb);
+		if (done) {
+			Py_DECREF(done);
+		} else {
+			fq_keep_error(self);
 		}
 	}
-	return rest;
-}
-
-/* poke_dispatch(max) -> (ret, reaped, rest): poke, then run the callbacks (fq_dispatch) */
-static PyObject *
-fq_poke_dispatch(FastQueue *self, PyObject *arg)
-{
-	PyObject *res, *done, *rest;
-	Py_ssize_t n;
-
-	res = fq_poke(self, arg);
-	if (!res) {
-		return NULL;
+	res = Py_BuildValue("(inO)", ret, (Py_ssize_t)n, rest);
+out:
+	/* out of memory: completions whose entry was not popped go back for a later collect();
+	 * those popped and not handled are lost (their callbacks never run) */
+	for (size_t j = popped; j < n; ++j) {
+		fq_cb_record(self, recs[j].ctx, recs[j].status, recs[j].result);
 	}
-	done = PyTuple_GET_ITEM(res, 1);
-	n = PyList_GET_SIZE(done);
-	rest = n ? fq_dispatch(self, done) : PyList_New(0);
-	if (!rest) {
-		Py_DECREF(res);
-		return NULL;
+	for (size_t j = 0; j < popped; ++j) {
+		Py_DECREF(entries[j]);
 	}
-	arg = Py_BuildValue("(OnN)", PyTuple_GET_ITEM(res, 0), n, rest);
-	Py_DECREF(res);
-	return arg;
+	Py_XDECREF(rest);
+	if (recs != rstack) {
+		free(recs);
+		free(entries);
+	}
+	return res;
 }
 
 static PyObject *
@@ -574,6 +649,100 @@ out:
 	return res;
 }
 
+static PyObject *str_closed; /* "_closed": the attribute of a closed xnvme.Buffer */
+
+/*
+ * submit_batch(write, slbas, nlb, minbytes, bufs, callback, tags, what) -> (n, stage, ret,
+ * status): the batched form of Queue.submit_read/submit_write. bufs are Buffer objects (any
+ * object with the buffer protocol and a false `_closed`, at least minbytes long); the entry
+ * (callback, buf, what, tag) of every command is built here, tags is None or a sequence as
+ * long as slbas. Submits until the sequences end, a context is missing or a submission
+ * fails; n were submitted. A bad buffer raises ValueError after the n before it went out
+ * (their entries are pending, so their callbacks run).
+ */
+static PyObject *
+fq_submit_batch(FastQueue *self, PyObject *const *args, Py_ssize_t nargs)
+{
+	PyObject *slbas = NULL, *bufs = NULL, *tags = NULL, *res = NULL;
+	unsigned int status = 0;
+	unsigned long nlb;
+	Py_ssize_t n, i = 0, minbytes;
+	int write, stage = 0, ret = 0;
+
+	if (nargs != 8) {
+		PyErr_SetString(PyExc_TypeError, "submit_batch(write, slbas, nlb, minbytes, bufs, "
+						 "callback, tags, what)");
+		return NULL;
+	}
+	if (!fq_usable(self)) {
+		return NULL;
+	}
+	write = PyObject_IsTrue(args[0]);
+	nlb = PyLong_AsUnsignedLong(args[2]);
+	minbytes = PyLong_AsSsize_t(args[3]);
+	if (write < 0 || PyErr_Occurred()) {
+		return NULL;
+	}
+	if (nlb < 1 || nlb > 0x10000) {
+		PyErr_SetString(PyExc_ValueError, "nlb must be 1..65536");
+		return NULL;
+	}
+	slbas = PySequence_Fast(args[1], "slbas must be a sequence");
+	bufs = slbas ? PySequence_Fast(args[4], "bufs must be a sequence") : NULL;
+	if (bufs && args[6] != Py_None) {
+		tags = PySequence_Fast(args[6], "tags must be None or a sequence");
+	}
+	if (!slbas || !bufs || (args[6] != Py_None && !tags)) {
+		goto out;
+	}
+	n = PySequence_Fast_GET_SIZE(slbas);
+	if (PySequence_Fast_GET_SIZE(bufs) != n || (tags && PySequence_Fast_GET_SIZE(tags) != n)) {
+		PyErr_SetString(PyExc_ValueError, "slbas, bufs and tags differ in length");
+		goto out;
+	}
+	for (i = 0; i < n; ++i) {
+		PyObject *buf = PySequence_Fast_GET_ITEM(bufs, i), *closed, *entry;
+		unsigned long long slba =
+			PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(slbas, i));
+		Py_buffer view;
+		int bad;
+
+		if (PyErr_Occurred()) {
+			goto out;
+		}
+		closed = PyObject_GetAttr(buf, str_closed);
+		bad = closed ? PyObject_IsTrue(closed) : -1;
+		Py_XDECREF(closed);
+		if (bad < 0 || PyObject_GetBuffer(buf, &view, PyBUF_SIMPLE)) {
+			goto out;
+		}
+		PyBuffer_Release(&view); /* the entry below keeps the buffer alive */
+		if (bad || view.len < minbytes) {
+			PyErr_SetString(PyExc_ValueError, "buffer closed or too small");
+			goto out;
+		}
+		entry = PyTuple_Pack(4, args[5], buf, args[7],
+				     tags ? PySequence_Fast_GET_ITEM(tags, i) : Py_None);
+		if (!entry) {
+			goto out;
+		}
+		ret = fq_submit_one(self, write, slba, nlb, view.buf, entry, &stage, &status);
+		Py_DECREF(entry);
+		if (ret) {
+			if (stage == 2) {
+				goto out;
+			}
+			break;
+		}
+	}
+	res = Py_BuildValue("(niiI)", i, stage, ret, status);
+out:
+	Py_XDECREF(slbas);
+	Py_XDECREF(bufs);
+	Py_XDECREF(tags);
+	return res;
+}
+
 /* synchronous commands: a context copied from a template onto the stack, the C call made
  * with the GIL released (as ctypes does) */
 static nvm_io_fn g_sync_io[2];
@@ -675,6 +844,9 @@ static PyMethodDef mod_methods[] = {
 static PyMethodDef fq_methods[] = {
 	{"submit", (PyCFunction)(void (*)(void))fq_submit, METH_FASTCALL,
 	 "submit(write, slba, nlb, bufaddr, entry) -> None | (stage, ret, status)"},
+	{"submit_batch", (PyCFunction)(void (*)(void))fq_submit_batch, METH_FASTCALL,
+	 "submit_batch(write, slbas, nlb, minbytes, bufs, callback, tags, what) -> (n, stage, "
+	 "ret, status)"},
 	{"submit_many", (PyCFunction)fq_submit_many, METH_VARARGS,
 	 "submit_many(write, slbas, nlb, bufaddrs, entries) -> (n, stage, ret, status)"},
 	{"poke", (PyCFunction)fq_poke, METH_O,
@@ -720,6 +892,12 @@ PyInit__fastq(void)
 	if (!zero) {
 		zero = PyLong_FromLong(0);
 		if (!zero) {
+			return NULL;
+		}
+	}
+	if (!str_closed) {
+		str_closed = PyUnicode_InternFromString("_closed");
+		if (!str_closed) {
 			return NULL;
 		}
 	}
