@@ -76,7 +76,7 @@ def test_fastq_offsets_match_c(include_dir, tmp_path):
                                        ("file", "thrpool"), ("file", "io_uring"),
                                        ("file", "libaio")])
 def test_batched_submit_and_order_independence(kind, mech, tmpfile):
-    """submit_many puts many commands in flight in one call; completions arrive in any order
+    """submit_reads puts many commands in flight in one call; completions arrive in any order
     (thrpool: 4 workers) and each reaches the callback with its own tag and buffer, also
     when callbacks submit follow-ups that reuse the contexts reaped in the same poke."""
     _need_fast()
@@ -103,11 +103,9 @@ def test_batched_submit_and_order_independence(kind, mech, tmpfile):
             while done < n // 2:
                 room = min(q.depth - q.outstanding, n // 2 - done)
                 idx = list(range(done, done + room))
-                res = q._fq.submit_many(  # pylint: disable=protected-access
-                    False, idx, 1, [bufs[i].address for i in idx],
-                    [(cb, bufs[i], "read", i) for i in idx])
-                assert res[1:] == (0, 0, 0), res
-                done += res[0]
+                q.submit_reads(idx, 1, [bufs[i] for i in idx], cb, tags=idx)
+                assert q.outstanding >= room
+                done += room
                 q.poke()
             q.drain()
         assert got == {i: i for i in range(n)}

@@ -8,7 +8,7 @@
  *     result) in a per-queue array and puts the context back into the pool; it never touches
  *     Python objects, so it may run with the GIL released (xnvme_queue_drain called through
  *     ctypes);
- *   - submit()/submit_many()/submit_batch() take a context, register the Python entry of the
+ *   - submit()/submit_batch() take a context, register the Python entry of the
  *     command in the Queue's pending dict (key: the context address, as in the ctypes path)
  *     and call xnvme_nvm_read/xnvme_nvm_write, in one call for one or many commands;
  *   - poke_dispatch() pokes, then runs the Python callbacks of the successful completions
@@ -278,6 +278,30 @@ fq_dealloc(FastQueue *self)
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* Pops the pending entry of a context: a new reference, None when there is none (NULL with
+ * an exception on failure). */
+static PyObject *
+fq_pop_entry(FastQueue *self, void *ctx)
+{
+	PyObject *key = PyLong_FromVoidPtr(ctx), *entry;
+
+	if (!key) {
+		return NULL;
+	}
+	entry = PyDict_GetItemWithError(self->pending, key);
+	if (entry) {
+		Py_INCREF(entry);
+		if (PyDict_DelItem(self->pending, key)) {
+			Py_CLEAR(entry);
+		}
+	} else if (!PyErr_Occurred()) {
+		entry = Py_None;
+		Py_INCREF(entry);
+	}
+	Py_DECREF(key);
+	return entry;
+}
+
 /* Build [(entry, status, result), ...] from the records and pop the entries from pending. */
 static PyObject *
 fq_take(FastQueue *self)
@@ -295,28 +319,11 @@ fq_take(FastQueue *self)
 	}
 	for (size_t i = 0; i < n; ++i) {
 		struct rec *rec = &self->recs[i];
-		PyObject *key = PyLong_FromVoidPtr(rec->ctx);
-		PyObject *entry, *tup;
+		PyObject *entry = fq_pop_entry(self, rec->ctx), *tup;
 
-		if (!key) {
+		if (!entry) {
 			goto fail;
 		}
-		entry = PyDict_GetItemWithError(self->pending, key);
-		if (entry) {
-			Py_INCREF(entry);
-			if (PyDict_DelItem(self->pending, key)) {
-				Py_DECREF(entry);
-				Py_DECREF(key);
-				goto fail;
-			}
-		} else if (PyErr_Occurred()) {
-			Py_DECREF(key);
-			goto fail;
-		} else {
-			entry = Py_None;
-			Py_INCREF(entry);
-		}
-		Py_DECREF(key);
 		tup = Py_BuildValue("(NIk)", entry, (unsigned int)rec->status,
 				    (unsigned long)rec->result);
 		if (!tup) {
@@ -377,29 +384,6 @@ fq_keep_error(FastQueue *self)
 	Py_XDECREF(tb);
 }
 
-/* Pops the pending entry of a context: a new reference, None when there is none (NULL with
- * an exception on failure). */
-static PyObject *
-fq_pop_entry(FastQueue *self, void *ctx)
-{
-	PyObject *key = PyLong_FromVoidPtr(ctx), *entry;
-
-	if (!key) {
-		return NULL;
-	}
-	entry = PyDict_GetItemWithError(self->pending, key);
-	if (entry) {
-		Py_INCREF(entry);
-		if (PyDict_DelItem(self->pending, key)) {
-			Py_CLEAR(entry);
-		}
-	} else if (!PyErr_Occurred()) {
-		entry = Py_None;
-		Py_INCREF(entry);
-	}
-	Py_DECREF(key);
-	return entry;
-}
 
 #define DISPATCH_STACK 64
 
@@ -553,6 +537,31 @@ fq_submit_one(FastQueue *self, int write, unsigned long long slba, unsigned long
 	return ret;
 }
 
+/* The common prologue of submit() and submit_batch(): the argument count, a usable queue,
+ * write = args[0] and nlb = args[2] (1..65536). 0, or -1 with an exception set. */
+static int
+fq_io_args(FastQueue *self, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want,
+	   const char *usage, int *write, unsigned long *nlb)
+{
+	if (nargs != want) {
+		PyErr_SetString(PyExc_TypeError, usage);
+		return -1;
+	}
+	if (!fq_usable(self)) {
+		return -1;
+	}
+	*write = PyObject_IsTrue(args[0]);
+	*nlb = PyLong_AsUnsignedLong(args[2]);
+	if (*write < 0 || PyErr_Occurred()) {
+		return -1;
+	}
+	if (*nlb < 1 || *nlb > 0x10000) {
+		PyErr_SetString(PyExc_ValueError, "nlb must be 1..65536");
+		return -1;
+	}
+	return 0;
+}
+
 /* submit(write, slba, nlb, bufaddr, entry) -> None | (stage, ret, status) */
 static PyObject *
 fq_submit(FastQueue *self, PyObject *const *args, Py_ssize_t nargs)
@@ -563,22 +572,13 @@ fq_submit(FastQueue *self, PyObject *const *args, Py_ssize_t nargs)
 	int write, stage = 0, ret;
 	void *buf;
 
-	if (nargs != 5) {
-		PyErr_SetString(PyExc_TypeError, "submit(write, slba, nlb, bufaddr, entry)");
+	if (fq_io_args(self, args, nargs, 5, "submit(write, slba, nlb, bufaddr, entry)", &write,
+		       &nlb)) {
 		return NULL;
 	}
-	if (!fq_usable(self)) {
-		return NULL;
-	}
-	write = PyObject_IsTrue(args[0]);
 	slba = PyLong_AsUnsignedLongLong(args[1]);
-	nlb = PyLong_AsUnsignedLong(args[2]);
 	buf = PyLong_AsVoidPtr(args[3]);
-	if (write < 0 || PyErr_Occurred()) {
-		return NULL;
-	}
-	if (nlb < 1 || nlb > 0x10000) {
-		PyErr_SetString(PyExc_ValueError, "nlb must be 1..65536");
+	if (PyErr_Occurred()) {
 		return NULL;
 	}
 	ret = fq_submit_one(self, write, slba, nlb, buf, args[4], &stage, &status);
@@ -589,64 +589,6 @@ fq_submit(FastQueue *self, PyObject *const *args, Py_ssize_t nargs)
 		return NULL;
 	}
 	return Py_BuildValue("(iiI)", stage, ret, status);
-}
-
-/* submit_many(write, slbas, nlb, bufaddrs, entries) -> (n, stage, ret, status): submits
- * until the sequences end, a context is missing or a submission fails; n were submitted */
-static PyObject *
-fq_submit_many(FastQueue *self, PyObject *args)
-{
-	PyObject *oslbas, *obufs, *oentries, *slbas = NULL, *bufs = NULL, *entries = NULL;
-	PyObject *res = NULL;
-	unsigned long nlb;
-	unsigned int status = 0;
-	int write, stage = 0, ret = 0;
-	Py_ssize_t n, i;
-
-	if (!PyArg_ParseTuple(args, "pOkOO", &write, &oslbas, &nlb, &obufs, &oentries)) {
-		return NULL;
-	}
-	if (nlb < 1 || nlb > 0x10000) {
-		PyErr_SetString(PyExc_ValueError, "nlb must be 1..65536");
-		return NULL;
-	}
-	if (!fq_usable(self)) {
-		return NULL;
-	}
-	slbas = PySequence_Fast(oslbas, "slbas must be a sequence");
-	bufs = PySequence_Fast(obufs, "bufaddrs must be a sequence");
-	entries = PySequence_Fast(oentries, "entries must be a sequence");
-	if (!slbas || !bufs || !entries) {
-		goto out;
-	}
-	n = PySequence_Fast_GET_SIZE(slbas);
-	if (PySequence_Fast_GET_SIZE(bufs) != n || PySequence_Fast_GET_SIZE(entries) != n) {
-		PyErr_SetString(PyExc_ValueError, "slbas, bufaddrs and entries differ in length");
-		goto out;
-	}
-	for (i = 0; i < n; ++i) {
-		unsigned long long slba =
-			PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(slbas, i));
-		void *buf = PyLong_AsVoidPtr(PySequence_Fast_GET_ITEM(bufs, i));
-
-		if (PyErr_Occurred()) {
-			goto out;
-		}
-		ret = fq_submit_one(self, write, slba, nlb, buf,
-				    PySequence_Fast_GET_ITEM(entries, i), &stage, &status);
-		if (ret) {
-			if (stage == 2) {
-				goto out;
-			}
-			break;
-		}
-	}
-	res = Py_BuildValue("(niiI)", i, stage, ret, status);
-out:
-	Py_XDECREF(slbas);
-	Py_XDECREF(bufs);
-	Py_XDECREF(entries);
-	return res;
 }
 
 static PyObject *str_closed; /* "_closed": the attribute of a closed xnvme.Buffer */
@@ -669,22 +611,13 @@ fq_submit_batch(FastQueue *self, PyObject *const *args, Py_ssize_t nargs)
 	Py_ssize_t n, i = 0, minbytes;
 	int write, stage = 0, ret = 0;
 
-	if (nargs != 8) {
-		PyErr_SetString(PyExc_TypeError, "submit_batch(write, slbas, nlb, minbytes, bufs, "
-						 "callback, tags, what)");
+	if (fq_io_args(self, args, nargs, 8,
+		       "submit_batch(write, slbas, nlb, minbytes, bufs, callback, tags, what)",
+		       &write, &nlb)) {
 		return NULL;
 	}
-	if (!fq_usable(self)) {
-		return NULL;
-	}
-	write = PyObject_IsTrue(args[0]);
-	nlb = PyLong_AsUnsignedLong(args[2]);
 	minbytes = PyLong_AsSsize_t(args[3]);
-	if (write < 0 || PyErr_Occurred()) {
-		return NULL;
-	}
-	if (nlb < 1 || nlb > 0x10000) {
-		PyErr_SetString(PyExc_ValueError, "nlb must be 1..65536");
+	if (PyErr_Occurred()) {
 		return NULL;
 	}
 	slbas = PySequence_Fast(args[1], "slbas must be a sequence");
@@ -847,8 +780,6 @@ static PyMethodDef fq_methods[] = {
 	{"submit_batch", (PyCFunction)(void (*)(void))fq_submit_batch, METH_FASTCALL,
 	 "submit_batch(write, slbas, nlb, minbytes, bufs, callback, tags, what) -> (n, stage, "
 	 "ret, status)"},
-	{"submit_many", (PyCFunction)fq_submit_many, METH_VARARGS,
-	 "submit_many(write, slbas, nlb, bufaddrs, entries) -> (n, stage, ret, status)"},
 	{"poke", (PyCFunction)fq_poke, METH_O,
 	 "poke(max) -> (ret, [(entry, status, result), ...])"},
 	{"poke_dispatch", (PyCFunction)fq_poke_dispatch, METH_O,
