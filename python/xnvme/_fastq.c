@@ -37,7 +37,9 @@ typedef int (*poke_fn)(void *queue, uint32_t max);
 typedef void (*queue_cb)(void *ctx, void *cb_arg);
 typedef int (*set_cb_fn)(void *queue, queue_cb cb, void *cb_arg);
 
-static PyObject *zero; /* the int 0 */
+static PyObject *zero;     /* the int 0 */
+static PyObject *one;      /* the int 1 */
+static PyObject *str_read; /* "read": the `what` of a read's entry */
 
 struct rec {
 	void *ctx;
@@ -63,6 +65,10 @@ typedef struct {
 	PyObject *cpl_type;     /* xnvme.Completion */
 	PyObject *errors;       /* list: exceptions raised by callbacks */
 	Py_ssize_t slot_off[7]; /* Completion's __slots__ in argument order; [0] < 0: unknown */
+	Py_ssize_t depth;       /* commands the queue holds */
+	Py_ssize_t lba_nbytes;  /* set_fast(): 0 until then */
+	PyObject *slow;         /* set_fast(): Queue.submit_read, for every case but the common one */
+	PyObject *failed;       /* set_fast(): raises the XnvmeError of a refused submission */
 } FastQueue;
 
 static const char *const cpl_slots[7] = {"ok", "sct", "sc", "result", "buffer", "error", "tag"};
@@ -215,6 +221,7 @@ fq_init(FastQueue *self, PyObject *args, PyObject *kwds)
 	memcpy(&self->set_cb, &fn[5], sizeof(void *));
 	self->status_off = status_off;
 	self->result_off = result_off;
+	self->depth = depth;
 	self->caprecs = (size_t)depth + 1;
 	self->recs = malloc(self->caprecs * sizeof(*self->recs));
 	if (!self->recs) {
@@ -247,6 +254,8 @@ fq_traverse(FastQueue *self, visitproc visit, void *arg)
 	Py_VISIT(self->pending);
 	Py_VISIT(self->cpl_type);
 	Py_VISIT(self->errors);
+	Py_VISIT(self->slow);
+	Py_VISIT(self->failed);
 	return 0;
 }
 
@@ -256,6 +265,8 @@ fq_clear(FastQueue *self)
 	Py_CLEAR(self->pending);
 	Py_CLEAR(self->cpl_type);
 	Py_CLEAR(self->errors);
+	Py_CLEAR(self->slow);
+	Py_CLEAR(self->failed);
 	return 0;
 }
 
@@ -676,6 +687,137 @@ out:
 	return res;
 }
 
+/* set_fast(lba_nbytes, slow, failed): enables submit_read; detach() disables it for good */
+static PyObject *
+fq_set_fast(FastQueue *self, PyObject *args)
+{
+	PyObject *slow, *failed;
+	Py_ssize_t lba_nbytes;
+
+	if (!PyArg_ParseTuple(args, "nOO", &lba_nbytes, &slow, &failed)) {
+		return NULL;
+	}
+	if (lba_nbytes < 1 || !PyCallable_Check(slow) || !PyCallable_Check(failed)) {
+		PyErr_SetString(PyExc_ValueError, "set_fast(lba_nbytes > 0, callable, callable)");
+		return NULL;
+	}
+	Py_INCREF(slow);
+	Py_XSETREF(self->slow, slow);
+	Py_INCREF(failed);
+	Py_XSETREF(self->failed, failed);
+	self->lba_nbytes = lba_nbytes;
+	Py_RETURN_NONE;
+}
+
+static PyObject *
+fq_detach(FastQueue *self, PyObject *Py_UNUSED(ignored))
+{
+	self->queue = NULL;
+	self->lba_nbytes = 0;
+	Py_RETURN_NONE;
+}
+
+static PyObject *str_kw[5]; /* "slba", "nlb", "callback", "buf", "tag" */
+
+/*
+ * submit_read(slba, nlb=1, callback=None, buf=None, tag=None) -> buf: Queue.submit_read of
+ * the common case (a Buffer given, room in the queue) in C, without a Python frame; anything
+ * else (no buffer, a full queue, a detached queue, bad arguments) goes to `slow`, the Python
+ * method, with the same arguments.
+ */
+static PyObject *
+fq_submit_read(FastQueue *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+	PyObject *a[5] = {NULL, NULL, Py_None, Py_None, Py_None}, *entry, *closed;
+	Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+	unsigned long long slba;
+	unsigned int status = 0;
+	unsigned long nlb = 1;
+	int stage = 0, ret, bad;
+	Py_buffer view;
+
+	if (nargs > 5) {
+		PyErr_SetString(PyExc_TypeError, "submit_read() takes at most 5 arguments");
+		return NULL;
+	}
+	for (Py_ssize_t i = 0; i < nargs; ++i) {
+		a[i] = args[i];
+	}
+	for (Py_ssize_t k = 0; k < nkw; ++k) {
+		PyObject *name = PyTuple_GET_ITEM(kwnames, k);
+		int i;
+
+		for (i = 0; i < 5; ++i) {
+			if (name == str_kw[i] || PyUnicode_Compare(name, str_kw[i]) == 0) {
+				break;
+			}
+		}
+		if (i == 5 || i < nargs) {
+			PyErr_Format(PyExc_TypeError, "submit_read() got an unexpected or repeated "
+						      "keyword argument '%U'", name);
+			return NULL;
+		}
+		a[i] = args[nargs + k];
+	}
+	if (!self->slow) {
+		PyErr_SetString(PyExc_RuntimeError, "set_fast() was not called");
+		return NULL;
+	}
+	if (!a[0] || a[3] == Py_None || !self->queue || !self->lba_nbytes || !fq_usable(self) ||
+	    PyDict_GET_SIZE(self->pending) >= self->depth || !PyLong_Check(a[0]) ||
+	    (a[1] && !PyLong_Check(a[1]))) {
+		goto slow;
+	}
+	slba = PyLong_AsUnsignedLongLong(a[0]);
+	if (a[1]) {
+		nlb = PyLong_AsUnsignedLong(a[1]);
+	}
+	if (PyErr_Occurred() || nlb < 1 || nlb > 0x10000) {
+		PyErr_Clear();
+		goto slow;
+	}
+	closed = PyObject_GetAttr(a[3], str_closed);
+	bad = closed ? PyObject_IsTrue(closed) : -1;
+	Py_XDECREF(closed);
+	if (bad || PyObject_GetBuffer(a[3], &view, PyBUF_SIMPLE)) {
+		PyErr_Clear();
+		goto slow; /* the Python method raises the error for it */
+	}
+	PyBuffer_Release(&view); /* the entry below keeps the buffer alive */
+	if (view.len < (Py_ssize_t)nlb * self->lba_nbytes) {
+		goto slow;
+	}
+	entry = PyTuple_Pack(4, a[2], a[3], str_read, a[4]);
+	if (!entry) {
+		return NULL;
+	}
+	ret = fq_submit_one(self, 0, slba, nlb, view.buf, entry, &stage, &status);
+	Py_DECREF(entry);
+	if (ret) {
+		PyObject *err;
+
+		if (stage == 2) {
+			return NULL;
+		}
+		err = PyObject_CallFunction(self->failed, "(iiI)", stage, ret, status);
+		Py_XDECREF(err);
+		return NULL; /* `failed` raises */
+	}
+	Py_INCREF(a[3]);
+	return a[3];
+
+slow:
+	for (int i = 0; i < 5; ++i) {
+		if (!a[i]) {
+			a[i] = i == 1 ? one : Py_None;
+		}
+	}
+	if (!a[0] || a[0] == Py_None) {
+		return PyObject_Vectorcall(self->slow, args, (size_t)nargs, kwnames);
+	}
+	return PyObject_Vectorcall(self->slow, a, 5, NULL);
+}
+
 /* synchronous commands: a context copied from a template onto the stack, the C call made
  * with the GIL released (as ctypes does) */
 static nvm_io_fn g_sync_io[2];
@@ -777,6 +919,12 @@ static PyMethodDef mod_methods[] = {
 static PyMethodDef fq_methods[] = {
 	{"submit", (PyCFunction)(void (*)(void))fq_submit, METH_FASTCALL,
 	 "submit(write, slba, nlb, bufaddr, entry) -> None | (stage, ret, status)"},
+	{"set_fast", (PyCFunction)fq_set_fast, METH_VARARGS,
+	 "set_fast(lba_nbytes, slow, failed): enable submit_read"},
+	{"detach", (PyCFunction)fq_detach, METH_NOARGS,
+	 "detach(): the queue is gone; submit_read always takes the slow path"},
+	{"submit_read", (PyCFunction)(void (*)(void))fq_submit_read, METH_FASTCALL | METH_KEYWORDS,
+	 "submit_read(slba, nlb=1, callback=None, buf=None, tag=None) -> buf"},
 	{"submit_batch", (PyCFunction)(void (*)(void))fq_submit_batch, METH_FASTCALL,
 	 "submit_batch(write, slbas, nlb, minbytes, bufs, callback, tags, what) -> (n, stage, "
 	 "ret, status)"},
@@ -827,9 +975,19 @@ PyInit__fastq(void)
 		}
 	}
 	if (!str_closed) {
+		static const char *const kw[5] = {"slba", "nlb", "callback", "buf", "tag"};
+
 		str_closed = PyUnicode_InternFromString("_closed");
-		if (!str_closed) {
+		str_read = PyUnicode_InternFromString("read");
+		one = PyLong_FromLong(1);
+		if (!str_closed || !str_read || !one) {
 			return NULL;
+		}
+		for (int i = 0; i < 5; ++i) {
+			str_kw[i] = PyUnicode_InternFromString(kw[i]);
+			if (!str_kw[i]) {
+				return NULL;
+			}
 		}
 	}
 	mod = PyModule_Create(&fastq_module);

@@ -7,6 +7,7 @@ import errno as _errno
 import os
 import threading
 import time
+import types
 import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
@@ -829,6 +830,12 @@ class Queue:
                    "xnvme_queue_set_cb")
         self._cfd: Any = False  # completion fd, asked for on first use (see completion_fd)
         self._lba_nbytes = dev._lba_nbytes  # pylint: disable=protected-access
+        if self._fq is not None:
+            # submit_read of the common case without a Python frame: the extension's method
+            # shadows the class's, which it calls for every other case
+            self._fq.set_fast(self._lba_nbytes, types.MethodType(Queue.submit_read, self),
+                              self._read_failed)
+            self.submit_read = self._fq.submit_read  # type: ignore[method-assign]
         dev._queues.add(self)  # pylint: disable=protected-access
 
     @property
@@ -946,6 +953,10 @@ class Queue:
             _put_cmd_ctx(self._qaddr, addr)
             raise XnvmeError(-ret if ret < 0 else _errno.EIO, what,
                              sct=(status >> 9) & 0x7, sc=(status >> 1) & 0xFF)
+
+    @classmethod
+    def _read_failed(cls, stage: int, ret: int, status: int) -> None:
+        cls._submit_failed((stage, ret, status), "read")
 
     @staticmethod
     def _submit_failed(err: tuple, what: str) -> None:
@@ -1122,6 +1133,8 @@ class Queue:
             self._pending.clear()
             if self._fq is not None:
                 self._fq.collect()
+                self._fq.detach()
+                self.__dict__.pop("submit_read", None)
                 self._fq = None  # its queue is gone: submissions now take the checked path
 
     def __enter__(self) -> "Queue":
