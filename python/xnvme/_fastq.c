@@ -277,6 +277,10 @@ fq_usable(FastQueue *self)
 		PyErr_SetString(PyExc_ValueError, "FastQueue not initialised or cleared");
 		return 0;
 	}
+	if (!self->queue) {
+		PyErr_SetString(PyExc_ValueError, "operation on a closed xnvme.Queue");
+		return 0;
+	}
 	return 1;
 }
 
@@ -351,23 +355,35 @@ fail:
 	return NULL;
 }
 
+/* xnvme_queue_poke(max = arg) into *ret (-ENOMEM when a completion could not be recorded);
+ * 0, or -1 with an exception set. */
+static int
+fq_do_poke(FastQueue *self, PyObject *arg, int *ret)
+{
+	unsigned long max = PyLong_AsUnsignedLong(arg);
+
+	if (max == (unsigned long)-1 && PyErr_Occurred()) {
+		return -1;
+	}
+	if (!fq_usable(self)) {
+		return -1;
+	}
+	*ret = self->poke(self->queue, (uint32_t)max);
+	if (self->lost) {
+		self->lost = 0;
+		*ret = -ENOMEM;
+	}
+	return 0;
+}
+
 static PyObject *
 fq_poke(FastQueue *self, PyObject *arg)
 {
-	unsigned long max = PyLong_AsUnsignedLong(arg);
 	PyObject *done;
 	int ret;
 
-	if (max == (unsigned long)-1 && PyErr_Occurred()) {
+	if (fq_do_poke(self, arg, &ret)) {
 		return NULL;
-	}
-	if (!fq_usable(self)) {
-		return NULL;
-	}
-	ret = self->poke(self->queue, (uint32_t)max);
-	if (self->lost) {
-		self->lost = 0;
-		ret = -ENOMEM;
 	}
 	done = fq_take(self);
 	if (!done) {
@@ -412,21 +428,12 @@ fq_poke_dispatch(FastQueue *self, PyObject *arg)
 {
 	struct rec rstack[DISPATCH_STACK], *recs = rstack;
 	PyObject *estack[DISPATCH_STACK], **entries = estack;
-	unsigned long max = PyLong_AsUnsignedLong(arg);
 	PyObject *rest = NULL, *res = NULL;
 	size_t n, i = 0, popped = 0;
 	int ret;
 
-	if (max == (unsigned long)-1 && PyErr_Occurred()) {
+	if (fq_do_poke(self, arg, &ret)) {
 		return NULL;
-	}
-	if (!fq_usable(self)) {
-		return NULL;
-	}
-	ret = self->poke(self->queue, (uint32_t)max);
-	if (self->lost) {
-		self->lost = 0;
-		ret = -ENOMEM;
 	}
 	n = self->nrecs;
 	rest = PyList_New(0);
@@ -807,6 +814,7 @@ fq_submit_read(FastQueue *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
 	return a[3];
 
 slow:
+	PyErr_Clear(); /* from a check above: the Python method reports the case itself */
 	for (int i = 0; i < 5; ++i) {
 		if (!a[i]) {
 			a[i] = i == 1 ? one : Py_None;
