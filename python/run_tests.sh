@@ -12,6 +12,9 @@
 #   XNVME_PY_TEST_ASYNC=a,b,...    its mechanisms (default: by device type, see conftest.py)
 #   XNVME_PY_NO_INSTALL=1          no venv/pip: test the package in python/ with $PYTHON
 #                                  (no compiled fast path then: its tests skip)
+#                                  unless XNVME_PY_VENV names an existing virtualenv: then the
+#                                  package installed there (e.g. by an earlier run of this
+#                                  script, with the fast path) is tested, still without pip
 #   XNVME_PY_NO_FASTQ=1            test the pure-ctypes fallback instead of xnvme._fastq
 #   PYTHON=python3                 the interpreter (needs pytest when XNVME_PY_NO_INSTALL)
 set -euo pipefail
@@ -22,7 +25,12 @@ dir=$(cd "$1" && pwd)
 shift
 [ -e "$dir/lib/libxnvme.so" ] || { echo "run_tests: no $dir/lib/libxnvme.so" >&2; exit 2; }
 py=${PYTHON:-python3}
-if [ -n "${XNVME_PY_NO_INSTALL:-}" ]; then
+if [ -n "${XNVME_PY_NO_INSTALL:-}" ] && [ -n "${XNVME_PY_VENV:-}" ] &&
+	[ -x "$XNVME_PY_VENV/bin/python" ] &&
+	[ -n "$(find "$XNVME_PY_VENV" -path '*/xnvme/_fastq*.so' -print -quit 2>/dev/null)" ]; then
+	# no pip (e.g. the QEMU guest, offline), but an install made before: test that one
+	vpy=$XNVME_PY_VENV/bin/python
+elif [ -n "${XNVME_PY_NO_INSTALL:-}" ]; then
 	# no virtualenv and no pip (e.g. the QEMU guest, offline): the package from the tree
 	vpy=$py
 	export PYTHONPATH=$here${PYTHONPATH:+:$PYTHONPATH}

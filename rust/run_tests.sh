@@ -9,7 +9,8 @@
 #                                              with `regenerate`, when libclang is available)
 #   3. cargo clippy --workspace --all-targets [--all-features] -- -D warnings; cargo fmt --check
 #   4. cargo doc --workspace --no-deps --features xnvme/async with RUSTDOCFLAGS=-D warnings
-#   5. cargo package --workspace (metadata complete; the packaged crates build)
+#   5. cargo package --workspace (metadata complete, checked field by field; the packaged
+#      crates build)
 # Prints "rust: N passed, N failed" (test results; a failing clippy/doc/build step counts as a
 # failure) and exits non-zero when anything failed.
 set -u
@@ -125,12 +126,24 @@ else
 fi
 
 step "cargo package (publishing metadata, packaged crates build)"
-if cargo package --workspace --locked --allow-dirty >"$tmp/package.log" 2>&1; then
+# every field crates.io shows, for both crates (repository/homepage: only once the project has
+# a public URL; cargo needs one of them or documentation, which is set)
+meta_ok() {
+	cargo metadata --no-deps --format-version 1 --locked 2>>"$tmp/package.log" | python3 -c '
+import json, sys
+need = ["description", "license", "readme", "documentation", "keywords", "categories",
+        "rust_version", "edition"]
+bad = ["%s: no %s" % (p["name"], f) for p in json.load(sys.stdin)["packages"] for f in need
+       if not p.get(f)]
+print("\n".join(bad) or "metadata complete")
+sys.exit(1 if bad else 0)' >>"$tmp/package.log" 2>&1
+}
+if meta_ok && cargo package --workspace --locked --allow-dirty >>"$tmp/package.log" 2>&1; then
 	passed=$((passed + 1))
 else
 	failed=$((failed + 1))
 	failures+=("package")
-	grep -E '^(error|warning)' -A6 "$tmp/package.log" | head -40
+	grep -E '^(error|warning)|: no ' -A6 "$tmp/package.log" | head -40
 fi
 
 for f in "${failures[@]}"; do

@@ -193,6 +193,7 @@ step "QEMU guest: the device suite on the Linux NVMe driver"
 if [ -f "$out/build-gcc/build.ninja" ] && tests/qemu/rig.sh prepare --fdp >"$out/qemu-prepare.log" 2>&1; then
 	tests/qemu/rig.sh run --fdp --slow --vfio --workdir "$root" --timeout 2400 \
 		--env NVMEFS_EXTENSION="$root/duckdb/build/nvmefs.duckdb_extension" \
+		--env XNVME_GUEST_PY_VENV="$out/python-venv" \
 		--env XNVME_GUEST_PYTHON="$(command -v python3)" -- \
 		tests/guest/run_suite.sh "$out/build-gcc" "$out/guest" "$fio" | tee "$out/guest.log"
 	p=$(sed -nE 's/^guest: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1/p' "$out/guest.log")

@@ -76,7 +76,7 @@ def test_fastq_offsets_match_c(include_dir, tmp_path):
                                        ("file", "thrpool"), ("file", "io_uring"),
                                        ("file", "libaio")])
 def test_batched_submit_and_order_independence(kind, mech, tmpfile):
-    """submit_many puts many commands in flight in one call; completions arrive in any order
+    """submit_reads puts many commands in flight in one call; completions arrive in any order
     (thrpool: 4 workers) and each reaches the callback with its own tag and buffer, also
     when callbacks submit follow-ups that reuse the contexts reaped in the same poke."""
     _need_fast()
@@ -103,11 +103,9 @@ def test_batched_submit_and_order_independence(kind, mech, tmpfile):
             while done < n // 2:
                 room = min(q.depth - q.outstanding, n // 2 - done)
                 idx = list(range(done, done + room))
-                res = q._fq.submit_many(  # pylint: disable=protected-access
-                    False, idx, 1, [bufs[i].address for i in idx],
-                    [(cb, bufs[i], "read", i) for i in idx])
-                assert res[1:] == (0, 0, 0), res
-                done += res[0]
+                q.submit_reads(idx, 1, [bufs[i] for i in idx], cb, tags=idx)
+                assert q.outstanding >= room
+                done += room
                 q.poke()
             q.drain()
         assert got == {i: i for i in range(n)}
@@ -191,3 +189,57 @@ def test_fast_queue_cycle_is_collected(tmpfile):
         del q
         gc.collect()
         assert ref() is None
+
+
+def test_fast_submit_read_arguments_and_fallbacks(tmpfile):
+    """Queue.submit_read in C (the common case) and every case it hands to the Python method:
+    the same results and errors either way."""
+    _need_fast()
+    with xnvme.open(tmpfile, rdwr=True, async_="emu") as dev:
+        lba = dev.geo.lba_nbytes
+        dev.write(0, b"".join(bytes([i + 1]) * lba for i in range(8)))
+        q = dev.queue(4)
+        assert type(q.submit_read).__name__ == "builtin_function_or_method"
+        got = []
+        bufs = [dev.buffer(lba) for _ in range(6)]
+        assert q.submit_read(0, 1, got.append, bufs[0], "pos") is bufs[0]   # positional
+        assert q.submit_read(1, callback=got.append, buf=bufs[1], tag="kw") is bufs[1]
+        assert q.submit_read(slba=2, nlb=1, buf=bufs[2], callback=got.append) is bufs[2]
+        new = q.submit_read(3, 1, got.append, tag="alloc")        # no buffer: Python path
+        assert isinstance(new, xnvme.Buffer) and new.nbytes == lba
+        assert q.outstanding == 4
+        q.submit_read(4, 1, got.append, bufs[4], "full")  # full: the Python path pokes
+        q.drain()
+        data = {c.tag: c.buffer.tobytes() for c in got}
+        assert data["pos"] == b"\x01" * lba and data["kw"] == b"\x02" * lba
+        assert data[None] == b"\x03" * lba and data["alloc"] == b"\x04" * lba
+        assert data["full"] == b"\x05" * lba
+        with pytest.raises(TypeError):
+            q.submit_read(0, 1, None, bufs[0], None, 9)
+        with pytest.raises(TypeError):
+            q.submit_read(0, bogus=1)
+        with pytest.raises(TypeError):
+            q.submit_read(0, 1, slba=0)
+        with pytest.raises(ValueError):
+            q.submit_read(0, 2, buf=bufs[5])                  # too small
+        with pytest.raises(ValueError):
+            q.submit_read(0, 0, buf=bufs[5])                  # nlb 0
+        bufs[5].close()
+        with pytest.raises(ValueError):
+            q.submit_read(0, 1, buf=bufs[5])                  # closed
+        res = []
+        try:                                                  # refused or failed: status kept
+            q.submit_read(dev.geo.nlbas, 1, res.append, bufs[0])
+        except xnvme.XnvmeError as exc:
+            res.append(exc)
+        q.drain()
+        assert len(res) == 1
+        err = res[0] if isinstance(res[0], xnvme.XnvmeError) else res[0].error
+        assert (err.sct, err.sc) == (0, 0x80)
+        assert q.outstanding == 0
+        stale = q.submit_read
+        q.close()
+        with pytest.raises(ValueError):
+            stale(0, 1, buf=bufs[0])                          # the C method after close
+        with pytest.raises(ValueError):
+            q.submit_read(0, 1, buf=bufs[0])

@@ -64,6 +64,61 @@ def test_queue_callbacks_round_trip(target):
         assert bytes(cpl.buffer) == pattern(NLB * lbas, cpl.tag), "tag %d" % cpl.tag
 
 
+def test_queue_batched_round_trip(target):
+    """submit_writes/submit_reads: more commands than the queue holds, each completing with
+    its own tag and buffer; the data read back is what was written; an LBA out of range in a
+    batch fails only its own command; a closed or short buffer is refused."""
+    dev, mech = target
+    lbas = dev.geo.lba_nbytes
+    ncmds = 20  # > depth: the batch is split, the queue poked in between
+    slbas = [i * NLB for i in range(ncmds)]
+    wbufs = [dev.buffer(NLB * lbas) for _ in range(ncmds)]
+    for i, buf in enumerate(wbufs):
+        buf.fill(i + 1)
+    done = []
+    with dev.queue(8) as q:
+        q.submit_writes(slbas, NLB, wbufs, done.append, tags=list(range(ncmds)))
+        q.drain()
+        assert sorted(c.tag for c in done) == list(range(ncmds))
+        assert all(c.ok for c in done)
+        rbufs = [dev.buffer(NLB * lbas) for _ in range(ncmds)]
+        got = {}
+        q.submit_reads(slbas, NLB, rbufs, lambda c: got.__setitem__(c.tag, c))
+        q.drain()
+        assert len(got) == 1 and None in got  # no tags: every completion has tag None
+        got = {}
+        q.submit_reads(slbas, NLB, rbufs, lambda c: got.__setitem__(c.tag, c),
+                       tags=range(ncmds))
+        q.drain()
+        assert sorted(got) == list(range(ncmds))
+        for i in range(ncmds):
+            assert got[i].ok and got[i].buffer is rbufs[i]
+            if mech != "nil":
+                assert rbufs[i].tobytes() == bytes([i + 1]) * NLB * lbas, i
+        if mech != "nil":
+            res = []
+            try:
+                q.submit_reads([0, dev.geo.nlbas, 8], 1, rbufs[:3], res.append, tags=[0, 1, 2])
+            except xnvme.XnvmeError as exc:  # refused at submission: the status in the error
+                assert (exc.sct, exc.sc) == (0, 0x80)
+                res.append(exc)
+            q.drain()
+            bad = [c for c in res if not getattr(c, "ok", False)]
+            assert len(bad) == 1
+            err = getattr(bad[0], "error", bad[0])
+            assert (err.sct, err.sc, err.name) == (0, 0x80, "LBA Out of Range")
+        short = dev.buffer(lbas)
+        with pytest.raises(ValueError):
+            q.submit_reads([0], NLB, [short])
+        short.close()
+        with pytest.raises(ValueError):
+            q.submit_reads([0], 1, [short])
+        with pytest.raises(ValueError):
+            q.submit_reads([0, 1], 1, [rbufs[0]])
+        q.drain()
+        assert q.outstanding == 0
+
+
 def test_queue_callback_submits_follow_up(target):
     """A callback may submit (never poke): a chain of reads, each started by the previous."""
     dev, mech = target

@@ -94,6 +94,9 @@ py=${XNVME_GUEST_PYTHON:-python3}
 run tools env XNVME_BUILD_DIR="$build" "$py" -m pytest -q -rs -p no:cacheprovider \
 	"$(dirname "${BASH_SOURCE[0]}")/test_tools_guest.py"
 # The Python bindings' device tests on the generic char device (io_uring_cmd, thrpool, emu, nil)
+# XNVME_GUEST_PY_VENV: the host step's virtualenv; its install (with the compiled fast path) is
+# then the one tested, else the package from the tree (ctypes only)
+export XNVME_PY_VENV=${XNVME_GUEST_PY_VENV:-}
 run python env XNVME_PY_NO_INSTALL=1 PYTHON="$py" XNVME_PY_TEST_URI="$XNVME_QEMU_NVM_CHR" \
 	bash "$(dirname "${BASH_SOURCE[0]}")/../../python/run_tests.sh" "$build" test_io.py test_cmdsets.py
 

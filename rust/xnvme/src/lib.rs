@@ -121,3 +121,10 @@ pub use xnvme_sys as sys;
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// Every example of the repository's docs/rust.md, run as a doctest. The file lies outside
+/// the crate: it is read only when rustdoc collects doctests in the repository (never by
+/// `cargo build`, `cargo doc` or `cargo package`).
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/rust.md")]
+pub struct RustMdDoctests;
