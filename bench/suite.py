@@ -13,7 +13,8 @@ whole fio process (user + system from wait4(), so io_uring's io-wq workers, the 
 workers and glibc's POSIX AIO threads are counted), and reports the medians of IOPS and of
 I/Os per CPU-second (I/Os completed / CPU seconds). Both B/A ratios are given: IOPS and
 IOPS per CPU-second. fio's engines wait in the kernel; ours waits as well once a poke finds
-nothing twice in a row (XNVME_QUEUE_POKE_SPIN makes it spin: then compare per CPU-second).
+nothing twice in a row (the queue flag XNVME_QUEUE_POKE_SPIN makes it spin: then compare per
+CPU-second).
 
 Pairs (A = fio engine, B = xnvme --xnvme_async):
   io_uring: io_uring / io_uring      libaio: libaio / libaio      psync: psync / emu + psync

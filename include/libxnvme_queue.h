@@ -57,16 +57,18 @@ struct xnvme_cmd_ctx;
 /** Opaque queue */
 struct xnvme_queue;
 
-/** Per-queue io_uring modes, combined with the device options poll_io/poll_sq */
+/** Per-queue modes: io_uring polling (combined with the device options poll_io/poll_sq) */
 enum xnvme_queue_opts {
-	XNVME_QUEUE_IOPOLL = 0x1, ///< completion polling
-	XNVME_QUEUE_SQPOLL = 0x2, ///< kernel submission-queue polling
+	XNVME_QUEUE_IOPOLL = 0x1,    ///< completion polling
+	XNVME_QUEUE_SQPOLL = 0x2,    ///< kernel submission-queue polling
+	XNVME_QUEUE_POKE_SPIN = 0x4, ///< pokes never wait for a completion (see xnvme_queue_poke)
 };
 
 /**
  * Creates a queue of 1..4096 outstanding commands (`capacity`, one-based; the pool holds
  * capacity + 1 contexts) into *queue, using the handle's async mechanism. `opts`: 0 or bits of
- * enum xnvme_queue_opts (honoured by io_uring and io_uring_cmd, ignored by the others). Several
+ * enum xnvme_queue_opts (IOPOLL/SQPOLL honoured by io_uring and io_uring_cmd, POKE_SPIN by the
+ * mechanisms whose pokes may wait, ignored by the others). Several
  * threads may create queues on the same device at once; a queue belongs to one thread.
  * @return 0, or -EINVAL (bad capacity, NULL device or `queue`), -ENOMEM, or the mechanism's
  *	   error
@@ -95,9 +97,10 @@ xnvme_queue_term(struct xnvme_queue *queue);
  * Callable from a callback of the queue (see Callbacks above). A poke that finds nothing ready
  * returns 0 at once; on Linux the io_uring, io_uring_cmd, libaio, posix and thrpool mechanisms
  * make the second such poke in a row (not nested in a callback) wait up to 1 ms for a
- * completion instead, so a caller polling in a loop sleeps rather than spins. Set the
- * environment variable XNVME_QUEUE_POKE_SPIN (any value, read at xnvme_queue_init()) to never
- * wait.
+ * completion instead, so a caller polling in a loop sleeps rather than spins. They never wait
+ * once xnvme_queue_get_completion_fd() was called (the caller then waits on the fd itself), nor
+ * on a queue created with XNVME_QUEUE_POKE_SPIN (callers that poll several queues in turn or
+ * run an event loop).
  * @return the number reaped (0 when nothing is ready, never -EAGAIN), -EINVAL for NULL,
  *	   another negative errno only when fatal
  */

@@ -148,9 +148,9 @@ xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
 }
 
 bool
-xnvme_be_queue_poke_spin(void)
+xnvme_be_queue_poke_spin(int opts)
 {
-	return getenv("XNVME_QUEUE_POKE_SPIN") != NULL;
+	return opts & XNVME_QUEUE_POKE_SPIN;
 }
 
 static uint64_t
@@ -240,7 +240,8 @@ xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 /* The same function under its second public name: no extra call on the per-I/O path */
 #if defined(__ELF__)
 struct xnvme_cmd_ctx *
-xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue) __attribute__((alias("xnvme_queue_get_cmd_ctx")));
+xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue)
+	__attribute__((alias("xnvme_queue_get_cmd_ctx")));
 #else
 struct xnvme_cmd_ctx *
 xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue)

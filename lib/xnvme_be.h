@@ -236,14 +236,14 @@ xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 #define XNVME_BE_POKE_WAIT_NS 1000000
 
 /**
- * True when pokes must never wait for a completion (environment XNVME_QUEUE_POKE_SPIN set,
- * read at queue init): mechanisms that can wait in the kernel (io_uring, libaio) or on their
+ * True when pokes must never wait for a completion (`opts`, the flags of xnvme_queue_init(),
+ * hold XNVME_QUEUE_POKE_SPIN): mechanisms that can wait in the kernel (io_uring, libaio) or on their
  * workers (thrpool) then return 0 at once from every poke that finds nothing ready, as
  * busy-polling callers with latency targets want. Otherwise the second poke in a row that
  * finds nothing waits up to XNVME_BE_POKE_WAIT_NS for one completion.
  */
 bool
-xnvme_be_queue_poke_spin(void);
+xnvme_be_queue_poke_spin(int opts);
 
 #define XNVME_BE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define XNVME_BE_UNLIKELY(x) __builtin_expect(!!(x), 0)

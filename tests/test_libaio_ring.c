@@ -77,8 +77,10 @@ pass_all(struct xnvme_queue *q, struct run *r, uint8_t opc, uint8_t *buf)
 
 			ctx->async.cb_arg = r;
 			err = opc == XNVME_SPEC_NVM_OPC_WRITE
-				      ? xnvme_nvm_write(ctx, 1, next, 0, buf + (size_t)next * LBA, NULL)
-				      : xnvme_nvm_read(ctx, 1, next, 0, buf + (size_t)next * LBA, NULL);
+				      ? xnvme_nvm_write(ctx, 1, next, 0, buf + (size_t)next * LBA,
+							NULL)
+				      : xnvme_nvm_read(ctx, 1, next, 0, buf + (size_t)next * LBA,
+						       NULL);
 			if (err) {
 				CHECKF(0, "submit %u: %d", next, err);
 				xnvme_queue_put_cmd_ctx(q, ctx);
@@ -112,11 +114,6 @@ run(const char *path, bool spin)
 	uint32_t once = 0;
 	int err;
 
-	if (spin) {
-		setenv("XNVME_QUEUE_POKE_SPIN", "1", 1);
-	} else {
-		unsetenv("XNVME_QUEUE_POKE_SPIN");
-	}
 	opts.async = "libaio";
 	dev = xnvme_dev_open(path, &opts);
 	CHECKF(dev != NULL, "open %s: %s", path, strerror(errno));
@@ -126,7 +123,9 @@ run(const char *path, bool spin)
 	wbuf = xnvme_buf_alloc(dev, (size_t)NCMD * LBA);
 	rbuf = xnvme_buf_alloc(dev, (size_t)NCMD * LBA);
 	r.calls = calloc(NCMD, sizeof(*r.calls));
-	err = (wbuf && rbuf && r.calls) ? xnvme_queue_init(dev, QD, 0, &q) : -ENOMEM;
+	err = (wbuf && rbuf && r.calls)
+		      ? xnvme_queue_init(dev, QD, spin ? XNVME_QUEUE_POKE_SPIN : 0, &q)
+		      : -ENOMEM;
 	CHECKF(!err, "setup: %d", err);
 	if (!err) {
 		xnvme_queue_set_cb(q, on_cpl, &r);

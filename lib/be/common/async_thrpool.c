@@ -34,8 +34,8 @@ struct thrpool_state {
 	struct xnvme_cmd_ctx **sq;
 
 	pthread_mutex_t cq_lock;
-	uint32_t cq_head; ///< written by poke only
-	uint32_t cq_tail; ///< written by workers under cq_lock, read by poke without it
+	uint32_t cq_head;       ///< written by poke only
+	uint32_t cq_tail;       ///< written by workers under cq_lock, read by poke without it
 	pthread_cond_t cq_cond; ///< signalled by workers when `waiting` (under cq_lock)
 	bool waiting;           ///< poke sleeps on cq_cond
 	bool wait;              ///< idle pokes may sleep (not XNVME_QUEUE_POKE_SPIN)
@@ -175,7 +175,7 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 	}
 	state->queue = queue;
 	state->mask = size - 1;
-	state->wait = !xnvme_be_queue_poke_spin();
+	state->wait = !xnvme_be_queue_poke_spin(opts);
 	pthread_mutex_init(&state->sq_lock, NULL);
 	{
 		pthread_condattr_t attr; /* timed waits on the monotonic clock */

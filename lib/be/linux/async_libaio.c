@@ -347,7 +347,7 @@ la_init(struct xnvme_queue *queue, int opts)
 	}
 	state->nr_events = queue->capacity;
 	state->ring = la_ring_of(state->aio);
-	state->wait = !xnvme_be_queue_poke_spin();
+	state->wait = !xnvme_be_queue_poke_spin(opts);
 	return 0;
 }
 
@@ -624,6 +624,7 @@ la_get_completion_fd(struct xnvme_queue *queue)
 {
 	struct la_state *state = queue->state;
 
+	state->wait = false; /* the caller waits on the fd: pokes must not block */
 	if (state->efd < 0) {
 		int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 

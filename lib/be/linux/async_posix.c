@@ -376,7 +376,7 @@ paio_init(struct xnvme_queue *queue, int opts)
 	state->direct = lstate->direct;
 	state->live = calloc(nctx, sizeof(*state->live));
 	state->susp = calloc(nctx, sizeof(*state->susp));
-	state->wait = !xnvme_be_queue_poke_spin();
+	state->wait = !xnvme_be_queue_poke_spin(opts);
 	state->entries = calloc(nctx, sizeof(*state->entries));
 	if (!state->live || !state->entries || !state->susp) {
 		paio_term(queue);

@@ -42,8 +42,8 @@ xnvme_be_linux_rw_file_ok(struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nby
 	/* a growing file's size is updated by xnvme_dev_derive_geo() meanwhile: read it once */
 	uint64_t tbytes = __atomic_load_n(&dev->geo.tbytes, __ATOMIC_RELAXED);
 	/* LBAs are 1 << ssw bytes: shifts, not two 64-bit divisions per command */
-	uint64_t nlbas = write ? tbytes >> ssw
-			       : (tbytes >> ssw) + ((tbytes & ((1ULL << ssw) - 1)) != 0);
+	uint64_t nlbas =
+		write ? tbytes >> ssw : (tbytes >> ssw) + ((tbytes & ((1ULL << ssw) - 1)) != 0);
 	uint8_t sc;
 
 	if (ctx->cmd.common.nsid != dev->ident.nsid) {

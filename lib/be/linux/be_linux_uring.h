@@ -95,14 +95,14 @@ struct xnvme_be_linux_uring {
 	bool fixed_file;          ///< the fd is registered at index 0
 	bool failed;              ///< a fatal enter error was reported once
 	bool reg_tried;           ///< the ring fd registration was attempted
-	bool wait;                ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
-	uint32_t nidle;           ///< pokes in a row that found nothing to do
-	int reg_idx;              ///< registered ring fd index, -1: none
-	uint64_t reg_owner;       ///< xnvme_be_linux_uring_self() of the thread holding reg_idx
-	bool fixed_bufs;          ///< opts.register_buffers: a sparse buffer table is registered
-	bool cmd_fixed;           ///< fixed_bufs and the kernel takes IORING_URING_CMD_FIXED
-	unsigned int buf_hint;    ///< bufreg slot of the last fixed buffer used
-	uint64_t nfixed;          ///< commands submitted with a fixed buffer (tests, statistics)
+	bool wait;             ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
+	uint32_t nidle;        ///< pokes in a row that found nothing to do
+	int reg_idx;           ///< registered ring fd index, -1: none
+	uint64_t reg_owner;    ///< xnvme_be_linux_uring_self() of the thread holding reg_idx
+	bool fixed_bufs;       ///< opts.register_buffers: a sparse buffer table is registered
+	bool cmd_fixed;        ///< fixed_bufs and the kernel takes IORING_URING_CMD_FIXED
+	unsigned int buf_hint; ///< bufreg slot of the last fixed buffer used
+	uint64_t nfixed;       ///< commands submitted with a fixed buffer (tests, statistics)
 	uint64_t buf_gen[XNVME_BUFREG_SLOTS]; ///< bufreg generation registered per slot
 	uint64_t buf_dels;                    ///< xnvme_bufreg_dels when buf_gen was last checked
 	int fd;              ///< what SQEs carry: the fd, or 0 with IOSQE_FIXED_FILE

@@ -234,7 +234,7 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 	u->batching = !getenv("XNVME_QUEUE_BATCHING_OFF");
 	/* a timed wait needs EXT_ARG (5.11); pollers (SQPOLL, IOPOLL) keep spinning */
 	u->wait = (p.features & IORING_FEAT_EXT_ARG) && !sqpoll && !iopoll &&
-		  !xnvme_be_queue_poke_spin();
+		  !xnvme_be_queue_poke_spin(opts);
 	u->fd = fd;
 
 	if (dopts->register_files || sqpoll) {
@@ -460,6 +460,7 @@ xnvme_be_linux_uring_queue_completion_fd(struct xnvme_queue *queue)
 	if (u->efd >= 0) {
 		return u->efd;
 	}
+	u->wait = false; /* the caller waits on the fd: pokes must not block */
 	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (efd < 0) {
 		return -errno;

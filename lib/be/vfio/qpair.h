@@ -96,7 +96,7 @@ struct vfio_qpair {
 	vfio_cpl_fn cb;
 	uint64_t timeout_us; ///< 0: commands never time out
 	uint64_t next_check_us;
-	uint32_t nreaps; ///< reaps that delivered completions (paces busy-queue checks)
+	uint32_t nreaps;      ///< reaps that delivered completions (paces busy-queue checks)
 	uint32_t idle_checks; ///< idle checks since the last completion (paces CSTS reads)
 	bool failed;
 	bool recovering;   ///< in timeout recovery: nested reaps do no housekeeping
