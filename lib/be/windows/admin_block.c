@@ -4,14 +4,13 @@
  * opened with admin=block, looks like a controller with one NVM namespace. Identify is
  * synthesised from the disk geometry (IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, re-read on every
  * identify): the logical sector size is the LBA size, the disk size gives nsze. Get Features
- * answers "number of queues". Other commands: Invalid Opcode / Invalid Field.
+ * answers "number of queues" (xnvme_be_windows_synth_admin). Other commands: Invalid Opcode /
+ * Invalid Field.
  */
 #include <errno.h>
 #include <string.h>
 #include "be_windows.h"
 #include <winioctl.h> /* after windows.h */
-
-#define BLOCK_NQUEUES 63
 
 int
 xnvme_be_windows_geometry(HANDLE h, uint32_t *sector_nbytes, uint64_t *nbytes)
@@ -86,24 +85,9 @@ static int
 block_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		size_t mbuf_nbytes)
 {
-	struct xnvme_spec_feat feat = {0};
-
 	(void)mbuf;
 	(void)mbuf_nbytes;
-	switch (ctx->cmd.common.opcode) {
-	case XNVME_SPEC_ADM_OPC_IDFY:
-		return block_idfy(ctx, dbuf, dbuf_nbytes);
-	case XNVME_SPEC_ADM_OPC_GFEAT:
-		if (ctx->cmd.gfeat.cdw10.fid != XNVME_SPEC_FEAT_NQUEUES) {
-			return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
-		}
-		feat.nqueues.nsqa = BLOCK_NQUEUES;
-		feat.nqueues.ncqa = BLOCK_NQUEUES;
-		ctx->cpl.cdw0 = feat.val;
-		return 0;
-	default:
-		return xnvme_be_windows_status(ctx, 0x01); /* Invalid Command Opcode */
-	}
+	return xnvme_be_windows_synth_admin(ctx, dbuf, dbuf_nbytes, block_idfy);
 }
 
 static int

@@ -112,17 +112,15 @@ file_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	return 0;
 }
 
-static int
-file_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	       size_t mbuf_nbytes)
+int
+xnvme_be_windows_synth_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes,
+			     int (*idfy)(struct xnvme_cmd_ctx *, void *, size_t))
 {
 	struct xnvme_spec_feat feat = {0};
 
-	(void)mbuf;
-	(void)mbuf_nbytes;
 	switch (ctx->cmd.common.opcode) {
 	case XNVME_SPEC_ADM_OPC_IDFY:
-		return file_idfy(ctx, dbuf, dbuf_nbytes);
+		return idfy(ctx, dbuf, dbuf_nbytes);
 	case XNVME_SPEC_ADM_OPC_GFEAT:
 		if (ctx->cmd.gfeat.cdw10.fid != XNVME_SPEC_FEAT_NQUEUES) {
 			return xnvme_be_windows_status(ctx, XNVME_STATUS_CODE_INVALID_FIELD);
@@ -134,6 +132,15 @@ file_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 	default:
 		return xnvme_be_windows_status(ctx, 0x01); /* Invalid Command Opcode */
 	}
+}
+
+static int
+file_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+	       size_t mbuf_nbytes)
+{
+	(void)mbuf;
+	(void)mbuf_nbytes;
+	return xnvme_be_windows_synth_admin(ctx, dbuf, dbuf_nbytes, file_idfy);
 }
 
 static int

@@ -68,6 +68,15 @@ xnvme_be_windows_ioctl(HANDLE h, DWORD code, void *buf, DWORD nbytes, DWORD *ret
 int
 xnvme_be_windows_geometry(HANDLE h, uint32_t *sector_nbytes, uint64_t *nbytes);
 
+/**
+ * The admin commands of the synthesising mechanisms ("file", "block"): Identify through `idfy`,
+ * Get Features "number of queues", Invalid Opcode / Invalid Field otherwise. 0 or -EIO with
+ * the status in cpl.
+ */
+int
+xnvme_be_windows_synth_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes,
+			     int (*idfy)(struct xnvme_cmd_ctx *, void *, size_t));
+
 /** Fills the controller identify fields shared by the synthesising admin mechanisms */
 void
 xnvme_be_windows_idfy_ctrlr(struct xnvme_dev *dev, struct xnvme_spec_idfy_ctrlr *ctrlr,
