@@ -6,7 +6,9 @@
 # initiator (nvme connect; fio's io_uring engine with O_DIRECT on the block device it creates,
 # and xnvmeperf there too). Prints a Markdown table: IOPS and the guest's CPU time per I/O
 # (all CPUs, from /proc/stat: initiator, target and kernel threads together, since they share
-# the guest). Under TCG compare the ratios, not the absolute numbers.
+# the guest). Under TCG compare the ratios, not the absolute numbers. With TCP_BENCH_PROFILE=1 it
+# also profiles the QD32 runs: system calls per I/O of the initiator (strace -c) and where the
+# guest's CPU time goes (perf record -a, by command and object), one extra run each.
 set -u
 build=$(realpath "${1:?usage: tcp_vs_kernel.sh <build dir> [seconds] [fio]}")
 secs=${2:-5}
@@ -18,6 +20,16 @@ ip link set lo up
 S=/sys/kernel/config/nvmet
 [ -d "$S" ] || mount -t configfs none /sys/kernel/config
 nqn=nqn.2024-01.io.xnvme:bench
+# undone on exit, so that the script can run more than once per boot (e.g. two builds)
+cleanup() {
+	nvme disconnect -n $nqn >/dev/null 2>&1
+	rm -f $S/ports/12/subsystems/$nqn
+	[ -d $S/ports/12 ] && rmdir $S/ports/12
+	[ -e $S/subsystems/$nqn/namespaces/1/enable ] && echo 0 >$S/subsystems/$nqn/namespaces/1/enable
+	[ -d $S/subsystems/$nqn/namespaces/1 ] && rmdir $S/subsystems/$nqn/namespaces/1
+	[ -d $S/subsystems/$nqn ] && rmdir $S/subsystems/$nqn
+}
+trap cleanup EXIT
 mkdir $S/subsystems/$nqn && echo 1 >$S/subsystems/$nqn/attr_allow_any_host &&
 	mkdir $S/subsystems/$nqn/namespaces/1 &&
 	echo -n /dev/nullb0 >$S/subsystems/$nqn/namespaces/1/device_path &&
@@ -45,7 +57,7 @@ record() {
 	echo "| $who | $tool | $qd | $(printf '%.0f' "$iops") | $(awk -v t=$((b1 - b0)) -v n="$ios" \
 		'BEGIN{printf "%.0f", t * 10000 / n}') |"
 }
-perf() {
+xperf() {
 	local uri=$1 qd=$2
 	shift 2
 	"$build/tools/xnvmeperf" "$uri" --qdepth "$qd" --runtime "$secs" --size 256m --no-progress \
@@ -61,7 +73,7 @@ fiorun() {
 }
 furi="127.0.0.1\\:4420?subnqn=${nqn//:/\\:}"
 for qd in 1 32; do
-	record "tcp backend" xnvmeperf $qd perf "127.0.0.1:4420?subnqn=$nqn" $qd
+	record "tcp backend" xnvmeperf $qd xperf "127.0.0.1:4420?subnqn=$nqn" $qd
 	if [ -n "$fio" ]; then
 		record "tcp backend" "fio xnvme" $qd fiorun $qd --ioengine=xnvme --xnvme_async=tcp \
 			--xnvme_dev_nsid=1 --filename="$furi"
@@ -79,6 +91,35 @@ for qd in 1 32; do
 		record "kernel nvme-tcp" "fio io_uring" $qd fiorun $qd --ioengine=io_uring --direct=1 \
 			--filename="$kdev"
 	fi
-	record "kernel nvme-tcp" "xnvmeperf io_uring" $qd perf "$kdev" $qd --async io_uring --direct
+	record "kernel nvme-tcp" "xnvmeperf io_uring" $qd xperf "$kdev" $qd --async io_uring --direct
 done
-nvme disconnect -n $nqn >/dev/null
+
+# profile <label> <command...>: syscalls per I/O (strace -c -f), then a system-wide perf profile
+# by command and object (software clock: TCG has no hardware counters)
+profile() {
+	local label=$1 tmp ios
+	shift
+	tmp=$(mktemp -d)
+	ios=$(strace -f -c -o "$tmp/strace" bash -c '"$@"' _ "$@" | tail -n 1 | awk '{print $1}')
+	echo "#### $label: system calls per I/O (strace -c -f; $ios I/Os)"
+	awk -v n="${ios:-0}" '$NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ && n > 0 {
+		printf "    %-16s %8.2f\n", $NF, $4 / n }' "$tmp/strace" | sort -k2 -rn | head -8
+	if command -v perf >/dev/null; then
+		perf record -q -a -e cpu-clock -o "$tmp/perf.data" -- bash -c '"$@"' _ "$@" \
+			>/dev/null 2>&1
+		echo "#### $label: guest CPU by command and object (perf, cpu-clock, whole guest)"
+		perf report -q -i "$tmp/perf.data" --sort comm,dso --stdio 2>/dev/null | head -12 |
+			sed 's/^/    /'
+	fi
+	rm -rf "$tmp"
+}
+if [ "${TCP_BENCH_PROFILE:-0}" = 1 ]; then
+	export -f xperf fiorun
+	export build secs fio
+	profile "tcp backend, xnvmeperf QD32" xperf "127.0.0.1:4420?subnqn=$nqn" 32
+	profile "kernel nvme-tcp, xnvmeperf io_uring QD32" xperf "$kdev" 32 --async io_uring --direct
+	if [ -n "$fio" ]; then
+		profile "kernel nvme-tcp, fio io_uring QD32" fiorun 32 --ioengine=io_uring --direct=1 \
+			--filename="$kdev"
+	fi
+fi

@@ -37,6 +37,8 @@ struct tt_cfg {
 	uint32_t icd_nbytes; ///< in-capsule data of I/O queues (IOCCSZ - 64)
 	uint32_t c2h_chunk;  ///< bytes per C2HData PDU
 	int c2h_success;     ///< use the SUCCESS flag instead of a response capsule
+	uint16_t ms;         ///< metadata bytes per LBA (LBA format 0; PI type 1 when >= 8)
+	int ms_separate;     ///< report them in a separate buffer, else extended LBAs
 };
 
 struct tt;

@@ -139,6 +139,20 @@ if [ $rc -eq 0 ] && [ -n "${NVMEFS_EXTENSION:-}" ]; then
 	fi
 fi
 
+# Hostile-target cases through a fault-injecting proxy in front of the kernel's target
+# (truncated and oversized PDUs, data for an unknown CID or outside the command, wrong digests,
+# the connection dropped mid-C2HData, a stall past the command timeout): the command fails, the
+# queue reports it, nothing hangs, and a fresh connection reads back what it writes
+if [ $rc -eq 0 ]; then
+	if "${XNVME_GUEST_PYTHON:-python3}" "$(dirname "${BASH_SOURCE[0]}")/tcp_fault_proxy.py" \
+		"$build/tests/guest/test_tcp_proxy" 4420 4421 "$nqn"; then
+		echo "tcp_target: the fault-injecting proxy's cases pass"
+	else
+		echo "tcp_target: a fault-injecting proxy case failed"
+		rc=1
+	fi
+fi
+
 # The target's port removed during I/O: the initiator's commands fail and it exits, no hang
 if [ $rc -eq 0 ]; then
 	log=$(mktemp)

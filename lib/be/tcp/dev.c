@@ -124,6 +124,42 @@ admin_identify_ioccsz(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t 
 	return 0;
 }
 
+/*
+ * NVMe over Fabrics moves metadata only interleaved with the data (extended LBAs): there is
+ * no metadata pointer in a capsule. A namespace whose active format keeps metadata separate
+ * cannot be read or written over TCP; say so at open instead of failing every command. A
+ * namespace that cannot be identified is left to the commands (the error shows there).
+ */
+static int
+admin_check_metadata(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t nsid)
+{
+	struct xnvme_spec_idfy_ns *ns = malloc(sizeof(*ns));
+	struct xnvme_cmd_ctx ctx = {0};
+	uint32_t fmt, ms;
+	int err;
+
+	if (!ns) {
+		return -ENOMEM;
+	}
+	ctx.opts = XNVME_CMD_SYNC;
+	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
+	ctx.cmd.common.nsid = nsid;
+	ctx.cmd.idfy.cns = XNVME_SPEC_IDFY_NS;
+	err = xnvme_tcp_conn_run(&st->admin, &ctx, ns, sizeof(*ns), NULL, 0, NULL, 0);
+	fmt = (uint32_t)ns->flbas.format | ((uint32_t)ns->flbas.format_msb << 4);
+	ms = err || fmt >= 64 ? 0 : ns->lbaf[fmt].ms;
+	err = ms && !ns->flbas.extended
+		      ? xnvme_dev_set_errmsg(
+				dev, -ENOTSUP,
+				"namespace %u keeps %u bytes of metadata per LBA in a separate buffer "
+				"(FLBAS bit 4 clear); NVMe over Fabrics transfers metadata only "
+				"interleaved with the data (extended LBA format)",
+				nsid, ms)
+		      : 0;
+	free(ns);
+	return err;
+}
+
 /* Set Features Number of Queues: how many I/O queue IDs the controller grants */
 static uint16_t
 admin_nqueues(struct xnvme_tcp_dev *st)
@@ -314,6 +350,7 @@ tcp_dev_open(struct xnvme_dev *dev)
 	}
 	if (!err && strcmp(tgt.subnqn, XNVME_FABRICS_DISC_NQN)) {
 		err = admin_identify_ioccsz(dev, st, &st->icd_max);
+		err = err ? err : admin_check_metadata(dev, st, dev->opts.nsid ? dev->opts.nsid : 1);
 		err = err ? err
 			  : conn_up(dev, &st->sync, SYNC_NCMDS, 1, st->mqes < 1 ? st->mqes : 1,
 				    tgt.io_timeout_us);
