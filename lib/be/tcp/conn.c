@@ -174,12 +174,9 @@ icreq(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint64_t 
 }
 
 int
-xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint32_t ncmds,
-		    uint64_t timeout_us, char *errmsg, size_t errmsg_len)
+xnvme_tcp_conn_init(struct xnvme_tcp_conn *conn, uint32_t ncmds)
 {
-	uint64_t deadline_ns = xnvme_tcp_now_ns() + (timeout_us ? timeout_us : 60000000ULL) * 1000;
 	uint32_t ring = xnvme_be_ring_size(ncmds);
-	int err;
 
 	memset(conn, 0, sizeof(*conn));
 	conn->fd = -1;
@@ -202,7 +199,21 @@ xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *
 	}
 	conn->nfree = ncmds;
 	conn->icd_max = 8192; /* admin queue; I/O queues use the controller's IOCCSZ */
+	conn->cpda_nbytes = 4;
+	conn->maxh2cdata = 4096;
+	return 0;
+}
 
+int
+xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint32_t ncmds,
+		    uint64_t timeout_us, char *errmsg, size_t errmsg_len)
+{
+	uint64_t deadline_ns = xnvme_tcp_now_ns() + (timeout_us ? timeout_us : 60000000ULL) * 1000;
+	int err = xnvme_tcp_conn_init(conn, ncmds);
+
+	if (err) {
+		return err;
+	}
 	err = sock_connect(tgt, deadline_ns, &conn->fd);
 	if (err) {
 		snprintf(errmsg, errmsg_len, "cannot connect to %s port %s: %s", tgt->host,

@@ -101,22 +101,36 @@ target_from_opts(struct xnvme_dev *dev, struct xnvme_tcp_target *tgt)
 	return 0;
 }
 
-static int
-admin_identify_ioccsz(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t *icd_max)
+/* Identify (`cns`, `nsid`) on the admin connection into a new 4 KiB buffer; NULL and *err */
+static void *
+admin_identify(struct xnvme_tcp_dev *st, uint8_t cns, uint32_t nsid, int *err)
 {
-	struct xnvme_spec_idfy_ctrlr *id = malloc(sizeof(*id));
+	void *buf = malloc(4096);
 	struct xnvme_cmd_ctx ctx = {0};
-	int err;
 
-	if (!id) {
-		return -ENOMEM;
+	if (!buf) {
+		*err = -ENOMEM;
+		return NULL;
 	}
 	ctx.opts = XNVME_CMD_SYNC;
 	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
-	ctx.cmd.idfy.cns = XNVME_SPEC_IDFY_CTRLR;
-	err = xnvme_tcp_conn_run(&st->admin, &ctx, id, sizeof(*id), NULL, 0, NULL, 0);
-	if (err) {
-		free(id);
+	ctx.cmd.common.nsid = nsid;
+	ctx.cmd.idfy.cns = cns;
+	*err = xnvme_tcp_conn_run(&st->admin, &ctx, buf, 4096, NULL, 0, NULL, 0);
+	if (*err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int
+admin_identify_ioccsz(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t *icd_max)
+{
+	int err;
+	struct xnvme_spec_idfy_ctrlr *id = admin_identify(st, XNVME_SPEC_IDFY_CTRLR, 0, &err);
+
+	if (!id) {
 		return xnvme_dev_set_errmsg(dev, err, "Identify Controller failed");
 	}
 	*icd_max = id->nvmf_specific.ioccsz >= 4 ? id->nvmf_specific.ioccsz * 16 - 64 : 0;
@@ -133,21 +147,15 @@ admin_identify_ioccsz(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t 
 static int
 admin_check_metadata(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t nsid)
 {
-	struct xnvme_spec_idfy_ns *ns = malloc(sizeof(*ns));
-	struct xnvme_cmd_ctx ctx = {0};
-	uint32_t fmt, ms;
 	int err;
+	struct xnvme_spec_idfy_ns *ns = admin_identify(st, XNVME_SPEC_IDFY_NS, nsid, &err);
+	uint32_t fmt, ms;
 
 	if (!ns) {
-		return -ENOMEM;
+		return err == -ENOMEM ? err : 0;
 	}
-	ctx.opts = XNVME_CMD_SYNC;
-	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
-	ctx.cmd.common.nsid = nsid;
-	ctx.cmd.idfy.cns = XNVME_SPEC_IDFY_NS;
-	err = xnvme_tcp_conn_run(&st->admin, &ctx, ns, sizeof(*ns), NULL, 0, NULL, 0);
 	fmt = (uint32_t)ns->flbas.format | ((uint32_t)ns->flbas.format_msb << 4);
-	ms = err || fmt >= 64 ? 0 : ns->lbaf[fmt].ms;
+	ms = fmt < 64 ? ns->lbaf[fmt].ms : 0;
 	err = ms && !ns->flbas.extended
 		      ? xnvme_dev_set_errmsg(
 				dev, -ENOTSUP,

@@ -201,6 +201,13 @@ struct xnvme_tcp_conn {
 	struct xnvme_tcp_slot *slots;
 };
 
+/**
+ * Allocates `ncmds` command slots and the buffers of a connection without a socket (fd -1;
+ * conn_open connects and negotiates; the fuzzer attaches a socket pair). 0, -EINVAL, -ENOMEM.
+ */
+int
+xnvme_tcp_conn_init(struct xnvme_tcp_conn *conn, uint32_t ncmds);
+
 /** Connects and negotiates (ICReq/ICResp) with `ncmds` command slots; 0 or negative errno */
 int
 xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint32_t ncmds,
