@@ -90,4 +90,22 @@ tt_count_cb(struct xnvme_cmd_ctx *ctx, void *arg)
 	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
 }
 
+/*
+ * Submits a read of LBA 0 on `q` and returns what xnvme_cmd_pass() gave: on a queue whose
+ * connection failed, -ENOTCONN (a refused context goes back to the queue)
+ */
+static inline int
+tt_try_read(struct xnvme_queue *q, void *buf)
+{
+	struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+	int err;
+
+	xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_READ, 1, 0, 0);
+	err = xnvme_cmd_pass(ctx, buf, 512, NULL, 0);
+	if (err) {
+		xnvme_queue_put_cmd_ctx(q, ctx);
+	}
+	return err;
+}
+
 #endif

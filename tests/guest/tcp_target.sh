@@ -177,7 +177,7 @@ if [ $rc -eq 0 ] && [ -n "${NVMEFS_EXTENSION:-}" ]; then
 	sel+=" or corruption_is_refused or format_refuses or unformatted_and_foreign"
 	sel+=" or no_fdp_no_directive or spill_on_file_device or concurrent_clients"
 	if env NVMEFS_TEST_DEVICE="127.0.0.1:4420?subnqn=$nqn" NVMEFS_TEST_RAW="$dev" \
-		NVMEFS_TEST_OPTS="ASYNC 'tcp'" "${XNVME_GUEST_PYTHON:-python3}" -m pytest -q -rs \
+		NVMEFS_TEST_OPTS="ASYNC 'tcp'" "${XNVME_GUEST_PYTHON:-python3}" -m pytest -v -rs --durations=0 \
 		-p no:cacheprovider -k "$sel" "$suite"; then
 		echo "tcp_target: DuckDB's nvmefs tests (a selection of every file) pass over TCP"
 	else

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../tcp_target.h"
 #include "../xnvme_test.h"
 
 #define TIMEOUT_US 2000000U /* command timeout: the stall case waits this long */
@@ -109,13 +110,7 @@ faulted(const char *uri, const char *subnqn, uint8_t *buf)
 	CHECK_EQ(c.big_cpl.status.sct, XNVME_STATUS_CODE_TYPE_VENDOR);
 	CHECK(c.big_cpl.status.sc != 0);
 	/* the queue reports the error: its connection refuses new commands */
-	{
-		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
-
-		xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_READ, 1, 0, 0);
-		CHECK_EQ(xnvme_cmd_pass(ctx, buf, 512, NULL, 0), -ENOTCONN);
-		xnvme_queue_put_cmd_ctx(q, ctx);
-	}
+	CHECK_EQ(tt_try_read(q, buf), -ENOTCONN);
 	xnvme_queue_term(q);
 	xnvme_dev_close(dev);
 }
