@@ -90,6 +90,19 @@ tt_count_cb(struct xnvme_cmd_ctx *ctx, void *arg)
 	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
 }
 
+/* A queue of depth 8 on `dev`; NULL when `dev` is NULL or the queue fails (`dev` is then closed) */
+static inline struct xnvme_queue *
+tt_queue_or_close(struct xnvme_dev *dev)
+{
+	struct xnvme_queue *q = NULL;
+
+	if (dev && xnvme_queue_init(dev, 8, 0, &q)) {
+		xnvme_dev_close(dev);
+		return NULL;
+	}
+	return q;
+}
+
 /*
  * Submits a read of LBA 0 on `q` and returns what xnvme_cmd_pass() gave: on a queue whose
  * connection failed, -ENOTCONN (a refused context goes back to the queue)

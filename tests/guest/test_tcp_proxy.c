@@ -72,17 +72,13 @@ static void
 faulted(const char *uri, const char *subnqn, uint8_t *buf)
 {
 	struct xnvme_dev *dev = open_dev(uri, subnqn);
-	struct xnvme_queue *q = NULL;
+	struct xnvme_queue *q = tt_queue_or_close(dev);
 	struct counts c = {0};
 	double t0, dt;
 
 	CHECK(dev != NULL);
-	if (!dev) {
-		return;
-	}
-	CHECK_EQ(xnvme_queue_init(dev, 8, 0, &q), 0);
+	CHECK(q != NULL);
 	if (!q) {
-		xnvme_dev_close(dev);
 		return;
 	}
 	xnvme_queue_set_cb(q, count_cb, &c);
