@@ -5,9 +5,10 @@
  * A device handle holds an admin connection (queue 0) and a connection for synchronous I/O
  * (queue 1), each behind a mutex; every xnvme_queue gets a connection of its own (queue 2..),
  * used by one thread at a time like any queue. A connection is a non-blocking socket with a
- * command slot per CID: slots and their PDU headers are allocated when the connection is set up,
- * never per command. Any protocol violation, digest error, timeout or lost connection fails
- * every command of that connection and leaves it dead (later commands fail with -ENOTCONN).
+ * command slot per CID: slots, their PDU headers and a receive staging buffer are allocated
+ * when the connection is set up, never per command. Any protocol violation, digest error,
+ * timeout or lost connection fails every command of that connection and leaves it dead (later
+ * commands fail with -ENOTCONN).
  */
 #ifndef XNVME_TCP_H
 #define XNVME_TCP_H
