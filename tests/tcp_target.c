@@ -32,6 +32,7 @@ struct tt {
 	pthread_t acceptor;
 	pthread_mutex_t lock;
 	uint8_t *ns;
+	uint32_t lba; ///< bytes per LBA on the wire: 512 plus extended metadata
 	int fds[TT_MAX_CONNS];
 	pthread_t thr[TT_MAX_CONNS];
 	int nconns;
@@ -205,6 +206,13 @@ idfy(struct tt_conn *c, const uint8_t *sqe, uint8_t *buf)
 		memcpy(buf + 8, &n, 8);
 		memcpy(buf + 16, &n, 8);
 		buf[128 + 2] = 9; /* LBA format 0: 512 bytes */
+		memcpy(buf + 128, &tt->cfg.ms, 2);
+		if (tt->cfg.ms) {
+			buf[26] = tt->cfg.ms_separate ? 0 : 0x10; /* FLBAS bit 4: extended */
+			buf[27] = tt->cfg.ms_separate ? 0x2 : 0x1; /* MC */
+			buf[28] = tt->cfg.ms >= 8 ? 0x1 : 0;       /* DPC: type 1 */
+			buf[29] = tt->cfg.ms >= 8 ? 0x1 : 0;       /* DPS: type 1, PI at the end */
+		}
 	}
 }
 
@@ -368,7 +376,7 @@ nvm_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid, uint8_t *icd, uint3
 	memcpy(&nlb, sqe + 48, 4);
 	nlb = (nlb & 0xFFFF) + 1;
 	memcpy(&sgl_len, sqe + 24 + 8, 4);
-	len = nlb * TT_LBA;
+	len = nlb * tt->lba;
 	if (slba + nlb > tt->cfg.nlbas) {
 		return send_rsp(c, cid, 0, 0, 0, 0x80, TT_FAULT_NONE); /* LBA out of range */
 	}
@@ -388,7 +396,7 @@ nvm_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid, uint8_t *icd, uint3
 		io_full(c->fd, &t, sizeof(t), true);
 		return -1;
 	}
-	buf = tt->ns + slba * TT_LBA;
+	buf = tt->ns + slba * tt->lba;
 	if (opc == 0x01) {
 		if (icd_len) {
 			if (icd_len != len) {
@@ -678,7 +686,8 @@ tt_start(const struct tt_cfg *cfg, uint16_t *port)
 		return NULL;
 	}
 	tt->cfg = *cfg;
-	tt->ns = calloc(cfg->nlbas, TT_LBA);
+	tt->lba = TT_LBA + (cfg->ms_separate ? 0 : cfg->ms);
+	tt->ns = calloc(cfg->nlbas, tt->lba);
 	pthread_mutex_init(&tt->lock, NULL);
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	tt->lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -37,6 +37,8 @@ struct tt_cfg {
 	uint32_t icd_nbytes; ///< in-capsule data of I/O queues (IOCCSZ - 64)
 	uint32_t c2h_chunk;  ///< bytes per C2HData PDU
 	int c2h_success;     ///< use the SUCCESS flag instead of a response capsule
+	uint16_t ms;         ///< metadata bytes per LBA (LBA format 0; PI type 1 when >= 8)
+	int ms_separate;     ///< report them in a separate buffer, else extended LBAs
 };
 
 struct tt;
@@ -86,6 +88,37 @@ tt_count_cb(struct xnvme_cmd_ctx *ctx, void *arg)
 		c->ok++;
 	}
 	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+/* A queue of depth 8 on `dev`; NULL when `dev` is NULL or the queue fails (`dev` is then closed) */
+static inline struct xnvme_queue *
+tt_queue_or_close(struct xnvme_dev *dev)
+{
+	struct xnvme_queue *q = NULL;
+
+	if (dev && xnvme_queue_init(dev, 8, 0, &q)) {
+		xnvme_dev_close(dev);
+		return NULL;
+	}
+	return q;
+}
+
+/*
+ * Submits a read of LBA 0 on `q` and returns what xnvme_cmd_pass() gave: on a queue whose
+ * connection failed, -ENOTCONN (a refused context goes back to the queue)
+ */
+static inline int
+tt_try_read(struct xnvme_queue *q, void *buf)
+{
+	struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+	int err;
+
+	xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_READ, 1, 0, 0);
+	err = xnvme_cmd_pass(ctx, buf, 512, NULL, 0);
+	if (err) {
+		xnvme_queue_put_cmd_ctx(q, ctx);
+	}
+	return err;
 }
 
 #endif

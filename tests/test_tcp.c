@@ -118,6 +118,10 @@ async_pass(struct xnvme_queue *q, struct xnvme_dev *dev, uint8_t opc, uint8_t *b
 			struct pollfd pfd = {.fd = fd, .events = POLLIN};
 			int ret = xnvme_queue_poke(q, 0);
 
+			/* data of R2Ts a full socket held back goes out at a later poke */
+			if (opc == XNVME_SPEC_NVM_OPC_WRITE && nbytes > 4096) {
+				pfd.events |= POLLOUT;
+			}
 			CHECK(ret >= 0);
 			if (ret == 0) {
 				/* the socket: readable when a completion is there */

@@ -103,18 +103,14 @@ static void
 async_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 {
 	struct xnvme_dev *dev = open_dev(port, g_cases[i].query);
-	struct xnvme_queue *q = NULL;
+	struct xnvme_queue *q = tt_queue_or_close(dev);
 	struct tt_counts c = {0};
 	const int n = 8;
 	double t0;
 
 	CHECK(dev != NULL);
-	if (!dev) {
-		return;
-	}
-	CHECK_EQ(xnvme_queue_init(dev, 8, 0, &q), 0);
+	CHECK(q != NULL);
 	if (!q) {
-		xnvme_dev_close(dev);
 		return;
 	}
 	xnvme_queue_set_cb(q, tt_count_cb, &c);
@@ -133,13 +129,7 @@ async_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 	CHECK(c.bad >= 1);
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
 	/* the queue's connection refuses new commands */
-	{
-		struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
-
-		xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_READ, 1, 0, 0);
-		CHECK_EQ(xnvme_cmd_pass(ctx, buf, 512, NULL, 0), -ENOTCONN);
-		xnvme_queue_put_cmd_ctx(q, ctx);
-	}
+	CHECK_EQ(tt_try_read(q, buf), -ENOTCONN);
 	xnvme_queue_term(q);
 	xnvme_dev_close(dev);
 }

@@ -12,6 +12,8 @@ the seeds identically.
   pi           every PI type x format x layout x location, plus refused argument sets
   tcp_pdu      NVMe/TCP PDU streams a target may send: responses, data, R2T, termination,
                with and without digests, and the violations the parser must refuse
+  tcp_rx       whole target streams for the receive path, in pieces of 61 bytes to 15 KiB:
+               every command answered, large payloads, digests, truncation and termination
 """
 import os
 import struct
@@ -395,6 +397,30 @@ def crc32c(data):
     return crc ^ 0xFFFFFFFF
 
 
+def ch(ptype, flags, hlen, pdo, plen):
+    return struct.pack("<BBBBI", ptype, flags, hlen, pdo, plen)
+
+def dg(hdr, on):
+    return struct.pack("<I", crc32c(hdr)) if on else b""
+
+def resp(cid, hd=False, status=0):
+    h = ch(5, 1 if hd else 0, 24, 0, 24 + (4 if hd else 0))
+    h += struct.pack("<IIHHHH", 0, 0, 1, 1, cid, status)
+    return h + dg(h, hd)
+
+def c2h(cid, off, data, hd=False, dd=False, flags=0x4):
+    pdo = 24 + (4 if hd else 0)
+    h = ch(7, flags | (1 if hd else 0) | (2 if dd else 0), 24, pdo,
+           pdo + len(data) + (4 if dd else 0))
+    h += struct.pack("<HHIII", cid, 0, off, len(data), 0)
+    return h + dg(h, hd) + data + (struct.pack("<I", crc32c(data)) if dd else b"")
+
+def r2t(cid, off, ln, hd=False):
+    h = ch(9, 1 if hd else 0, 24, 0, 24 + (4 if hd else 0))
+    h += struct.pack("<HHIII", cid, 5, off, ln, 0)
+    return h + dg(h, hd)
+
+
 def tcp_pdu():
     t = "tcp_pdu"
     clear(t)
@@ -406,29 +432,6 @@ def tcp_pdu():
             f, n, d = slots[i] if i < len(slots) else (0, 0, 0)
             out += struct.pack("<BHB", f, n, d)
         return out
-
-    def ch(ptype, flags, hlen, pdo, plen):
-        return struct.pack("<BBBBI", ptype, flags, hlen, pdo, plen)
-
-    def dg(hdr, on):
-        return struct.pack("<I", crc32c(hdr)) if on else b""
-
-    def resp(cid, hd=False, status=0):
-        h = ch(5, 1 if hd else 0, 24, 0, 24 + (4 if hd else 0))
-        h += struct.pack("<IIHHHH", 0, 0, 1, 1, cid, status)
-        return h + dg(h, hd)
-
-    def c2h(cid, off, data, hd=False, dd=False, flags=0x4):
-        pdo = 24 + (4 if hd else 0)
-        h = ch(7, flags | (1 if hd else 0) | (2 if dd else 0), 24, pdo,
-               pdo + len(data) + (4 if dd else 0))
-        h += struct.pack("<HHIII", cid, 0, off, len(data), 0)
-        return h + dg(h, hd) + data + (struct.pack("<I", crc32c(data)) if dd else b"")
-
-    def r2t(cid, off, ln, hd=False):
-        h = ch(9, 1 if hd else 0, 24, 0, 24 + (4 if hd else 0))
-        h += struct.pack("<HHIII", cid, 5, off, ln, 0)
-        return h + dg(h, hd)
 
     rd = (1 | 2 << 1, 8, 0)   # active read of 4 KiB
     wr = (1 | 1 << 1, 16, 0)  # active write of 8 KiB, data via R2T
@@ -453,9 +456,39 @@ def tcp_pdu():
     write(t, "digest-flag-missing", b"\x01" + cmds([rd]) + resp(0, False) + b"\x00" * 4)
 
 
+# ------------------------------------------------------------------------------ tcp_rx
+def tcp_rx():
+    t = "tcp_rx"
+    clear(t)
+    # byte 0 digests, byte 1 piece size ((b + 1) * 61 bytes), CIDs 0-7: 0 read 4 KiB,
+    # 1 read 64 KiB, 2 write 4 KiB in capsule, 3 write 64 KiB via R2T
+    kinds = bytes([0, 1, 2, 3, 0, 1, 2, 3])
+    d4 = bytes(range(256)) * 16
+    d64 = bytes((i * 7) & 0xFF for i in range(65536))
+
+    def good(hd, dd):
+        s = c2h(0, 0, d4, hd, dd) + resp(0, hd)
+        s += c2h(1, 0, d64[:20000], hd, dd, flags=0) + c2h(1, 20000, d64[20000:], hd, dd, flags=0xC)
+        s += resp(2, hd) + r2t(3, 0, 16384, hd)
+        s += c2h(4, 0, d4, hd, dd, flags=0xC) + c2h(5, 0, d64, hd, dd) + resp(5, hd) + resp(6, hd)
+        return s
+
+    for piece in (0, 255):
+        write(t, f"all-ok-piece{piece}", bytes([0, piece]) + kinds + good(False, False))
+    write(t, "all-ok-digests", bytes([3, 16]) + kinds + good(True, True))
+    write(t, "bad-ddgst-large", bytes([2, 255]) + kinds
+          + c2h(1, 0, d64, dd=True)[:-1] + b"\x00")
+    write(t, "short-data-then-resp", bytes([0, 7]) + kinds + c2h(1, 0, d64)[:30000] + resp(0))
+    write(t, "resp-mid-data", bytes([0, 1]) + kinds + c2h(0, 0, d4)[:1000] + resp(0) * 200)
+    write(t, "r2t-then-resp", bytes([0, 0]) + kinds + r2t(3, 0, 16384) + resp(3))
+    term = ch(3, 0, 24, 0, 24 + 8) + struct.pack("<H", 1) + b"\x00" * 14 + b"\x05" * 8
+    write(t, "term-split", bytes([1, 0]) + kinds + c2h(0, 0, d4, True) + term)
+
+
 if __name__ == "__main__":
     dev_open()
     ramdisk_cmd()
     printers()
     pi()
     tcp_pdu()
+    tcp_rx()

@@ -25,6 +25,8 @@ nqn=nqn.2024-01.io.xnvme:guest
 port=$S/ports/11
 cleanup() {
 	rm -f "$port/subsystems/$nqn"
+	[ -e "$S/subsystems/$nqn/namespaces/2/enable" ] && echo 0 >"$S/subsystems/$nqn/namespaces/2/enable"
+	[ -d "$S/subsystems/$nqn/namespaces/2" ] && rmdir "$S/subsystems/$nqn/namespaces/2"
 	[ -d "$port" ] && rmdir "$port"
 	[ -e "$S/subsystems/$nqn/namespaces/1/enable" ] && echo 0 >"$S/subsystems/$nqn/namespaces/1/enable"
 	[ -d "$S/subsystems/$nqn/namespaces/1" ] && rmdir "$S/subsystems/$nqn/namespaces/1"
@@ -55,6 +57,44 @@ if [ $rc -eq 0 ]; then
 		echo "tcp_target: data written over TCP is not on the namespace"
 		rc=1
 	fi
+fi
+
+# The PI namespace (512 B + 8 B separate metadata, PI type 1) as namespace 2: nvmet-tcp moves
+# no metadata, so the kernel target exports it without any (its block layer generates and checks
+# the PI): the initiator sees plain 512-byte LBAs, what it writes reads back through the local
+# block device (whose reads check the PI), and a separate metadata buffer is refused
+if [ $rc -eq 0 ] && [ -n "${XNVME_QEMU_PI_BLK:-}" ]; then
+	ns2=$S/subsystems/$nqn/namespaces/2
+	tmp=$(mktemp -d)
+	head -c 4096 /dev/urandom >"$tmp/pi.bin"
+	head -c 64 /dev/zero >"$tmp/md.bin"
+	tcpargs=(127.0.0.1:4420 --subnqn "$nqn" --dev-nsid 2)
+	if mkdir "$ns2" && echo -n "$XNVME_QEMU_PI_BLK" >"$ns2/device_path" && echo 1 >"$ns2/enable"; then
+		"$build/tools/xnvme" info "${tcpargs[@]}" >"$tmp/info.txt" 2>&1
+		if grep -q "lba_nbytes: 512$" "$tmp/info.txt" && grep -q "nbytes_oob: 0$" "$tmp/info.txt" &&
+			"$build/tools/lblk" write "${tcpargs[@]}" --nsid 2 --slba 0x10 --nlb 7 \
+				--data-input "$tmp/pi.bin" >"$tmp/w.log" 2>&1 &&
+			dd if="$XNVME_QEMU_PI_BLK" bs=512 skip=16 count=8 iflag=direct status=none |
+			cmp -s - "$tmp/pi.bin"; then
+			if "$build/tools/lblk" write "${tcpargs[@]}" --nsid 2 --slba 0x10 --nlb 7 \
+				--data-input "$tmp/pi.bin" --meta-input "$tmp/md.bin" >"$tmp/m.log" 2>&1; then
+				echo "tcp_target: a separate metadata buffer was accepted over TCP"
+				rc=1
+			else
+				echo "tcp_target: the PI namespace is plain 512 B over TCP; data and PI check out"
+			fi
+		else
+			echo "tcp_target: the PI namespace over TCP:"
+			cat "$tmp/info.txt" "$tmp/w.log" 2>/dev/null | tail -40
+			rc=1
+		fi
+		echo 0 >"$ns2/enable"
+		rmdir "$ns2"
+	else
+		echo "tcp_target: exporting the PI namespace failed"
+		rc=1
+	fi
+	rm -rf "$tmp"
 fi
 
 # The kernel's initiator against the same target: it sees what ours wrote, and ours reads what
@@ -120,21 +160,44 @@ elif [ -z "$fio" ]; then
 	echo "tcp_target: no fio binary given (skipping fio)"
 fi
 
-# DuckDB's nvmefs extension on the target (most storage and crash-recovery tests; they format
-# the namespace): the secret's DEVICE is the URI with its subnqn option, raw byte checks go through
-# the exported block device. Needs NVMEFS_EXTENSION built against this library and
-# XNVME_GUEST_PYTHON (the interpreter with duckdb and pytest).
+# DuckDB's nvmefs extension on the target (they format the namespace): the secret's DEVICE is the
+# URI with its subnqn option, raw byte checks go through the exported block device. Needs
+# NVMEFS_EXTENSION built against this library and XNVME_GUEST_PYTHON (the interpreter with duckdb
+# and pytest).
 if [ $rc -eq 0 ] && [ -n "${NVMEFS_EXTENSION:-}" ]; then
 	suite=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../duckdb/tests" && pwd)
-	# about 2 minutes under TCG: the two slowest crash tests (over a minute and a half) stay
-	# in the on-device runs of run_suite.sh
-	sel="(storage or recovery) and not repeated_crashes and not checkpoint_and_large"
+	# The whole suite over TCP ran for more than 16 minutes under TCG (a loaded host), far past
+	# this step's budget of about 3: a selection of the tests that put the device (here the TCP
+	# target) under the extension, from every test file but one: storage round trips and the
+	# unaligned WAL, crash recovery, torn and corrupted metadata, formatting refusals, no FDP
+	# directive on a namespace without FDP, and concurrent clients (a queue, so a connection,
+	# per thread). Not test_spill.py: its module fixture first runs four spill queries locally,
+	# then one spills to the device; alone that took over 6 minutes here. Spilling through the
+	# extension runs on the local namespaces in run_suite.sh, and the rest (secret parsing
+	# without a device, repeated crashes) there and on the host.
+	sel="ramdisk_roundtrip or many_small_commits or crash_after_commits or torn_metadata"
+	sel+=" or corruption_is_refused or format_refuses or unformatted_and_foreign"
+	sel+=" or no_fdp_no_directive or concurrent_clients"
 	if env NVMEFS_TEST_DEVICE="127.0.0.1:4420?subnqn=$nqn" NVMEFS_TEST_RAW="$dev" \
-		NVMEFS_TEST_OPTS="ASYNC 'tcp'" "${XNVME_GUEST_PYTHON:-python3}" -m pytest -q -rs \
+		NVMEFS_TEST_OPTS="ASYNC 'tcp'" "${XNVME_GUEST_PYTHON:-python3}" -m pytest -v -rs --durations=0 \
 		-p no:cacheprovider -k "$sel" "$suite"; then
-		echo "tcp_target: DuckDB's nvmefs storage and recovery tests pass over TCP"
+		echo "tcp_target: DuckDB's nvmefs tests (a selection) pass over TCP"
 	else
 		echo "tcp_target: DuckDB's nvmefs tests failed over TCP"
+		rc=1
+	fi
+fi
+
+# Hostile-target cases through a fault-injecting proxy in front of the kernel's target
+# (truncated and oversized PDUs, data for an unknown CID or outside the command, wrong digests,
+# the connection dropped mid-C2HData, a stall past the command timeout): the command fails, the
+# queue reports it, nothing hangs, and a fresh connection reads back what it writes
+if [ $rc -eq 0 ]; then
+	if "${XNVME_GUEST_PYTHON:-python3}" "$(dirname "${BASH_SOURCE[0]}")/tcp_fault_proxy.py" \
+		"$build/tests/guest/test_tcp_proxy" 4420 4421 "$nqn"; then
+		echo "tcp_target: the fault-injecting proxy's cases pass"
+	else
+		echo "tcp_target: a fault-injecting proxy case failed"
 		rc=1
 	fi
 fi

@@ -1,48 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Receive side of a connection: a state machine over common header, rest of the header (with
- * digest), data and data digest. Headers go through the parser (pdu.c) before anything in them
- * is used; C2HData payloads are received straight into the caller's buffer at the validated
- * offset. Any violation fails the whole connection.
+ * Receive side of a connection: one recvmsg takes whatever has arrived into the connection's
+ * staging buffer, and a state machine (PDU header, C2HData payload, data digest) consumes it:
+ * headers are parsed in place by the parser (pdu.c) before anything in them is used, payloads
+ * copied to the caller's buffer at the validated offset. While at least
+ * XNVME_TCP_RX_DIRECT_MIN payload bytes are still to come, the recvmsg scatters them straight
+ * into the caller's buffer and only what follows into the staging buffer. A recvmsg that
+ * leaves room unused drained the socket: the poke reads no more (no trailing EAGAIN). Any
+ * violation fails the whole connection.
  */
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "tcp.h"
-
-/* Reads into `iov` until done or the socket is empty: 1 done, 0 would block, <0 error */
-static int
-rx_fill(struct xnvme_tcp_conn *conn, struct iovec *iov, uint32_t iovcnt, uint32_t want)
-{
-	while (conn->rx_got < want) {
-		struct msghdr msg = {.msg_iov = iov, .msg_iovlen = iovcnt};
-		ssize_t n = recvmsg(conn->fd, &msg, MSG_DONTWAIT);
-
-		if (n > 0) {
-			conn->rx_got += (uint32_t)n;
-			return conn->rx_got >= want ? 1 : 0;
-		}
-		if (n == 0) {
-			return -ECONNRESET;
-		}
-		if (errno == EAGAIN || errno == EWOULDBLOCK) {
-			return 0;
-		}
-		if (errno != EINTR) {
-			return -errno;
-		}
-	}
-	return 1;
-}
-
-static int
-rx_bytes(struct xnvme_tcp_conn *conn, uint8_t *buf, uint32_t want)
-{
-	struct iovec iov = {.iov_base = buf + conn->rx_got, .iov_len = want - conn->rx_got};
-
-	return rx_fill(conn, &iov, 1, want);
-}
 
 static void
 on_resp(struct xnvme_tcp_conn *conn)
@@ -106,11 +77,11 @@ on_data_done(struct xnvme_tcp_conn *conn)
 	}
 }
 
-/* A whole header is in rxhdr: validate and act on it */
+/* A whole header (hdr, len bytes) is in the staging buffer: validate and act on it */
 static int
-on_header(struct xnvme_tcp_conn *conn)
+on_header(struct xnvme_tcp_conn *conn, const uint8_t *hdr, uint32_t len)
 {
-	int err = xnvme_tcp_pdu_parse(conn->rxhdr, conn->rx_need, &conn->lim, conn->st, &conn->pdu);
+	int err = xnvme_tcp_pdu_parse(hdr, len, &conn->lim, conn->st, &conn->pdu);
 
 	if (err) {
 		return err;
@@ -136,29 +107,27 @@ on_header(struct xnvme_tcp_conn *conn)
 	}
 }
 
-static int
-rx_data(struct xnvme_tcp_conn *conn)
+static uint32_t
+rxb_avail(const struct xnvme_tcp_conn *conn)
+{
+	return conn->rxb_tail - conn->rxb_head;
+}
+
+/* The caller's buffer for the rest of the payload of conn->pdu; 0 when it does not fit */
+static uint32_t
+data_iov(struct xnvme_tcp_conn *conn, struct iovec *iov)
 {
 	struct xnvme_tcp_slot *slot = &conn->slots[conn->pdu.cid];
-	struct iovec iov[XNVME_TCP_IOV_MAX];
-	uint32_t n = xnvme_tcp_iov_slice(slot->iov, slot->iovcnt, conn->pdu.off + conn->rx_got,
-					 conn->pdu.len - conn->rx_got, iov, XNVME_TCP_IOV_MAX);
-	uint32_t got = conn->rx_got;
-	int ret;
 
-	if (!n) {
-		return -EPROTO;
-	}
-	/* rx_fill counts from zero against the remaining length */
-	conn->rx_got = 0;
-	ret = rx_fill(conn, iov, n, conn->pdu.len - got);
-	conn->rx_got += got;
-	if (ret <= 0) {
-		return ret;
-	}
+	return xnvme_tcp_iov_slice(slot->iov, slot->iovcnt, conn->pdu.off + conn->rx_got,
+				   conn->pdu.len - conn->rx_got, iov, XNVME_TCP_IOV_MAX);
+}
+
+static int
+data_done(struct xnvme_tcp_conn *conn)
+{
 	if (conn->lim.ddgst) {
 		conn->rx = XNVME_TCP_RX_DDGST;
-		conn->rx_got = 0;
 		return 1;
 	}
 	on_data_done(conn);
@@ -166,23 +135,18 @@ rx_data(struct xnvme_tcp_conn *conn)
 }
 
 static int
-rx_ddgst(struct xnvme_tcp_conn *conn)
+check_ddgst(struct xnvme_tcp_conn *conn, const uint8_t *dgst)
 {
 	struct xnvme_tcp_slot *slot = &conn->slots[conn->pdu.cid];
 	struct iovec iov[XNVME_TCP_IOV_MAX];
 	uint32_t crc = ~0U, got;
-	uint32_t n;
-	int ret = rx_bytes(conn, conn->rx_dgst, XNVME_TCP_DIGEST_LEN);
+	uint32_t n = xnvme_tcp_iov_slice(slot->iov, slot->iovcnt, conn->pdu.off, conn->pdu.len,
+					 iov, XNVME_TCP_IOV_MAX);
 
-	if (ret <= 0) {
-		return ret;
-	}
-	n = xnvme_tcp_iov_slice(slot->iov, slot->iovcnt, conn->pdu.off, conn->pdu.len, iov,
-				XNVME_TCP_IOV_MAX);
 	for (uint32_t i = 0; i < n; ++i) {
 		crc = xnvme_tcp_crc32c(crc, iov[i].iov_base, iov[i].iov_len);
 	}
-	memcpy(&got, conn->rx_dgst, sizeof(got));
+	memcpy(&got, dgst, sizeof(got));
 	if (got != ~crc) {
 		return -EBADMSG;
 	}
@@ -190,47 +154,137 @@ rx_ddgst(struct xnvme_tcp_conn *conn)
 	return 1;
 }
 
+/* Consumes what the staging buffer holds for the current state: 1 progress, 0 needs bytes */
+static int
+rx_step(struct xnvme_tcp_conn *conn)
+{
+	const uint8_t *p = conn->rxb + conn->rxb_head;
+	uint32_t avail = rxb_avail(conn);
+
+	switch (conn->rx) {
+	case XNVME_TCP_RX_CH: {
+		uint32_t hdr_nbytes;
+		int err;
+
+		if (avail < sizeof(struct xnvme_tcp_ch)) {
+			return 0;
+		}
+		err = xnvme_tcp_pdu_check_ch(p, &conn->lim, &hdr_nbytes);
+		if (err) {
+			return err;
+		}
+		if (avail < hdr_nbytes) {
+			return 0;
+		}
+		conn->rxb_head += hdr_nbytes;
+		err = on_header(conn, p, hdr_nbytes);
+		return err ? err : 1;
+	}
+	case XNVME_TCP_RX_DATA: {
+		struct iovec iov[XNVME_TCP_IOV_MAX];
+		uint32_t n, left = conn->pdu.len - conn->rx_got;
+
+		if (!left) { /* received directly */
+			return data_done(conn);
+		}
+		if (!avail) {
+			return 0;
+		}
+		n = data_iov(conn, iov);
+		if (!n) {
+			return -EPROTO;
+		}
+		for (uint32_t i = 0; i < n && avail; ++i) {
+			uint32_t take = iov[i].iov_len < avail ? (uint32_t)iov[i].iov_len : avail;
+
+			memcpy(iov[i].iov_base, conn->rxb + conn->rxb_head, take);
+			conn->rxb_head += take;
+			conn->rx_got += take;
+			avail -= take;
+		}
+		return conn->rx_got == conn->pdu.len ? data_done(conn) : 1;
+	}
+	case XNVME_TCP_RX_DDGST:
+		if (avail < XNVME_TCP_DIGEST_LEN) {
+			return 0;
+		}
+		conn->rxb_head += XNVME_TCP_DIGEST_LEN;
+		return check_ddgst(conn, p);
+	default:
+		return -EPROTO;
+	}
+}
+
+/*
+ * One recvmsg: a large rest of a payload straight into the caller's buffer, everything else
+ * into the staging buffer. 1 bytes came, 0 would block, <0 error; *more is false when the
+ * call left room unused (the socket is drained).
+ */
+static int
+rx_read(struct xnvme_tcp_conn *conn, bool *more)
+{
+	struct iovec iov[XNVME_TCP_IOV_MAX + 1];
+	struct msghdr msg = {.msg_iov = iov};
+	uint32_t n = 0, direct = 0, avail = rxb_avail(conn);
+	size_t room;
+	ssize_t got;
+
+	/* what is left is a piece of one PDU header or digest: move it to the front */
+	if (conn->rxb_head) {
+		memmove(conn->rxb, conn->rxb + conn->rxb_head, avail);
+		conn->rxb_head = 0;
+		conn->rxb_tail = avail;
+	}
+	if (conn->rx == XNVME_TCP_RX_DATA && !avail &&
+	    conn->pdu.len - conn->rx_got >= XNVME_TCP_RX_DIRECT_MIN) {
+		n = data_iov(conn, iov);
+		if (!n) {
+			return -EPROTO;
+		}
+		direct = conn->pdu.len - conn->rx_got;
+	}
+	iov[n].iov_base = conn->rxb + conn->rxb_tail;
+	iov[n++].iov_len = XNVME_TCP_RXB_NBYTES - conn->rxb_tail;
+	room = direct + (XNVME_TCP_RXB_NBYTES - conn->rxb_tail);
+	msg.msg_iovlen = n;
+	for (;;) {
+		got = recvmsg(conn->fd, &msg, MSG_DONTWAIT);
+		if (got > 0) {
+			break;
+		}
+		if (got == 0) {
+			return -ECONNRESET;
+		}
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			*more = false;
+			return 0;
+		}
+		if (errno != EINTR) {
+			return -errno;
+		}
+	}
+	*more = (size_t)got == room;
+	if (direct) {
+		uint32_t take = (size_t)got < direct ? (uint32_t)got : direct;
+
+		conn->rx_got += take;
+		got -= take;
+	}
+	conn->rxb_tail += (uint32_t)got;
+	return 1;
+}
+
 int
 xnvme_tcp_conn_recv(struct xnvme_tcp_conn *conn, uint32_t max)
 {
 	uint32_t start = conn->ncompleted;
+	bool more = true;
 
 	while (!conn->err && (!max || conn->ncompleted - start < max)) {
-		int ret;
+		int ret = rx_step(conn);
 
-		switch (conn->rx) {
-		case XNVME_TCP_RX_CH:
-			/*
-			 * Every PDU after ICResp has a 24-byte header: take it and its digest in
-			 * one recv. (A termination PDU has no digest; it ends the connection.)
-			 */
-			ret = rx_bytes(conn, conn->rxhdr,
-				       24 + (conn->lim.hdgst ? XNVME_TCP_DIGEST_LEN : 0));
-			if (ret > 0) {
-				ret = xnvme_tcp_pdu_check_ch(conn->rxhdr, &conn->lim,
-							     &conn->rx_need);
-				ret = ret ? ret : 1;
-				conn->rx = XNVME_TCP_RX_HDR;
-			}
-			break;
-		case XNVME_TCP_RX_HDR:
-			ret = conn->rx_got >= conn->rx_need
-				      ? 1
-				      : rx_bytes(conn, conn->rxhdr, conn->rx_need);
-			if (ret > 0) {
-				ret = on_header(conn);
-				ret = ret ? ret : 1;
-			}
-			break;
-		case XNVME_TCP_RX_DATA:
-			ret = rx_data(conn);
-			break;
-		case XNVME_TCP_RX_DDGST:
-			ret = rx_ddgst(conn);
-			break;
-		default:
-			ret = -EPROTO;
-			break;
+		if (!ret && more) {
+			ret = rx_read(conn, &more);
 		}
 		if (ret < 0) {
 			xnvme_tcp_conn_fail(conn, ret);

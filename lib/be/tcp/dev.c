@@ -101,27 +101,71 @@ target_from_opts(struct xnvme_dev *dev, struct xnvme_tcp_target *tgt)
 	return 0;
 }
 
-static int
-admin_identify_ioccsz(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t *icd_max)
+/* Identify (`cns`, `nsid`) on the admin connection into a new 4 KiB buffer; NULL and *err */
+static void *
+admin_identify(struct xnvme_tcp_dev *st, uint8_t cns, uint32_t nsid, int *err)
 {
-	struct xnvme_spec_idfy_ctrlr *id = malloc(sizeof(*id));
+	void *buf = malloc(4096);
 	struct xnvme_cmd_ctx ctx = {0};
-	int err;
 
-	if (!id) {
-		return -ENOMEM;
+	if (!buf) {
+		*err = -ENOMEM;
+		return NULL;
 	}
 	ctx.opts = XNVME_CMD_SYNC;
 	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_IDFY;
-	ctx.cmd.idfy.cns = XNVME_SPEC_IDFY_CTRLR;
-	err = xnvme_tcp_conn_run(&st->admin, &ctx, id, sizeof(*id), NULL, 0, NULL, 0);
-	if (err) {
-		free(id);
+	ctx.cmd.common.nsid = nsid;
+	ctx.cmd.idfy.cns = cns;
+	*err = xnvme_tcp_conn_run(&st->admin, &ctx, buf, 4096, NULL, 0, NULL, 0);
+	if (*err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int
+admin_identify_ioccsz(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t *icd_max)
+{
+	int err;
+	struct xnvme_spec_idfy_ctrlr *id = admin_identify(st, XNVME_SPEC_IDFY_CTRLR, 0, &err);
+
+	if (!id) {
 		return xnvme_dev_set_errmsg(dev, err, "Identify Controller failed");
 	}
 	*icd_max = id->nvmf_specific.ioccsz >= 4 ? id->nvmf_specific.ioccsz * 16 - 64 : 0;
 	free(id);
 	return 0;
+}
+
+/*
+ * NVMe over Fabrics moves metadata only interleaved with the data (extended LBAs): there is
+ * no metadata pointer in a capsule. A namespace whose active format keeps metadata separate
+ * cannot be read or written over TCP; say so at open instead of failing every command. A
+ * namespace that cannot be identified is left to the commands (the error shows there).
+ */
+static int
+admin_check_metadata(struct xnvme_dev *dev, struct xnvme_tcp_dev *st, uint32_t nsid)
+{
+	int err;
+	struct xnvme_spec_idfy_ns *ns = admin_identify(st, XNVME_SPEC_IDFY_NS, nsid, &err);
+	uint32_t fmt, ms;
+
+	if (!ns) {
+		return err == -ENOMEM ? err : 0;
+	}
+	fmt = (uint32_t)ns->flbas.format | ((uint32_t)ns->flbas.format_msb << 4);
+	ms = fmt < 64 ? ns->lbaf[fmt].ms : 0;
+	err = ms && !ns->flbas.extended
+		      ? xnvme_dev_set_errmsg(
+				dev, -ENOTSUP,
+				"namespace %u keeps %u bytes of metadata per LBA in a separate buffer "
+				"(FLBAS bit 4 clear); NVMe over Fabrics transfers metadata only "
+				"interleaved with the data (extended LBA format)",
+				nsid, ms)
+		      : 0;
+	free(ns);
+	return err;
 }
 
 /* Set Features Number of Queues: how many I/O queue IDs the controller grants */
@@ -314,6 +358,7 @@ tcp_dev_open(struct xnvme_dev *dev)
 	}
 	if (!err && strcmp(tgt.subnqn, XNVME_FABRICS_DISC_NQN)) {
 		err = admin_identify_ioccsz(dev, st, &st->icd_max);
+		err = err ? err : admin_check_metadata(dev, st, dev->opts.nsid ? dev->opts.nsid : 1);
 		err = err ? err
 			  : conn_up(dev, &st->sync, SYNC_NCMDS, 1, st->mqes < 1 ? st->mqes : 1,
 				    tgt.io_timeout_us);

@@ -5,9 +5,10 @@
  * A device handle holds an admin connection (queue 0) and a connection for synchronous I/O
  * (queue 1), each behind a mutex; every xnvme_queue gets a connection of its own (queue 2..),
  * used by one thread at a time like any queue. A connection is a non-blocking socket with a
- * command slot per CID: slots and their PDU headers are allocated when the connection is set up,
- * never per command. Any protocol violation, digest error, timeout or lost connection fails
- * every command of that connection and leaves it dead (later commands fail with -ENOTCONN).
+ * command slot per CID: slots, their PDU headers and a receive staging buffer are allocated
+ * when the connection is set up, never per command. Any protocol violation, digest error,
+ * timeout or lost connection fails every command of that connection and leaves it dead (later
+ * commands fail with -ENOTCONN).
  */
 #ifndef XNVME_TCP_H
 #define XNVME_TCP_H
@@ -150,12 +151,15 @@ struct xnvme_tcp_conn;
 typedef void (*xnvme_tcp_complete_fn)(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx);
 
 enum xnvme_tcp_rx_state {
-	XNVME_TCP_RX_CH = 0,
-	XNVME_TCP_RX_HDR,
-	XNVME_TCP_RX_DATA,
-	XNVME_TCP_RX_DDGST,
-	XNVME_TCP_RX_TERM,
+	XNVME_TCP_RX_CH = 0, ///< expecting a PDU header
+	XNVME_TCP_RX_DATA,   ///< C2HData payload of conn->pdu
+	XNVME_TCP_RX_DDGST,  ///< its data digest
 };
+
+/** Bytes of a connection's receive staging buffer */
+#define XNVME_TCP_RXB_NBYTES (128U * 1024U)
+/** C2HData payload still to come from which recvmsg scatters straight into the caller's buffer */
+#define XNVME_TCP_RX_DIRECT_MIN (16U * 1024U)
 
 struct xnvme_tcp_conn {
 	int fd;
@@ -173,13 +177,17 @@ struct xnvme_tcp_conn {
 	xnvme_tcp_complete_fn complete; ///< NULL on synchronous connections
 	void *arg;
 
-	/* receive */
+	/*
+	 * receive: a staging buffer that one recvmsg fills with as many PDUs as have arrived
+	 * (rxb[rxb_head..rxb_tail) not parsed yet); headers are parsed in place, data copied
+	 * out, large C2HData payloads received straight into the caller's buffer
+	 */
 	enum xnvme_tcp_rx_state rx;
-	uint32_t rx_need;
-	uint32_t rx_got;
-	uint8_t rxhdr[24 + XNVME_TCP_DIGEST_LEN + XNVME_TCP_TERM_DATA_MAX];
+	uint32_t rx_got; ///< RX_DATA: payload bytes of conn->pdu received so far
+	uint8_t *rxb;
+	uint32_t rxb_head;
+	uint32_t rxb_tail;
 	struct xnvme_tcp_pdu pdu; ///< the PDU being received
-	uint8_t rx_dgst[XNVME_TCP_DIGEST_LEN];
 
 	/* transmit: ring of slot indices whose PDU waits to be sent; tx_off into the head PDU */
 	uint16_t *txq;
@@ -193,6 +201,13 @@ struct xnvme_tcp_conn {
 	struct xnvme_tcp_cmd_state *st;
 	struct xnvme_tcp_slot *slots;
 };
+
+/**
+ * Allocates `ncmds` command slots and the buffers of a connection without a socket (fd -1;
+ * conn_open connects and negotiates; the fuzzer attaches a socket pair). 0, -EINVAL, -ENOMEM.
+ */
+int
+xnvme_tcp_conn_init(struct xnvme_tcp_conn *conn, uint32_t ncmds);
 
 /** Connects and negotiates (ICReq/ICResp) with `ncmds` command slots; 0 or negative errno */
 int
@@ -248,6 +263,9 @@ void
 xnvme_tcp_slot_complete(struct xnvme_tcp_conn *conn, uint16_t cid);
 uint64_t
 xnvme_tcp_now_ns(void);
+/** CLOCK_MONOTONIC_COARSE in ns (a few ms resolution): command deadlines on the hot path */
+uint64_t
+xnvme_tcp_coarse_ns(void);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Fabrics (fabrics.c) and the device (dev.c)                                                 */
