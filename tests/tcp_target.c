@@ -208,7 +208,7 @@ idfy(struct tt_conn *c, const uint8_t *sqe, uint8_t *buf)
 		buf[128 + 2] = 9; /* LBA format 0: 512 bytes */
 		memcpy(buf + 128, &tt->cfg.ms, 2);
 		if (tt->cfg.ms) {
-			buf[26] = tt->cfg.ms_separate ? 0 : 0x10; /* FLBAS bit 4: extended */
+			buf[26] = tt->cfg.ms_separate ? 0 : 0x10;  /* FLBAS bit 4: extended */
 			buf[27] = tt->cfg.ms_separate ? 0x2 : 0x1; /* MC */
 			buf[28] = tt->cfg.ms >= 8 ? 0x1 : 0;       /* DPC: type 1 */
 			buf[29] = tt->cfg.ms >= 8 ? 0x1 : 0;       /* DPS: type 1, PI at the end */

@@ -98,8 +98,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FAIL("out of memory");
 		}
 		memset(g_h.buf[i], 0xA5, nbytes + 2 * GUARD);
-		g_h.ctx[i].cmd.common.opcode = kind < 2 ? XNVME_SPEC_NVM_OPC_READ
-							: XNVME_SPEC_NVM_OPC_WRITE;
+		g_h.ctx[i].cmd.common.opcode =
+			kind < 2 ? XNVME_SPEC_NVM_OPC_READ : XNVME_SPEC_NVM_OPC_WRITE;
 		if (xnvme_tcp_conn_submit(&conn, &g_h.ctx[i], g_h.buf[i] + GUARD, NULL, 0, nbytes,
 					  NULL, 0)) {
 			FAIL("submission %d refused", i);

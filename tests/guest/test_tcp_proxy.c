@@ -87,7 +87,8 @@ faulted(const char *uri, const char *subnqn, uint8_t *buf)
 		uint16_t nlb = k ? 7 : 127; /* the proxy acts on the 64 KiB read only */
 
 		xnvme_prep_nvm(ctx, XNVME_SPEC_NVM_OPC_READ, 1, (uint64_t)k * 256, nlb);
-		CHECK_EQ(xnvme_cmd_pass(ctx, buf + (size_t)k * 65536, (nlb + 1U) * 512U, NULL, 0), 0);
+		CHECK_EQ(xnvme_cmd_pass(ctx, buf + (size_t)k * 65536, (nlb + 1U) * 512U, NULL, 0),
+			 0);
 	}
 	t0 = now_s();
 	while (xnvme_queue_get_outstanding(q) && now_s() - t0 < 20.0) {
@@ -144,7 +145,8 @@ fresh(const char *uri, const char *subnqn, uint8_t *buf, uint32_t seed)
 		struct xnvme_cmd_ctx *actx = xnvme_queue_get_cmd_ctx(q);
 
 		xnvme_queue_set_cb(q, count_cb, &c);
-		xnvme_prep_nvm(actx, XNVME_SPEC_NVM_OPC_READ, 1, FRESH_SLBA, FRESH_NBYTES / 512 - 1);
+		xnvme_prep_nvm(actx, XNVME_SPEC_NVM_OPC_READ, 1, FRESH_SLBA,
+			       FRESH_NBYTES / 512 - 1);
 		CHECK_EQ(xnvme_cmd_pass(actx, rbuf, FRESH_NBYTES, NULL, 0), 0);
 		CHECK_EQ(xnvme_queue_drain(q), 1);
 		CHECK_EQ(c.ok, 1);

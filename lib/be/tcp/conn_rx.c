@@ -140,8 +140,8 @@ check_ddgst(struct xnvme_tcp_conn *conn, const uint8_t *dgst)
 	struct xnvme_tcp_slot *slot = &conn->slots[conn->pdu.cid];
 	struct iovec iov[XNVME_TCP_IOV_MAX];
 	uint32_t crc = ~0U, got;
-	uint32_t n = xnvme_tcp_iov_slice(slot->iov, slot->iovcnt, conn->pdu.off, conn->pdu.len,
-					 iov, XNVME_TCP_IOV_MAX);
+	uint32_t n = xnvme_tcp_iov_slice(slot->iov, slot->iovcnt, conn->pdu.off, conn->pdu.len, iov,
+					 XNVME_TCP_IOV_MAX);
 
 	for (uint32_t i = 0; i < n; ++i) {
 		crc = xnvme_tcp_crc32c(crc, iov[i].iov_base, iov[i].iov_len);

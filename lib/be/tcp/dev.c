@@ -358,7 +358,8 @@ tcp_dev_open(struct xnvme_dev *dev)
 	}
 	if (!err && strcmp(tgt.subnqn, XNVME_FABRICS_DISC_NQN)) {
 		err = admin_identify_ioccsz(dev, st, &st->icd_max);
-		err = err ? err : admin_check_metadata(dev, st, dev->opts.nsid ? dev->opts.nsid : 1);
+		err = err ? err
+			  : admin_check_metadata(dev, st, dev->opts.nsid ? dev->opts.nsid : 1);
 		err = err ? err
 			  : conn_up(dev, &st->sync, SYNC_NCMDS, 1, st->mqes < 1 ? st->mqes : 1,
 				    tgt.io_timeout_us);
