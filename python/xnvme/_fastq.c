@@ -67,8 +67,8 @@ typedef struct {
 	Py_ssize_t slot_off[7]; /* Completion's __slots__ in argument order; [0] < 0: unknown */
 	Py_ssize_t depth;       /* commands the queue holds */
 	Py_ssize_t lba_nbytes;  /* set_fast(): 0 until then */
-	PyObject *slow;         /* set_fast(): Queue.submit_read, for every case but the common one */
-	PyObject *failed;       /* set_fast(): raises the XnvmeError of a refused submission */
+	PyObject *slow;   /* set_fast(): Queue.submit_read, for every case but the common one */
+	PyObject *failed; /* set_fast(): raises the XnvmeError of a refused submission */
 } FastQueue;
 
 static const char *const cpl_slots[7] = {"ok", "sct", "sc", "result", "buffer", "error", "tag"};
@@ -410,7 +410,6 @@ fq_keep_error(FastQueue *self)
 	Py_XDECREF(value);
 	Py_XDECREF(tb);
 }
-
 
 #define DISPATCH_STACK 64
 
@@ -760,8 +759,10 @@ fq_submit_read(FastQueue *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
 			}
 		}
 		if (i == 5 || i < nargs) {
-			PyErr_Format(PyExc_TypeError, "submit_read() got an unexpected or repeated "
-						      "keyword argument '%U'", name);
+			PyErr_Format(PyExc_TypeError,
+				     "submit_read() got an unexpected or repeated "
+				     "keyword argument '%U'",
+				     name);
 			return NULL;
 		}
 		a[i] = args[nargs + k];

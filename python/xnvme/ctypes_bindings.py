@@ -556,9 +556,11 @@ xnvme_enumerate_action__enumvalues = {
 enum_xnvme_queue_opts = ctypes.c_uint
 XNVME_QUEUE_IOPOLL = 1
 XNVME_QUEUE_SQPOLL = 2
+XNVME_QUEUE_POKE_SPIN = 4
 xnvme_queue_opts__enumvalues = {
     1: 'XNVME_QUEUE_IOPOLL',
     2: 'XNVME_QUEUE_SQPOLL',
+    4: 'XNVME_QUEUE_POKE_SPIN',
 }
 
 # enum xnvme_spec_fs_opcs

@@ -27178,6 +27178,7 @@ pub struct xnvme_queue {
 }
 pub const XNVME_QUEUE_IOPOLL: xnvme_queue_opts = 1;
 pub const XNVME_QUEUE_SQPOLL: xnvme_queue_opts = 2;
+pub const XNVME_QUEUE_POKE_SPIN: xnvme_queue_opts = 4;
 pub type xnvme_queue_opts = ::core::ffi::c_uint;
 unsafe extern "C" {
     pub fn xnvme_queue_init(
