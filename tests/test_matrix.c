@@ -289,8 +289,11 @@ run_target(const char *uri, const char *mech, uint32_t nsid)
 	t.geo = xnvme_dev_get_geo(t.dev);
 	t.nsid = xnvme_dev_get_nsid(t.dev);
 	t.moves_data = strcmp(mech, "nil") != 0;
+	/* a fabrics target decides which opcodes it serves and how it reports a range error (the
+	 * kernel's nvmet on a block device: no Compare, Internal Error past the end) */
 	t.any_opcode = t.moves_data && mech_carries_any_opcode(mech) &&
-		       xnvme_dev_get_csi(t.dev) == XNVME_SPEC_CSI_NVM;
+		       xnvme_dev_get_csi(t.dev) == XNVME_SPEC_CSI_NVM &&
+		       strcmp(xnvme_dev_get_opts(t.dev)->be, "tcp");
 
 	bufsz = t.geo->mdts_nbytes > (size_t)QDEPTH * t.geo->lba_nbytes
 			? t.geo->mdts_nbytes

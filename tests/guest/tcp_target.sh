@@ -3,7 +3,8 @@
 # the guest's 512-byte QEMU namespace through nvmet-tcp on 127.0.0.1:4420 (configfs), runs
 # tests/test_tcp against it (without and with digests; it overwrites the namespace's first
 # 16 MiB), reads what the initiator wrote back through the block device, cross-checks data with
-# the kernel's own initiator (nvme connect) both ways, removes the target's port during I/O
+# the kernel's own initiator (nvme connect) both ways, runs the device x mechanism matrix over
+# TCP on it and on a null_blk namespace, removes the target's port during I/O
 # (xnvmeperf must fail and exit, not hang), and removes the configuration. Given a fio binary
 # built against this library, fio's xnvme engine verifies data over the backend too; given
 # NVMEFS_EXTENSION (built against this library), part of DuckDB's nvmefs suite runs on the
@@ -25,6 +26,8 @@ nqn=nqn.2024-01.io.xnvme:guest
 port=$S/ports/11
 cleanup() {
 	rm -f "$port/subsystems/$nqn"
+	[ -e "$S/subsystems/$nqn/namespaces/3/enable" ] && echo 0 >"$S/subsystems/$nqn/namespaces/3/enable"
+	[ -d "$S/subsystems/$nqn/namespaces/3" ] && rmdir "$S/subsystems/$nqn/namespaces/3"
 	[ -e "$S/subsystems/$nqn/namespaces/2/enable" ] && echo 0 >"$S/subsystems/$nqn/namespaces/2/enable"
 	[ -d "$S/subsystems/$nqn/namespaces/2" ] && rmdir "$S/subsystems/$nqn/namespaces/2"
 	[ -d "$port" ] && rmdir "$port"
@@ -57,6 +60,34 @@ if [ $rc -eq 0 ]; then
 		echo "tcp_target: data written over TCP is not on the namespace"
 		rc=1
 	fi
+fi
+
+# The device x mechanism matrix over TCP: the QEMU namespace (1) and a memory-backed null_blk
+# device exported as namespace 3, through the tcp backend's own queues and sync path and the
+# backend-neutral emu, thrpool and nil queues (data written, read back and compared)
+if [ $rc -eq 0 ]; then
+	ns3=$S/subsystems/$nqn/namespaces/3
+	mlog=$(mktemp)
+	if modprobe null_blk nr_devices=1 gb=1 memory_backed=1 && [ -b /dev/nullb0 ] &&
+		mkdir "$ns3" && echo -n /dev/nullb0 >"$ns3/device_path" && echo 1 >"$ns3/enable"; then
+		for nsid in 1 3; do
+			if ! "$build/tests/test_matrix" --uri "127.0.0.1:4420?subnqn=$nqn" --nsid $nsid \
+				--mech tcp --mech sync --mech emu --mech thrpool --mech nil >"$mlog" 2>&1 ||
+				[ "$(grep -c 'ran: true' "$mlog")" != 5 ]; then
+				echo "tcp_target: the matrix over TCP failed on namespace $nsid:"
+				tail -20 "$mlog"
+				rc=1
+			fi
+		done
+		[ $rc -eq 0 ] && echo "tcp_target: the matrix passes over TCP (QEMU namespace, null_blk)"
+		echo 0 >"$ns3/enable"
+		rmdir "$ns3"
+	else
+		echo "tcp_target: exporting a memory-backed null_blk device failed"
+		rc=1
+	fi
+	modprobe -r null_blk 2>/dev/null
+	rm -f "$mlog"
 fi
 
 # The PI namespace (512 B + 8 B separate metadata, PI type 1) as namespace 2: nvmet-tcp moves
