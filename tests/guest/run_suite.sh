@@ -130,7 +130,7 @@ if [ -n "${NVMEFS_EXTENSION:-}" ]; then
 	# resets). The block device's selection, every test file, less the tests that never open
 	# the vfio device here (FDP placement and a full device: ramdisk and file) and the two
 	# slowest repeats of paths covered by the others (repeated crashes: a crash recovered by
-	# a second process; a parallel scan that spills: concurrent clients) (~3 min here).
+	# a second process; a parallel scan that spills: concurrent clients) (2.2-2.7 min here).
 	bdf=${XNVME_QEMU_SPARE_PCI_BDF:-}
 	drv=$(dirname "${BASH_SOURCE[0]}")/../../tools/xnvme-driver
 	if [ -n "$bdf" ] && "$drv" bind "$bdf" >"$out/duckdb-vfio-bind.log" 2>&1; then
