@@ -343,11 +343,15 @@ open_container(struct vfio_pci *pci, char *errmsg, size_t len)
 	return 0;
 }
 
-/* Resets the function when it can, maps BAR0 and enables memory space and bus mastering */
+/*
+ * Maps BAR0 and enables memory space and bus mastering. No VFIO_DEVICE_RESET: opening the
+ * device fd already reset the function (vfio-pci resets it on the first open and reports
+ * VFIO_DEVICE_FLAGS_RESET only when that works), so a second reset would only cost another
+ * function-level reset, 100 ms or more each (a third of a bring-up under QEMU).
+ */
 static int
 setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 {
-	struct vfio_device_info info = {.argsz = sizeof(info)};
 	struct vfio_region_info bar = {.argsz = sizeof(bar), .index = VFIO_PCI_BAR0_REGION_INDEX};
 	struct vfio_region_info cfg = {.argsz = sizeof(cfg), .index = VFIO_PCI_CONFIG_REGION_INDEX};
 	uint16_t cmd;
@@ -359,10 +363,6 @@ setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 
 		snprintf(errmsg, len, "cannot get the VFIO device of %s: %s", bdf, strerror(-err));
 		return err;
-	}
-	if (!ioctl(pci->device, VFIO_DEVICE_GET_INFO, &info) &&
-	    (info.flags & VFIO_DEVICE_FLAGS_RESET)) {
-		ioctl(pci->device, VFIO_DEVICE_RESET);
 	}
 	if (ioctl(pci->device, VFIO_DEVICE_GET_REGION_INFO, &bar) ||
 	    ioctl(pci->device, VFIO_DEVICE_GET_REGION_INFO, &cfg) || bar.size < 0x2000 ||
