@@ -197,6 +197,18 @@ def test_completion_fd(target):
             assert q.completion_fd is None
 
 
+def test_asyncio_queue_never_waits_in_poke(target):
+    """The asyncio driver's queue spins: a waiting poke would stall the event loop."""
+    dev, _mech = target
+
+    async def main():
+        await dev.aread(0, 1)
+        return dev._driver()  # pylint: disable=protected-access
+
+    drv = asyncio.run(main())
+    assert drv.queue.opts & xnvme.capi.XNVME_QUEUE_POKE_SPIN
+
+
 def test_error_lba_out_of_range_sync(dev):
     with pytest.raises(xnvme.XnvmeError) as info:
         dev.read(dev.geo.nlbas, 1)

@@ -806,6 +806,7 @@ class Queue:
         self._q: Any = qp
         self._qaddr = ctypes.cast(qp, ctypes.c_void_p).value
         self.depth = depth
+        self.opts = opts
         self._pending: Dict[int, tuple] = {}
         self._views: Dict[int, tuple] = {}
         self._errors: List[BaseException] = []
@@ -1158,13 +1159,15 @@ class _AsyncDriver:
 
     With a completion fd the loop watches it (add_reader) and pokes when it is readable;
     without one (thrpool, emu, nil, posix: no fd) a callback re-scheduled with call_soon
-    pokes while commands are outstanding, i.e. the loop polls.
+    pokes while commands are outstanding, i.e. the loop polls. The queue is made with
+    XNVME_QUEUE_POKE_SPIN: an idle poke would otherwise wait up to 1 ms in the kernel and stall
+    every other task of the loop (with a completion fd pokes never wait anyway).
     """
 
     def __init__(self, dev: Device, loop: asyncio.AbstractEventLoop, depth: int = 64) -> None:
         self.dev = dev
         self.loop = loop
-        self.queue = Queue(dev, depth)
+        self.queue = Queue(dev, depth, C.XNVME_QUEUE_POKE_SPIN)
         self.fd = self.queue.completion_fd
         self.polling = False
         if self.fd is not None:
