@@ -204,15 +204,26 @@ out:
 
 /*
  * The target stops answering reads while the application waits on the completion fd with no
- * timeout of its own; data written before is read back through a new queue afterwards
+ * timeout of its own; data written before is read back through a new queue afterwards. Keep
+ * Alive (KATO 100 ms) goes on meanwhile: the handle's thread sends it, not the waiter.
  */
 static void
 silent_fd_wait(struct tt *tt, uint16_t port, uint8_t *buf)
 {
-	struct xnvme_dev *dev = open_dev(port, "");
-	struct xnvme_queue *q = tt_queue_or_close(dev);
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+	struct xnvme_queue *q;
 	uint8_t *wbuf = buf + 4 * 65536;
+	uint64_t nka;
+	uint32_t kato;
+	char uri[64];
 
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u", port);
+	opts.subnqn = SUBNQN;
+	opts.command_timeout = TIMEOUT_US;
+	opts.keep_alive_timeout_ms = 100;
+	dev = xnvme_test_open(uri, &opts);
+	q = tt_queue_or_close(dev);
 	CHECK(q != NULL);
 	if (!q) {
 		return;
@@ -222,7 +233,10 @@ silent_fd_wait(struct tt *tt, uint16_t port, uint8_t *buf)
 	}
 	CHECK_EQ(io(dev, true, wbuf, 65536), 0); /* LBA 16 */
 	tt_set_fault(tt, TT_FAULT_SILENT, 0);
+	nka = tt_nkeepalive(tt, &kato);
 	tt_silent_wait(q, buf, 4, 7, TIMEOUT_US, 2.0, 20);
+	CHECKF(tt_nkeepalive(tt, &kato) - nka >= 2, "%d Keep Alive during the wait",
+	       (int)(tt_nkeepalive(tt, &kato) - nka));
 	xnvme_queue_term(q);
 	tt_set_fault(tt, TT_FAULT_NONE, 0);
 	tt_queue_read_cmp(dev, 16, 65536, wbuf, buf);
