@@ -228,9 +228,7 @@ silent_fd_wait(struct tt *tt, uint16_t port, uint8_t *buf)
 	if (!q) {
 		return;
 	}
-	for (uint32_t i = 0; i < 65536; ++i) {
-		wbuf[i] = (uint8_t)(i * 7 + 3);
-	}
+	tt_fill(wbuf, 65536, 7);
 	CHECK_EQ(io(dev, true, wbuf, 65536), 0); /* LBA 16 */
 	tt_set_fault(tt, TT_FAULT_SILENT, 0);
 	nka = tt_nkeepalive(tt, &kato);

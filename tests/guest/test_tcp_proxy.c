@@ -64,13 +64,16 @@ open_dev(const char *uri, const char *subnqn, uint64_t timeout_us)
 	return xnvme_test_open(uri, &opts);
 }
 
+/* Writes FRESH_NBYTES of a pattern from `seed` to FRESH_SLBA through the sync path */
 static void
-pattern(uint8_t *buf, uint32_t nbytes, uint32_t seed)
+write_pattern(struct xnvme_dev *dev, uint8_t *buf, uint32_t seed)
 {
-	for (uint32_t i = 0; i < nbytes; ++i) {
-		seed = seed * 1103515245U + 12345U;
-		buf[i] = (uint8_t)(seed >> 16);
-	}
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	int err;
+
+	tt_fill(buf, FRESH_NBYTES, seed);
+	err = xnvme_nvm_write(&ctx, 1, FRESH_SLBA, FRESH_NBYTES / 512 - 1, buf, NULL);
+	CHECK_OK(err, ctx);
 }
 
 /* buf: 6 x 64 KiB; the reads use the first four, the pattern and its read-back the others */
@@ -80,17 +83,12 @@ silent(const char *uri, const char *subnqn, uint8_t *buf, uint32_t seed)
 	struct xnvme_dev *dev = open_dev(uri, subnqn, SILENT_TIMEOUT_US);
 	struct xnvme_queue *q = tt_queue_or_close(dev);
 	uint8_t *wbuf = buf + 4 * 65536, *rbuf = buf + 5 * 65536;
-	struct xnvme_cmd_ctx ctx;
-	int err;
 
 	CHECK(q != NULL);
 	if (!q) {
 		return;
 	}
-	pattern(wbuf, FRESH_NBYTES, seed);
-	ctx = xnvme_cmd_ctx_from_dev(dev);
-	err = xnvme_nvm_write(&ctx, 1, FRESH_SLBA, FRESH_NBYTES / 512 - 1, wbuf, NULL);
-	CHECK_OK(err, ctx);
+	write_pattern(dev, wbuf, seed);
 	tt_silent_wait(q, buf, 4, 127, SILENT_TIMEOUT_US, 5.0, 30);
 	xnvme_queue_term(q);
 	tt_queue_read_cmp(dev, FRESH_SLBA, FRESH_NBYTES, wbuf, rbuf);
@@ -155,10 +153,7 @@ fresh(const char *uri, const char *subnqn, uint8_t *buf, uint32_t seed)
 	if (!dev) {
 		return;
 	}
-	pattern(buf, FRESH_NBYTES, seed);
-	ctx = xnvme_cmd_ctx_from_dev(dev);
-	err = xnvme_nvm_write(&ctx, 1, FRESH_SLBA, FRESH_NBYTES / 512 - 1, buf, NULL);
-	CHECK_OK(err, ctx);
+	write_pattern(dev, buf, seed);
 	memset(rbuf, 0, FRESH_NBYTES);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 1, FRESH_SLBA, FRESH_NBYTES / 512 - 1, rbuf, NULL);
