@@ -4,6 +4,7 @@
  * 127.0.0.1 on an ephemeral port, serves one NVM namespace of 512-byte LBAs from memory
  * (Identify, Property Get/Set, Connect, Read, Write, Flush) and injects faults on request.
  * Each connection is served by a thread of its own; the target lives in the test process.
+ * Below it, helpers the tcp test programs share (tests/guest/test_tcp_proxy.c too).
  */
 #ifndef XNVME_TESTS_TCP_TARGET_H
 #define XNVME_TESTS_TCP_TARGET_H
