@@ -153,7 +153,21 @@ typedef void (*xnvme_queue_cb)(struct xnvme_cmd_ctx *ctx, void *opaque);
 int
 xnvme_queue_set_cb(struct xnvme_queue *queue, xnvme_queue_cb cb, void *cb_arg);
 
-/** @return an fd readable while completions are pending, -ENOSYS, or -EINVAL for NULL */
+/**
+ * An fd to wait on (poll, epoll, an event loop) until a poke has something to do; poke when it
+ * is readable. Mechanism notes:
+ * - "tcp" (NVMe/TCP): an epoll fd, made on the first call and closed by xnvme_queue_term().
+ *   Commands go out at a poke: poke once after submitting, then wait. Readable when the socket
+ *   has input, when queued PDUs can be sent, when a poke stopped by `max` left received
+ *   completions behind, and, with a command timeout (opts.command_timeout), shortly after the
+ *   earliest outstanding command's deadline (two ticks of CLOCK_MONOTONIC_COARSE plus 1 ms,
+ *   about 10 ms). So a waiter without a timeout of its own (poll(fd, -1)) wakes when a target
+ *   goes silent, and the poke that follows completes every outstanding command of the queue
+ *   exactly once with status type 7, sc ETIMEDOUT; the queue then refuses new commands with
+ *   -ENOTCONN. It may also wake once with nothing due (a deadline of commands that completed
+ *   since); that poke returns 0. Keep Alive needs no poke (a thread of the handle sends it).
+ * @return an fd readable while completions are pending, -ENOSYS, or -EINVAL for NULL
+ */
 int
 xnvme_queue_get_completion_fd(struct xnvme_queue *queue);
 

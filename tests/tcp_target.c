@@ -175,9 +175,10 @@ take_fault(struct tt *tt)
 
 	pthread_mutex_lock(&tt->lock);
 	tt->nio++;
-	if (tt->fault != TT_FAULT_NONE && tt->fault_after-- == 0) {
+	if (tt->fault != TT_FAULT_NONE && tt->fault_after-- <= 0) {
 		f = tt->fault;
-		tt->fault = TT_FAULT_NONE;
+		tt->fault = f == TT_FAULT_SILENT ? f : TT_FAULT_NONE; /* silent stays */
+		tt->fault_after = 0;
 	}
 	pthread_mutex_unlock(&tt->lock);
 	return f;
@@ -383,7 +384,7 @@ nvm_cmd(struct tt_conn *c, const uint8_t *sqe, uint16_t cid, uint8_t *icd, uint3
 	if (opc == 0x01 ? sgl_len != len : sgl_len < len) { /* a read may move less */
 		return send_rsp(c, cid, 0, 0, 0, 0x02, TT_FAULT_NONE);
 	}
-	if (f == TT_FAULT_NO_RESPONSE) {
+	if (f == TT_FAULT_NO_RESPONSE || f == TT_FAULT_SILENT) {
 		return 0;
 	}
 	if (f == TT_FAULT_TERM) {

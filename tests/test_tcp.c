@@ -23,15 +23,6 @@
 #define SUBNQN "nqn.2024-01.io.xnvme:test"
 
 static void
-fill(uint8_t *buf, size_t n, uint32_t seed)
-{
-	for (size_t i = 0; i < n; ++i) {
-		seed = seed * 1103515245U + 12345U;
-		buf[i] = (uint8_t)(seed >> 16);
-	}
-}
-
-static void
 sync_rw(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
 {
 	static const uint32_t sizes[] = {512, 4096, 8192, 65536, 131072};
@@ -51,7 +42,7 @@ sync_rw(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
 		if (n < lba_nbytes || n > xnvme_dev_get_geo(dev)->mdts_nbytes) {
 			continue;
 		}
-		fill(wbuf, n, (uint32_t)i + 1);
+		tt_fill(wbuf, n, (uint32_t)i + 1);
 		err = xnvme_nvm_write(&ctx, nsid, slba, (uint16_t)(n / lba_nbytes - 1), wbuf, NULL);
 		CHECK_OK(err, ctx);
 		memset(rbuf, 0, n);
@@ -68,7 +59,7 @@ sync_rw(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
 		struct iovec rv[2] = {{rbuf, 20000}, {rbuf + 20000, 12768}};
 		int err;
 
-		fill(wbuf, 32768, 99);
+		tt_fill(wbuf, 32768, 99);
 		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, 1000,
 			       (uint16_t)(32768 / lba_nbytes - 1));
 		err = xnvme_cmd_pass_iov(&ctx, wv, 3, 32768, NULL, 0);
@@ -82,7 +73,7 @@ sync_rw(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
 		CHECK(!memcmp(wbuf, rbuf, 32768));
 
 		/* the iovec lengths define the transfer, not the caller's (advisory) total */
-		fill(wbuf, 32768, 98);
+		tt_fill(wbuf, 32768, 98);
 		ctx = xnvme_cmd_ctx_from_dev(dev);
 		xnvme_prep_nvm(&ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, 1000,
 			       (uint16_t)(32768 / lba_nbytes - 1));
@@ -161,7 +152,7 @@ async_rw(struct xnvme_dev *dev, uint16_t qd, uint32_t lba_nbytes, uint32_t nsid)
 	CHECK_EQ(err, 0);
 	CHECK(wbuf && rbuf);
 	if (!err && wbuf && rbuf) {
-		fill(wbuf, total, qd);
+		tt_fill(wbuf, total, qd);
 		memset(rbuf, 0, total);
 		async_pass(q, dev, XNVME_SPEC_NVM_OPC_WRITE, wbuf, n, nbytes, lba_nbytes, nsid);
 		async_pass(q, dev, XNVME_SPEC_NVM_OPC_READ, rbuf, n, nbytes, lba_nbytes, nsid);
@@ -249,7 +240,7 @@ async_iov_reuse(struct xnvme_dev *dev, uint32_t nsid, uint32_t lba_nbytes)
 		goto out;
 	}
 	xnvme_queue_set_cb(q, tt_count_cb, &cnt);
-	fill(wbuf, n, 77);
+	tt_fill(wbuf, n, 77);
 	memset(rbuf, 0, n);
 	v[0] = (struct iovec){wbuf, n / 2};
 	v[1] = (struct iovec){wbuf + n / 2, n / 2};
@@ -284,7 +275,7 @@ short_read(struct xnvme_dev *dev, uint32_t nsid)
 	if (!wbuf || !rbuf) {
 		goto out;
 	}
-	fill(wbuf, 512, 55);
+	tt_fill(wbuf, 512, 55);
 	err = xnvme_nvm_write(&ctx, nsid, 4000, 0, wbuf, NULL);
 	CHECK_OK(err, ctx);
 	memset(rbuf, 0xAB, 4096);

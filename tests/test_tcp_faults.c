@@ -8,6 +8,8 @@
  * and neither hang nor crash; the admin connection keeps working. Then the same through an
  * async queue of depth 8, where every command gets exactly one callback. Last, a read completed
  * by C2HData with SUCCESS while its capsule still waits to be sent is a connection error too.
+ * And a target that goes silent while the application waits on the completion fd alone
+ * (poll(fd, -1)): the fd must wake at the command timeout so that a poke fails the commands.
  */
 #include <stdio.h>
 #include <string.h>
@@ -37,15 +39,6 @@ static const struct {
 	{TT_FAULT_EARLY_RESP, "early-resp", "", true},
 	{TT_FAULT_DATA_UNKNOWN_CID, "data-unknown-cid", "", false},
 };
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static struct xnvme_dev *
 open_dev(uint16_t port, const char *query)
@@ -83,13 +76,13 @@ sync_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 	}
 	CHECK_EQ(io(dev, true, buf, 65536), 0); /* healthy before the fault */
 	tt_set_fault(tt, g_cases[i].fault, 0);
-	t0 = now_s();
+	t0 = tt_now_s();
 	err = io(dev, g_cases[i].write, buf, 65536);
 	if (err == 0) {
 		fprintf(stderr, "fault %s: the command succeeded\n", g_cases[i].name);
 	}
 	CHECK(err != 0);
-	CHECK(now_s() - t0 < 5.0);
+	CHECK(tt_now_s() - t0 < 5.0);
 	/* the I/O connection is dead: later commands fail at once */
 	CHECK_EQ(io(dev, false, buf, 4096), -ENOTCONN);
 	/* the admin connection is not affected */
@@ -122,9 +115,9 @@ async_case(struct tt *tt, uint16_t port, size_t i, uint8_t *buf)
 		xnvme_prep_nvm(ctx, opc, 1, (uint64_t)k * 128, 127);
 		CHECK_EQ(xnvme_cmd_pass(ctx, buf + (size_t)k * 65536, 65536, NULL, 0), 0);
 	}
-	t0 = now_s();
+	t0 = tt_now_s();
 	xnvme_queue_drain(q);
-	CHECK(now_s() - t0 < 5.0);
+	CHECK(tt_now_s() - t0 < 5.0);
 	CHECK_EQ(c.ok + c.bad, n);
 	CHECK(c.bad >= 1);
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
@@ -179,25 +172,25 @@ c2h_before_capsule(void)
 	CHECK_EQ(xnvme_cmd_pass(w, buf, nbytes, NULL, 0), 0);
 	/* capsule out until the target took it (it answers with the R2T), then R2T in and data
 	 * out until the socket is full: by progress, not by a fixed time (valgrind, loaded CI) */
-	for (t0 = now_s(); tt_nio(tt) == n0 && now_s() - t0 < 5.0;) {
+	for (t0 = tt_now_s(); tt_nio(tt) == n0 && tt_now_s() - t0 < 5.0;) {
 		xnvme_queue_poke(q, 0);
 	}
-	for (t0 = now_s(); now_s() - t0 < 0.2;) {
+	for (t0 = tt_now_s(); tt_now_s() - t0 < 0.2;) {
 		xnvme_queue_poke(q, 0);
 	}
 	r = xnvme_queue_get_cmd_ctx(q);
 	r->async.cb_arg = &rc;
 	xnvme_prep_nvm(r, XNVME_SPEC_NVM_OPC_READ, 1, 0, 0);
 	CHECK_EQ(xnvme_cmd_pass(r, buf, 512, NULL, 0), 0);
-	t0 = now_s();
-	while (xnvme_queue_get_outstanding(q) && now_s() - t0 < 5.0) {
+	t0 = tt_now_s();
+	while (xnvme_queue_get_outstanding(q) && tt_now_s() - t0 < 5.0) {
 		xnvme_queue_poke(q, 0);
 	}
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
 	CHECK_EQ(rc.bad, 1); /* not completed as a success */
 	CHECK_EQ(wc.bad, 1);
 	/* failed at the C2HData (~0.8 s from here), not when the target gave up (~1.8 s) */
-	CHECK(now_s() - t0 < 1.3);
+	CHECK(tt_now_s() - t0 < 1.3);
 	xnvme_queue_term(q);
 out:
 	if (dev) {
@@ -207,6 +200,45 @@ out:
 		tt_stop(tt);
 	}
 	free(buf);
+}
+
+/*
+ * The target stops answering reads while the application waits on the completion fd with no
+ * timeout of its own; data written before is read back through a new queue afterwards. Keep
+ * Alive (KATO 100 ms) goes on meanwhile: the handle's thread sends it, not the waiter.
+ */
+static void
+silent_fd_wait(struct tt *tt, uint16_t port, uint8_t *buf)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_dev *dev;
+	struct xnvme_queue *q;
+	uint8_t *wbuf = buf + 4 * 65536;
+	uint64_t nka;
+	uint32_t kato;
+	char uri[64];
+
+	snprintf(uri, sizeof(uri), "127.0.0.1:%u", port);
+	opts.subnqn = SUBNQN;
+	opts.command_timeout = TIMEOUT_US;
+	opts.keep_alive_timeout_ms = 100;
+	dev = xnvme_test_open(uri, &opts);
+	q = tt_queue_or_close(dev);
+	CHECK(q != NULL);
+	if (!q) {
+		return;
+	}
+	tt_fill(wbuf, 65536, 7);
+	CHECK_EQ(io(dev, true, wbuf, 65536), 0); /* LBA 16 */
+	tt_set_fault(tt, TT_FAULT_SILENT, 0);
+	nka = tt_nkeepalive(tt, &kato);
+	tt_silent_wait(q, buf, 4, 7, TIMEOUT_US, 2.0, 20);
+	CHECKF(tt_nkeepalive(tt, &kato) - nka >= 2, "%d Keep Alive during the wait",
+	       (int)(tt_nkeepalive(tt, &kato) - nka));
+	xnvme_queue_term(q);
+	tt_set_fault(tt, TT_FAULT_NONE, 0);
+	tt_queue_read_cmp(dev, 16, 65536, wbuf, buf);
+	xnvme_dev_close(dev);
 }
 
 int
@@ -228,6 +260,14 @@ main(void)
 		async_case(tt, port, i, buf);
 		if (xnvme_test_nfail != before) {
 			fprintf(stderr, "fault case '%s' failed\n", g_cases[i].name);
+		}
+	}
+	{
+		int before = xnvme_test_nfail;
+
+		silent_fd_wait(tt, port, buf);
+		if (xnvme_test_nfail != before) {
+			fprintf(stderr, "fault case 'silent-fd-wait' failed\n");
 		}
 	}
 	tt_stop(tt);

@@ -17,6 +17,9 @@ host it corrupts the C2HData PDU of that CID once, as the case says, then forwar
   c2h-length  4 KiB more data than the command transfers (PLEN grown to match)
   drop        header and half the data, then both connections closed
   stall       nothing more on that connection (the command timeout must end it)
+  silent      from that read's capsule on, nothing from the target on that connection: the
+              program waits on the completion fd with poll(fd, -1) alone, which must wake
+              at the command timeout
 
 For every case it runs `test_tcp_proxy <uri> <subnqn> <case>` (build dir argument), which checks
 that the affected command fails, the queue reports an error, nothing hangs, and a fresh
@@ -44,11 +47,20 @@ CASES = {
     "c2h-length": "",
     "drop": "",
     "stall": "",
+    "silent": "",
 }
 PDU_CAPSULE_CMD = 4
 PDU_C2H_DATA = 7
 NVM_OPC_READ = 2
 CASE_TIMEOUT_S = 60
+
+
+class Conn:
+    """What both directions of one proxied connection share"""
+
+    def __init__(self):
+        self.reads = set()  # CIDs of the 64 KiB read
+        self.silent = False  # swallow everything the target sends
 
 
 class State:
@@ -126,19 +138,24 @@ def inject(pdu, fault, out, host, target):
     return True
 
 
-def pump(src, dst, host, target, to_host, reads):
+def pump(src, dst, host, target, to_host, conn):
     try:
         for pdu in pdus(src):
             if not to_host:
                 if pdu[0] == PDU_CAPSULE_CMD and pdu[8] == NVM_OPC_READ:
                     nlb = struct.unpack_from("<H", pdu, 8 + 48)[0]
                     if nlb == 127:
-                        reads.add(struct.unpack_from("<H", pdu, 10)[0])
+                        conn.reads.add(struct.unpack_from("<H", pdu, 10)[0])
+                        with STATE.lock:
+                            if STATE.fault == "silent" and not STATE.fired:
+                                STATE.fired = conn.silent = True
                 dst.sendall(pdu)
                 continue
-            if pdu[0] == PDU_C2H_DATA and struct.unpack_from("<H", pdu, 8)[0] in reads:
+            if conn.silent:
+                continue
+            if pdu[0] == PDU_C2H_DATA and struct.unpack_from("<H", pdu, 8)[0] in conn.reads:
                 with STATE.lock:
-                    fault = None if STATE.fired else STATE.fault
+                    fault = None if STATE.fired or STATE.fault == "silent" else STATE.fault
                     STATE.fired = STATE.fired or fault is not None
                 if fault and not inject(pdu, fault, dst, host, target):
                     # stall: swallow everything until the host gives up and closes
@@ -163,10 +180,10 @@ def serve(listener, target_port):
             continue
         for s in (host, target):
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        reads = set()
+        conn = Conn()
         for args in ((host, target, False), (target, host, True)):
             threading.Thread(
-                target=pump, args=(args[0], args[1], host, target, args[2], reads), daemon=True
+                target=pump, args=(args[0], args[1], host, target, args[2], conn), daemon=True
             ).start()
 
 

@@ -221,8 +221,9 @@ fi
 
 # Hostile-target cases through a fault-injecting proxy in front of the kernel's target
 # (truncated and oversized PDUs, data for an unknown CID or outside the command, wrong digests,
-# the connection dropped mid-C2HData, a stall past the command timeout): the command fails, the
-# queue reports it, nothing hangs, and a fresh connection reads back what it writes
+# the connection dropped mid-C2HData, a stall past the command timeout, a target gone silent
+# while the initiator waits on the completion fd alone): the command fails, the queue reports
+# it, nothing hangs, and a fresh connection reads back what it writes
 if [ $rc -eq 0 ]; then
 	if "${XNVME_GUEST_PYTHON:-python3}" "$(dirname "${BASH_SOURCE[0]}")/tcp_fault_proxy.py" \
 		"$build/tests/guest/test_tcp_proxy" 4420 4421 "$nqn"; then

@@ -10,6 +10,10 @@
  *     reports the error: a new command is refused with -ENOTCONN;
  *  3. a fresh device handle (new connections, the proxy now forwards unchanged) writes 32 KiB
  *     of a pattern, reads it back through a sync and an async read and compares.
+ * The case "silent" instead writes a pattern, then waits for the reads on the completion fd
+ * alone (poll(fd, -1) under a watchdog) while the proxy swallows every response: the fd must
+ * wake at the command timeout, one poke fails each read once with ETIMEDOUT, and a new queue
+ * of the same handle reads the pattern back.
  *
  *   usage: test_tcp_proxy <uri> <subnqn> <case name>
  * Exit 0 pass, 1 fail.
@@ -26,6 +30,7 @@
 #define TIMEOUT_US 2000000U /* command timeout: the stall case waits this long */
 #define FRESH_SLBA 4096U
 #define FRESH_NBYTES 32768U
+#define SILENT_TIMEOUT_US 1000000U
 
 struct counts {
 	int ok;
@@ -33,15 +38,6 @@ struct counts {
 	int big_bad;
 	struct xnvme_spec_cpl big_cpl; ///< completion of the 64 KiB read
 };
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void
 count_cb(struct xnvme_cmd_ctx *ctx, void *arg)
@@ -59,19 +55,50 @@ count_cb(struct xnvme_cmd_ctx *ctx, void *arg)
 }
 
 static struct xnvme_dev *
-open_dev(const char *uri, const char *subnqn)
+open_dev(const char *uri, const char *subnqn, uint64_t timeout_us)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
 
 	opts.subnqn = subnqn;
-	opts.command_timeout = TIMEOUT_US;
+	opts.command_timeout = timeout_us;
 	return xnvme_test_open(uri, &opts);
+}
+
+/* Writes FRESH_NBYTES of a pattern from `seed` to FRESH_SLBA through the sync path */
+static void
+write_pattern(struct xnvme_dev *dev, uint8_t *buf, uint32_t seed)
+{
+	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	int err;
+
+	tt_fill(buf, FRESH_NBYTES, seed);
+	err = xnvme_nvm_write(&ctx, 1, FRESH_SLBA, FRESH_NBYTES / 512 - 1, buf, NULL);
+	CHECK_OK(err, ctx);
+}
+
+/* buf: 6 x 64 KiB; the reads use the first four, the pattern and its read-back the others */
+static void
+silent(const char *uri, const char *subnqn, uint8_t *buf, uint32_t seed)
+{
+	struct xnvme_dev *dev = open_dev(uri, subnqn, SILENT_TIMEOUT_US);
+	struct xnvme_queue *q = tt_queue_or_close(dev);
+	uint8_t *wbuf = buf + 4 * 65536, *rbuf = buf + 5 * 65536;
+
+	CHECK(q != NULL);
+	if (!q) {
+		return;
+	}
+	write_pattern(dev, wbuf, seed);
+	tt_silent_wait(q, buf, 4, 127, SILENT_TIMEOUT_US, 5.0, 30);
+	xnvme_queue_term(q);
+	tt_queue_read_cmp(dev, FRESH_SLBA, FRESH_NBYTES, wbuf, rbuf);
+	xnvme_dev_close(dev);
 }
 
 static void
 faulted(const char *uri, const char *subnqn, uint8_t *buf)
 {
-	struct xnvme_dev *dev = open_dev(uri, subnqn);
+	struct xnvme_dev *dev = open_dev(uri, subnqn, TIMEOUT_US);
 	struct xnvme_queue *q = tt_queue_or_close(dev);
 	struct counts c = {0};
 	double t0, dt;
@@ -90,11 +117,11 @@ faulted(const char *uri, const char *subnqn, uint8_t *buf)
 		CHECK_EQ(xnvme_cmd_pass(ctx, buf + (size_t)k * 65536, (nlb + 1U) * 512U, NULL, 0),
 			 0);
 	}
-	t0 = now_s();
-	while (xnvme_queue_get_outstanding(q) && now_s() - t0 < 20.0) {
+	t0 = tt_now_s();
+	while (xnvme_queue_get_outstanding(q) && tt_now_s() - t0 < 20.0) {
 		xnvme_queue_poke(q, 0);
 	}
-	dt = now_s() - t0;
+	dt = tt_now_s() - t0;
 	printf("faulted queue drained in %.2f s: %d ok, %d failed; the 64 KiB read: sct %u sc %u "
 	       "(%s)\n",
 	       dt, c.ok, c.bad, c.big_cpl.status.sct, c.big_cpl.status.sc,
@@ -115,7 +142,7 @@ faulted(const char *uri, const char *subnqn, uint8_t *buf)
 static void
 fresh(const char *uri, const char *subnqn, uint8_t *buf, uint32_t seed)
 {
-	struct xnvme_dev *dev = open_dev(uri, subnqn);
+	struct xnvme_dev *dev = open_dev(uri, subnqn, TIMEOUT_US);
 	uint8_t *rbuf = buf + FRESH_NBYTES;
 	struct xnvme_queue *q = NULL;
 	struct xnvme_cmd_ctx ctx;
@@ -126,13 +153,7 @@ fresh(const char *uri, const char *subnqn, uint8_t *buf, uint32_t seed)
 	if (!dev) {
 		return;
 	}
-	for (uint32_t i = 0; i < FRESH_NBYTES; ++i) {
-		seed = seed * 1103515245U + 12345U;
-		buf[i] = (uint8_t)(seed >> 16);
-	}
-	ctx = xnvme_cmd_ctx_from_dev(dev);
-	err = xnvme_nvm_write(&ctx, 1, FRESH_SLBA, FRESH_NBYTES / 512 - 1, buf, NULL);
-	CHECK_OK(err, ctx);
+	write_pattern(dev, buf, seed);
 	memset(rbuf, 0, FRESH_NBYTES);
 	ctx = xnvme_cmd_ctx_from_dev(dev);
 	err = xnvme_nvm_read(&ctx, 1, FRESH_SLBA, FRESH_NBYTES / 512 - 1, rbuf, NULL);
@@ -166,15 +187,19 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: %s <uri> <subnqn> <case name>\n", argv[0]);
 		return 1;
 	}
-	buf = calloc(4, 65536);
+	buf = calloc(6, 65536);
 	if (!buf) {
 		return 1;
 	}
 	for (const char *p = argv[3]; *p; ++p) {
 		seed = seed * 31U + (uint8_t)*p;
 	}
-	faulted(argv[1], argv[2], buf);
-	fresh(argv[1], argv[2], buf, seed);
+	if (!strcmp(argv[3], "silent")) {
+		silent(argv[1], argv[2], buf, seed);
+	} else {
+		faulted(argv[1], argv[2], buf);
+		fresh(argv[1], argv[2], buf, seed);
+	}
 	free(buf);
 	printf("test_tcp_proxy %s: %d checks, %d failed\n", argv[3], xnvme_test_ncheck,
 	       xnvme_test_nfail);

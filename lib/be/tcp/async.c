@@ -10,11 +10,20 @@
  * therefore an epoll fd, made on first request: readable when the socket is, when the socket
  * can take queued PDUs (EPOLLOUT is registered only while some wait), and when a poke left
  * received PDUs behind (an eventfd, kicked only then). Callers wait for readability and poke.
+ *
+ * Deadlines: a silent target makes nothing readable, yet only a poke fails expired commands.
+ * With a command timeout the epoll fd also holds a timerfd, armed a little after the earliest
+ * deadline. Deadlines only grow with submission order, so a submission arms it only when it
+ * is idle; the poke that finds it fired fails the connection if a deadline passed and re-arms
+ * it to the earliest outstanding deadline, or disarms it. A timer left armed after the last
+ * completion costs one wakeup whose poke returns 0: no timerfd_settime per command.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tcp.h"
@@ -22,14 +31,19 @@
 /* A queue's connection (first: queue->state is also the connection) and its completion fd */
 struct tcp_aq {
 	struct xnvme_tcp_conn conn;
-	int epfd;    ///< the completion fd, -1 until asked for
-	int kickfd;  ///< eventfd in epfd: readable while a poke left received PDUs behind
-	bool out;    ///< EPOLLOUT registered for the socket
-	bool kicked; ///< kickfd holds a count
+	int epfd;          ///< the completion fd, -1 until asked for
+	int kickfd;        ///< eventfd in epfd: readable while a poke left received PDUs behind
+	int timerfd;       ///< timerfd in epfd (with a command timeout): a deadline may have passed
+	uint64_t timer_ns; ///< CLOCK_MONOTONIC time timerfd fires at; 0: disarmed (or drained)
+	uint64_t slack_ns; ///< added to deadlines: the coarse clock they use lags the precise one
+	bool out;          ///< EPOLLOUT registered for the socket
+	bool kicked;       ///< kickfd holds a count
 };
 
 /* PDUs that may wait for a poke before a submission writes them itself */
 #define XNVME_TCP_TX_EAGER 32
+/* Before the timer's time, pokes that look whether it fired (by the precise clock) */
+#define TIMER_WINDOW_NS (64ULL * 1000000ULL)
 
 static void
 async_complete(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx)
@@ -50,6 +64,7 @@ tcp_async_init(struct xnvme_queue *queue, int opts)
 	}
 	aq->epfd = -1;
 	aq->kickfd = -1;
+	aq->timerfd = -1;
 	err = xnvme_tcp_dev_ioconn_open(queue->dev, &aq->conn, queue->capacity);
 	if (err) {
 		free(aq);
@@ -61,6 +76,15 @@ tcp_async_init(struct xnvme_queue *queue, int opts)
 	return 0;
 }
 
+static void
+fd_close(int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+	}
+	*fd = -1;
+}
+
 static int
 tcp_async_term(struct xnvme_queue *queue)
 {
@@ -68,14 +92,42 @@ tcp_async_term(struct xnvme_queue *queue)
 
 	if (aq) {
 		xnvme_tcp_dev_ioconn_close(queue->dev, &aq->conn);
-		if (aq->epfd >= 0) {
-			close(aq->epfd);
-			close(aq->kickfd);
-		}
+		fd_close(&aq->epfd);
+		fd_close(&aq->kickfd);
+		fd_close(&aq->timerfd);
 		free(aq);
 		queue->state = NULL;
 	}
 	return 0;
+}
+
+/* Arms the timerfd to fire at `at_ns` (CLOCK_MONOTONIC), 0 disarms; a failure stays idle */
+static void
+timer_set(struct tcp_aq *aq, uint64_t at_ns)
+{
+	struct itimerspec its = {.it_value = {.tv_sec = (time_t)(at_ns / 1000000000ULL),
+					      .tv_nsec = (long)(at_ns % 1000000000ULL)}};
+
+	aq->timer_ns = timerfd_settime(aq->timerfd, TFD_TIMER_ABSTIME, &its, NULL) ? 0 : at_ns;
+}
+
+/* Arms the timer for the earliest outstanding deadline (one already past fires at once) */
+static void
+timer_rearm(struct tcp_aq *aq)
+{
+	struct xnvme_tcp_conn *conn = &aq->conn;
+	uint64_t earliest = UINT64_MAX;
+
+	for (uint32_t cid = 0; cid < conn->lim.ncmds && conn->nactive && !conn->err; ++cid) {
+		if (conn->st[cid].active && conn->slots[cid].deadline_ns < earliest) {
+			earliest = conn->slots[cid].deadline_ns;
+		}
+	}
+	if (earliest == UINT64_MAX) {
+		timer_set(aq, 0);
+		return;
+	}
+	timer_set(aq, earliest + aq->slack_ns);
 }
 
 /* After a poke: make the completion fd tell what the socket alone would not */
@@ -104,6 +156,7 @@ static int
 tcp_async_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct tcp_aq *aq = queue->state;
+	uint64_t now = 0;
 	int ret;
 
 	if (XNVME_BE_UNLIKELY(aq->kicked)) {
@@ -111,7 +164,28 @@ tcp_async_poke(struct xnvme_queue *queue, uint32_t max)
 
 		aq->kicked = read(aq->kickfd, &count, sizeof(count)) != sizeof(count);
 	}
+	/*
+	 * The coarse clock lags the precise one by a tick or more (a busy machine): only within
+	 * TIMER_WINDOW_NS of the timer's time does a poke read the precise clock
+	 */
+	if (aq->timer_ns &&
+	    XNVME_BE_UNLIKELY(xnvme_tcp_coarse_ns() + TIMER_WINDOW_NS >= aq->timer_ns)) {
+		now = xnvme_tcp_now_ns();
+		now = now >= aq->timer_ns ? now : 0;
+	}
 	ret = xnvme_tcp_conn_poke(&aq->conn, max);
+	if (XNVME_BE_UNLIKELY(now)) {
+		uint32_t before = aq->conn.ncompleted;
+
+		/* the timer fired: judge deadlines by the precise clock, not the lagging coarse one */
+		if (!aq->conn.err) {
+			xnvme_tcp_conn_expire(&aq->conn, now);
+			ret += (int)(aq->conn.ncompleted - before); /* alive: ret was >= 0 */
+		}
+		timer_rearm(aq); /* timerfd_settime also clears the expiration */
+	} else if (XNVME_BE_UNLIKELY(aq->timer_ns && aq->conn.err)) {
+		timer_set(aq, 0);
+	}
 	if (aq->epfd >= 0) {
 		arm(aq, max, ret);
 	}
@@ -122,7 +196,8 @@ static int
 submit(struct xnvme_cmd_ctx *ctx, void *dbuf, struct iovec *dvec, size_t dvec_cnt, size_t nbytes,
        void *mbuf, size_t mbuf_nbytes)
 {
-	struct xnvme_tcp_conn *conn = ctx->async.queue->state;
+	struct tcp_aq *aq = ctx->async.queue->state;
+	struct xnvme_tcp_conn *conn = &aq->conn;
 	int err;
 
 	if (XNVME_BE_UNLIKELY(dvec_cnt > XNVME_TCP_IOV_MAX)) {
@@ -130,10 +205,17 @@ submit(struct xnvme_cmd_ctx *ctx, void *dbuf, struct iovec *dvec, size_t dvec_cn
 	}
 	err = xnvme_tcp_conn_submit(conn, ctx, dbuf, dvec, (uint32_t)dvec_cnt, nbytes, mbuf,
 				    mbuf_nbytes);
-	if (!err && conn->txq_tail - conn->txq_head >= XNVME_TCP_TX_EAGER) {
+	if (err) {
+		return err;
+	}
+	/* an armed timer fires no later than this command's deadline needs: leave it */
+	if (XNVME_BE_UNLIKELY(aq->timerfd >= 0 && !aq->timer_ns)) {
+		timer_set(aq, xnvme_tcp_coarse_ns() + conn->timeout_ns + aq->slack_ns);
+	}
+	if (conn->txq_tail - conn->txq_head >= XNVME_TCP_TX_EAGER) {
 		xnvme_tcp_conn_flush(conn);
 	}
-	return err;
+	return 0;
 }
 
 static int
@@ -148,6 +230,22 @@ tcp_async_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, si
 	      void *mbuf, size_t mbuf_nbytes)
 {
 	return submit(ctx, NULL, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes);
+}
+
+/*
+ * Two ticks of the coarse clock that deadlines are taken from, + 1 ms: it lags the precise
+ * clock by about a tick, so the timer fires no earlier than the command timeout after the
+ * submission (measured with the precise clock)
+ */
+static uint64_t
+coarse_slack_ns(void)
+{
+	struct timespec res = {.tv_nsec = 10000000};
+
+#ifdef CLOCK_MONOTONIC_COARSE
+	clock_getres(CLOCK_MONOTONIC_COARSE, &res);
+#endif
+	return 2 * ((uint64_t)res.tv_sec * 1000000000ULL + (uint64_t)res.tv_nsec) + 1000000ULL;
 }
 
 static int
@@ -165,21 +263,27 @@ tcp_async_fd(struct xnvme_queue *queue)
 	}
 	aq->epfd = epoll_create1(EPOLL_CLOEXEC);
 	aq->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (aq->conn.timeout_ns) {
+		aq->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	}
 	if (aq->epfd < 0 || aq->kickfd < 0 || epoll_ctl(aq->epfd, EPOLL_CTL_ADD, aq->kickfd, &ev) ||
-	    epoll_ctl(aq->epfd, EPOLL_CTL_ADD, aq->conn.fd, &ev)) {
+	    epoll_ctl(aq->epfd, EPOLL_CTL_ADD, aq->conn.fd, &ev) ||
+	    (aq->conn.timeout_ns &&
+	     (aq->timerfd < 0 || epoll_ctl(aq->epfd, EPOLL_CTL_ADD, aq->timerfd, &ev)))) {
 		err = -errno;
-		if (aq->epfd >= 0) {
-			close(aq->epfd);
-		}
-		if (aq->kickfd >= 0) {
-			close(aq->kickfd);
-		}
-		aq->epfd = aq->kickfd = -1;
+		fd_close(&aq->epfd);
+		fd_close(&aq->kickfd);
+		fd_close(&aq->timerfd);
 		return err;
 	}
 	aq->out = false;
 	aq->kicked = false;
+	aq->timer_ns = 0;
+	aq->slack_ns = coarse_slack_ns();
 	arm(aq, 0, 0); /* PDUs may already wait for room */
+	if (aq->timerfd >= 0 && aq->conn.nactive) {
+		timer_rearm(aq); /* commands submitted before the fd was asked for */
+	}
 	return aq->epfd;
 }
 

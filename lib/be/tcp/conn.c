@@ -468,8 +468,14 @@ check_deadlines(struct xnvme_tcp_conn *conn)
 		return;
 	}
 	conn->next_scan_ns = now + 1000000ULL;
-	for (uint32_t cid = 0; cid < conn->lim.ncmds; ++cid) {
-		if (conn->st[cid].active && conn->slots[cid].deadline_ns <= now) {
+	xnvme_tcp_conn_expire(conn, now);
+}
+
+void
+xnvme_tcp_conn_expire(struct xnvme_tcp_conn *conn, uint64_t now_ns)
+{
+	for (uint32_t cid = 0; cid < conn->lim.ncmds && conn->nactive; ++cid) {
+		if (conn->st[cid].active && conn->slots[cid].deadline_ns <= now_ns) {
 			xnvme_tcp_conn_fail(conn, -ETIMEDOUT);
 			return;
 		}

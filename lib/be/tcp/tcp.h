@@ -240,6 +240,10 @@ xnvme_tcp_conn_poke(struct xnvme_tcp_conn *conn, uint32_t max);
 void
 xnvme_tcp_conn_fail(struct xnvme_tcp_conn *conn, int err);
 
+/** Fails the connection with -ETIMEDOUT when a command's deadline is at or before `now_ns` */
+void
+xnvme_tcp_conn_expire(struct xnvme_tcp_conn *conn, uint64_t now_ns);
+
 /** Runs one command to completion on a connection (caller serialises); 0, -EIO or errno */
 int
 xnvme_tcp_conn_run(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx, void *dbuf,
