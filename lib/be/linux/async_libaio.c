@@ -312,8 +312,6 @@ la_init(struct xnvme_queue *queue, int opts)
 	struct la_state *state;
 	int err;
 
-	(void)opts; /* IOPOLL/SQPOLL are io_uring modes */
-
 	err = xnvme_be_linux_queue_state(queue, sizeof(*state), &lstate);
 	if (err) {
 		return err;
@@ -321,6 +319,8 @@ la_init(struct xnvme_queue *queue, int opts)
 	state = queue->state;
 	state->fd = lstate->fd;
 	state->efd = -1;
+	/* before the cache lookup: a reused context must wait like a fresh one */
+	state->wait = !xnvme_be_queue_poke_spin(opts);
 	state->ready = calloc(nctx, sizeof(*state->ready));
 	state->iocbs = calloc(nctx, sizeof(*state->iocbs));
 	state->scratch = calloc(LA_IOV_SCRATCH, sizeof(*state->scratch));
@@ -347,7 +347,6 @@ la_init(struct xnvme_queue *queue, int opts)
 	}
 	state->nr_events = queue->capacity;
 	state->ring = la_ring_of(state->aio);
-	state->wait = !xnvme_be_queue_poke_spin(opts);
 	return 0;
 }
 
