@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include "../common/async_stubs.h"
 #include "be_linux.h"
 #include "be_linux_rw.h"
@@ -64,18 +63,19 @@ struct paio_state {
 	bool wait;                  ///< idle pokes may wait in aio_suspend()
 };
 
-/* Hands the remainder of `e` to the AIO implementation; 0 or a positive errno */
+/*
+ * Hands the remainder of `e` to the AIO implementation; 0 or a positive errno. The aiocb was
+ * zeroed and given the descriptor and SIGEV_NONE at init (paio_init()): the implementation
+ * writes only its private fields and aio_lio_opcode, so a request sets just the transfer.
+ */
 static int
-paio_start(struct paio_state *state, struct paio_entry *e)
+paio_start(struct paio_entry *e)
 {
 	int ret;
 
-	memset(&e->cb, 0, sizeof(e->cb));
-	e->cb.aio_fildes = state->fd;
 	e->cb.aio_buf = e->buf ? e->buf + e->done : NULL;
 	e->cb.aio_nbytes = e->nbytes - e->done;
 	e->cb.aio_offset = e->off + (off_t)e->done;
-	e->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
 
 	switch (e->op) {
 	case PAIO_OP_READ:
@@ -97,9 +97,9 @@ paio_start(struct paio_state *state, struct paio_entry *e)
 
 /* Starts or retries `e`; false when it is done (cpl final) */
 static bool
-paio_kick(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_entry *e)
+paio_kick(struct xnvme_cmd_ctx *ctx, struct paio_entry *e)
 {
-	int err = paio_start(state, e);
+	int err = paio_start(e);
 
 	if (!err) {
 		return true;
@@ -134,7 +134,7 @@ paio_finish(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_ent
 	}
 	e->done += (size_t)ret;
 	if (ret > 0 && e->done < e->nbytes) {
-		return paio_kick(state, ctx, e);
+		return paio_kick(ctx, e);
 	}
 	ctx->cpl.result = e->done; /* short at end of file is a success */
 	return false;
@@ -217,7 +217,7 @@ again:
 			break;
 		}
 		case PAIO_PH_RESTART:
-			pending = paio_kick(state, ctx, e);
+			pending = paio_kick(ctx, e);
 			break;
 		default:
 			pending = false;
@@ -291,7 +291,7 @@ paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	}
 	/* Failed decoding or nothing to move: complete at the next poke with cpl as it is */
 	if (!xnvme_cmd_ctx_cpl_status(ctx) && (e->op == PAIO_OP_FSYNC || e->nbytes)) {
-		paio_kick(state, ctx, e);
+		paio_kick(ctx, e);
 	}
 	state->live[state->nlive++] = idx;
 	return 0;
@@ -381,6 +381,10 @@ paio_init(struct xnvme_queue *queue, int opts)
 	if (!state->live || !state->entries || !state->susp) {
 		paio_term(queue);
 		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nctx; ++i) {
+		state->entries[i].cb.aio_fildes = state->fd;
+		state->entries[i].cb.aio_sigevent.sigev_notify = SIGEV_NONE;
 	}
 	return 0;
 }
