@@ -425,10 +425,9 @@ la_may_wait(struct xnvme_queue *queue, struct la_state *state)
 	       state->nidle++ >= 1;
 }
 
-static int
-la_poke(struct xnvme_queue *queue, uint32_t max)
+static __attribute__((noinline)) int
+la_poke_batch(struct xnvme_queue *queue, struct la_state *state, uint32_t max)
 {
-	struct la_state *state = queue->state;
 	struct xnvme_cmd_ctx *batch[LA_REAP_BATCH];
 	uint32_t n = 0, lim;
 	int ret, err = 0;
@@ -482,6 +481,38 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 		state->nidle = 0;
 	}
 	return (n || !err) ? (int)n : err;
+}
+
+/*
+ * Exactly one event on the ring and nothing else to deliver or signal (queue depth 1, or
+ * completions trickling in): taken here without a batch; everything else in la_poke_batch()
+ */
+static int
+la_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct la_state *state = queue->state;
+	struct la_ring *ring = state->ring;
+
+	if (XNVME_BE_LIKELY(ring && !state->nready && !state->unarmed)) {
+		unsigned int head = ring->head, next = head + 1;
+		struct xnvme_cmd_ctx *ctx;
+
+		if (next == ring->nr) {
+			next = 0;
+		}
+		if (__atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE) == next && head < ring->nr) {
+			const struct io_event *ev = &ring->events[head];
+
+			ctx = (struct xnvme_cmd_ctx *)(uintptr_t)ev->data;
+			xnvme_be_linux_rw_cpl(ctx, (long)ev->res);
+			/* the event is read: the kernel may reuse its slot, a nested poke skips it */
+			__atomic_store_n(&ring->head, next, __ATOMIC_RELEASE);
+			state->nidle = 0;
+			xnvme_queue_complete(queue, ctx);
+			return 1;
+		}
+	}
+	return la_poke_batch(queue, state, max);
 }
 
 /* Completes `ctx` with cpl as it is, at the next poke */
