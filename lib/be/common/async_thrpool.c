@@ -3,8 +3,8 @@
  * Async mechanism "thrpool": each queue owns a few worker threads that run submitted commands
  * through the device's sync mechanism. Workers take commands from a submission ring (a mutex,
  * and a semaphore counting what it holds) and push finished ones onto a completion ring (its
- * own mutex); poke moves ready completions out under that lock and runs the callbacks on the
- * caller's thread, outside it.
+ * workers' mutex, which poke, its only reader, does not need); poke moves ready completions
+ * out and runs their callbacks on the caller's thread.
  *
  * Semaphores rather than condition variables: a condvar waiter wakes up owning the mutex in
  * its contended state, so each hand-off cost two more futex calls (a wake-up that blocks on the
@@ -49,7 +49,7 @@ struct thrpool_state {
 	struct xnvme_cmd_ctx **sq;
 
 	pthread_mutex_t cq_lock;
-	uint32_t cq_head; ///< written by poke only
+	uint32_t cq_head; ///< poke's alone (no worker reads it)
 	uint32_t cq_tail; ///< written by workers under cq_lock, read by poke without it
 	sem_t cq_sem;     ///< posted by the worker that clears `waiting`
 	int waiting;      ///< a poke sleeps (or is about to) on cq_sem; atomic
@@ -272,9 +272,10 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 	uint32_t n = 0, lim = max ? max : UINT32_MAX;
 
 	/*
-	 * Batches are moved off the completion ring under its lock into this call's stack and
-	 * delivered outside it: a callback's nested poke takes only completions this level did
-	 * not take, and workers may reuse the slots at once.
+	 * Batches are moved off the completion ring into this call's stack before delivery: a
+	 * callback's nested poke takes only completions this level did not take. No lock: poke
+	 * is the ring's only reader and alone moves cq_head, which no worker reads (the ring
+	 * cannot overflow); the acquire load of cq_tail makes the slots below it visible.
 	 */
 	if (__atomic_load_n(&state->cq_tail, __ATOMIC_ACQUIRE) == state->cq_head) {
 		thrpool_idle_wait(queue, state);
@@ -282,13 +283,10 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 	while (n < lim) {
 		uint32_t nb;
 
-		/* Busy-polling clients call this in a loop: skip the lock while nothing is ready */
 		nb = __atomic_load_n(&state->cq_tail, __ATOMIC_ACQUIRE) - state->cq_head;
 		if (!nb) {
 			break;
 		}
-		pthread_mutex_lock(&state->cq_lock);
-		nb = state->cq_tail - state->cq_head;
 		if (nb > lim - n) {
 			nb = lim - n;
 		}
@@ -298,7 +296,6 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 		for (uint32_t i = 0; i < nb; ++i) {
 			batch[i] = state->cq[state->cq_head++ & state->mask];
 		}
-		pthread_mutex_unlock(&state->cq_lock);
 
 		for (uint32_t i = 0; i < nb; ++i) {
 			xnvme_queue_complete(queue, batch[i]);
