@@ -114,7 +114,7 @@ paio_kick(struct xnvme_cmd_ctx *ctx, struct paio_entry *e)
 }
 
 /* Collects a finished request; true when more of the transfer remains in flight */
-static bool
+static inline __attribute__((always_inline)) bool
 paio_finish(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_entry *e, int err)
 {
 	ssize_t ret = aio_return(&e->cb);
@@ -185,10 +185,9 @@ paio_idle_wait(struct xnvme_queue *queue, struct paio_state *state)
 	return cnt > 0;
 }
 
-static int
-paio_poke(struct xnvme_queue *queue, uint32_t max)
+static __attribute__((noinline)) int
+paio_poke_list(struct xnvme_queue *queue, struct paio_state *state, uint32_t max)
 {
-	struct paio_state *state = queue->state;
 	uint32_t n = 0, keep = 0, nlive = state->nlive, first = PAIO_NONE, *link = &first;
 	bool waited = false;
 
@@ -253,6 +252,35 @@ again:
 		xnvme_queue_complete(queue, &queue->pool[idx]);
 	}
 	return (int)n;
+}
+
+/*
+ * One command pending (queue depth 1) and finished: delivered without walking and compacting
+ * the live list. Anything else, a command still in flight included, takes paio_poke_list().
+ */
+static int
+paio_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct paio_state *state = queue->state;
+
+	if (state->nlive == 1) {
+		uint32_t idx = state->live[0];
+		struct paio_entry *e = &state->entries[idx];
+
+		if (e->phase == PAIO_PH_INFLIGHT && paio_maybe_done(&e->cb)) {
+			struct xnvme_cmd_ctx *ctx = &queue->pool[idx];
+			int err = aio_error(&e->cb);
+
+			/* a continued transfer is in flight again: the list walk sees to it */
+			if (err != EINPROGRESS && !paio_finish(state, ctx, e, err)) {
+				state->nlive = 0; /* before the callback: it may submit */
+				state->nidle = 0;
+				xnvme_queue_complete(queue, ctx);
+				return 1;
+			}
+		}
+	}
+	return paio_poke_list(queue, state, max);
 }
 
 static int
