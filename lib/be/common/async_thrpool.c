@@ -2,7 +2,7 @@
 /*
  * Async mechanism "thrpool": each queue owns a few worker threads that run submitted commands
  * through the device's sync mechanism. Workers take commands from a submission ring (a mutex,
- * and a semaphore counting what it holds) and push finished ones onto a completion ring (its
+ * and a semaphore that a submission posts once per sleeping worker it claims) and push finished ones onto a completion ring (its
  * workers' mutex, which poke, its only reader, does not need); poke moves ready completions
  * out and runs their callbacks on the caller's thread.
  *
@@ -42,7 +42,8 @@ struct thrpool_state {
 	uint32_t mask;
 
 	pthread_mutex_t sq_lock;
-	sem_t sq_sem; ///< one post per queued command, and one per worker at stop
+	sem_t sq_sem;       ///< one post per sleeper a submission claims, one per worker at stop
+	uint32_t nsleeping; ///< workers about to wait on sq_sem and not yet claimed; sq_lock
 	uint32_t sq_head;
 	uint32_t sq_tail;
 	bool stop;
@@ -53,6 +54,7 @@ struct thrpool_state {
 	uint32_t cq_tail; ///< written by workers under cq_lock, read by poke without it
 	sem_t cq_sem;     ///< posted by the worker that clears `waiting`
 	int waiting;      ///< a poke sleeps (or is about to) on cq_sem; atomic
+	uint32_t stale;   ///< posts to cq_sem owed to earlier waits (poke's alone)
 	bool wait;        ///< idle pokes may sleep (not XNVME_QUEUE_POKE_SPIN)
 	uint32_t nidle;   ///< pokes in a row that found nothing ready
 	struct xnvme_cmd_ctx **cq;
@@ -98,14 +100,20 @@ thrpool_worker(void *arg)
 {
 	struct thrpool_state *state = arg;
 
+	pthread_mutex_lock(&state->sq_lock);
 	for (;;) {
 		struct xnvme_cmd_ctx *ctx;
 
-		thrpool_sem_wait(&state->sq_sem); /* a command is queued, or stop */
-		pthread_mutex_lock(&state->sq_lock);
 		if (state->stop) {
-			pthread_mutex_unlock(&state->sq_lock);
 			break;
+		}
+		if (state->sq_head == state->sq_tail) {
+			/* registered under the lock: a submission after this sees it and posts */
+			state->nsleeping++;
+			pthread_mutex_unlock(&state->sq_lock);
+			thrpool_sem_wait(&state->sq_sem);
+			pthread_mutex_lock(&state->sq_lock);
+			continue;
 		}
 		ctx = state->sq[state->sq_head++ & state->mask];
 		pthread_mutex_unlock(&state->sq_lock);
@@ -125,7 +133,9 @@ thrpool_worker(void *arg)
 		    __atomic_exchange_n(&state->waiting, 0, __ATOMIC_SEQ_CST)) {
 			sem_post(&state->cq_sem);
 		}
+		pthread_mutex_lock(&state->sq_lock);
 	}
+	pthread_mutex_unlock(&state->sq_lock);
 	return NULL;
 }
 
@@ -137,7 +147,7 @@ thrpool_stop(struct thrpool_state *state)
 	state->stop = true;
 	pthread_mutex_unlock(&state->sq_lock);
 	for (int i = 0; i < state->nthreads; ++i) {
-		sem_post(&state->sq_sem);
+		sem_post(&state->sq_sem); /* more wake-ups than sleepers do no harm here */
 	}
 
 	for (int i = 0; i < state->nthreads; ++i) {
@@ -247,20 +257,26 @@ thrpool_idle_wait(struct xnvme_queue *queue, struct thrpool_state *state)
 		ts.tv_nsec -= 1000000000L;
 	}
 	__atomic_store_n(&state->waiting, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&state->cq_tail, __ATOMIC_SEQ_CST) == state->cq_head) {
-		int err;
-
-		do {
-			err = THRPOOL_SEM_WAIT_UNTIL(&state->cq_sem, &ts);
-		} while (err && errno == EINTR);
-		woken = !err;
+	while (__atomic_load_n(&state->cq_tail, __ATOMIC_SEQ_CST) == state->cq_head) {
+		if (THRPOOL_SEM_WAIT_UNTIL(&state->cq_sem, &ts)) {
+			if (errno == EINTR) {
+				continue;
+			}
+			break; /* timed out */
+		}
+		if (state->stale) {
+			state->stale--; /* the late post of an earlier wait: wait on */
+			continue;
+		}
+		woken = true;
+		break;
 	}
 	/*
-	 * A worker that took the flag posts (or has posted) once: absorb a post this wait did
-	 * not take, so that it cannot end a later wait early
+	 * A worker that took the flag posts once. A post this wait did not take is owed: counted,
+	 * and taken by a later wait, instead of blocking for it here.
 	 */
 	if (!__atomic_exchange_n(&state->waiting, 0, __ATOMIC_SEQ_CST) && !woken) {
-		thrpool_sem_wait(&state->cq_sem);
+		state->stale++;
 	}
 }
 
@@ -317,6 +333,7 @@ thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_
 {
 	struct thrpool_state *state = ctx->async.queue->state;
 	struct xnvme_be_deferred *d = xnvme_be_deferred_at(state->entries, ctx);
+	bool wake;
 
 	if (!d) {
 		return -EINVAL; /* not a context of this queue's pool */
@@ -330,8 +347,13 @@ thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_
 		return -EBUSY;
 	}
 	state->sq[state->sq_tail++ & state->mask] = ctx;
+	/* one post per sleeper claimed here: a burst of submissions wakes no more than needed */
+	wake = state->nsleeping != 0;
+	state->nsleeping -= wake;
 	pthread_mutex_unlock(&state->sq_lock);
-	sem_post(&state->sq_sem); /* wakes a sleeping worker; no system call when none sleeps */
+	if (wake) {
+		sem_post(&state->sq_sem);
+	}
 	return 0;
 }
 
