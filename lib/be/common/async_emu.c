@@ -58,21 +58,13 @@ emu_init(struct xnvme_queue *queue, int opts)
 /* Commands one poke level takes off the FIFO before running them (kept on its stack) */
 #define EMU_BATCH 32
 
-static int
-emu_poke(struct xnvme_queue *queue, uint32_t max)
+/* More than one command queued: out of line, so that the one-command poke needs no frame */
+static __attribute__((noinline)) int
+emu_poke_batch(struct xnvme_queue *queue, struct emu_state *state, uint32_t n, uint32_t max)
 {
-	struct emu_state *state = queue->state;
 	struct xnvme_cmd_ctx *batch[EMU_BATCH];
-	uint32_t n = state->tail - state->head, done = 0;
+	uint32_t done = 0;
 
-	if (n == 1) {
-		/* one command (queue depth 1, or reaped one at a time): no batch to copy out */
-		struct xnvme_cmd_ctx *ctx = state->fifo[state->head++ & state->mask];
-
-		xnvme_be_deferred_run(state->entries, queue, ctx);
-		xnvme_queue_complete(queue, ctx);
-		return 1;
-	}
 	/* Commands submitted by the callbacks below wait for the next poke */
 	if (max && max < n) {
 		n = max;
@@ -104,6 +96,22 @@ emu_poke(struct xnvme_queue *queue, uint32_t max)
 		done += nb;
 	}
 	return (int)done;
+}
+
+static int
+emu_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct emu_state *state = queue->state;
+	struct xnvme_cmd_ctx *ctx;
+
+	if (state->tail - state->head != 1) {
+		return emu_poke_batch(queue, state, state->tail - state->head, max);
+	}
+	/* one command (queue depth 1, or reaped one at a time): no batch to copy out */
+	ctx = state->fifo[state->head++ & state->mask];
+	xnvme_be_deferred_run(state->entries, queue, ctx);
+	xnvme_queue_complete(queue, ctx);
+	return 1;
 }
 
 static int

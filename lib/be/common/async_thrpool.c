@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * Async mechanism "thrpool": each queue owns a few worker threads that run submitted commands
- * through the device's sync mechanism. Workers take commands from a submission ring (mutex +
- * condvar) and push finished ones onto a completion ring (its own mutex); poke moves ready
- * completions out under that lock and runs the callbacks on the caller's thread, outside it.
+ * through the device's sync mechanism. Workers take commands from a submission ring (a mutex,
+ * and a semaphore that a submission posts once per sleeping worker it claims) and push finished ones onto a completion ring (its
+ * workers' mutex, which poke, its only reader, does not need); poke moves ready completions
+ * out and runs their callbacks on the caller's thread.
+ *
+ * Semaphores rather than condition variables: a condvar waiter wakes up owning the mutex in
+ * its contended state, so each hand-off cost two more futex calls (a wake-up that blocks on the
+ * mutex, and an unlock that wakes nobody). A semaphore post wakes a sleeper with one call and
+ * none when nobody sleeps; it also cannot lose a wake-up (glibc < 2.38 condvars can, bug 25847).
  *
  * Both rings hold at most `capacity` contexts (the core bounds outstanding commands), so they
  * are sized to the next power of two and never overflow.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <time.h>
@@ -19,27 +26,37 @@
 
 #define THRPOOL_NTHREADS_DEFAULT 4
 #define THRPOOL_NTHREADS_MAX 1023
-#define THRPOOL_IDLE_NS 10000000L /* 10 ms: an idle worker re-checks the ring this often */
 #define THRPOOL_ENV_NTHREADS "XNVME_BE_CBI_ASYNC_THRPOOL_NTHREADS"
+
+/* The clock of an idle poke's deadline: sem_timedwait() counts in CLOCK_REALTIME */
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
+#define THRPOOL_WAIT_CLOCK CLOCK_MONOTONIC
+#define THRPOOL_SEM_WAIT_UNTIL(sem, ts) sem_clockwait(sem, CLOCK_MONOTONIC, ts)
+#else
+#define THRPOOL_WAIT_CLOCK CLOCK_REALTIME
+#define THRPOOL_SEM_WAIT_UNTIL(sem, ts) sem_timedwait(sem, ts)
+#endif
 
 struct thrpool_state {
 	struct xnvme_queue *queue;
 	uint32_t mask;
 
 	pthread_mutex_t sq_lock;
-	pthread_cond_t sq_cond;
+	sem_t sq_sem;       ///< one post per sleeper a submission claims, one per worker at stop
+	uint32_t nsleeping; ///< workers about to wait on sq_sem and not yet claimed; sq_lock
 	uint32_t sq_head;
 	uint32_t sq_tail;
 	bool stop;
 	struct xnvme_cmd_ctx **sq;
 
 	pthread_mutex_t cq_lock;
-	uint32_t cq_head;       ///< written by poke only
-	uint32_t cq_tail;       ///< written by workers under cq_lock, read by poke without it
-	pthread_cond_t cq_cond; ///< signalled by workers when `waiting` (under cq_lock)
-	bool waiting;           ///< poke sleeps on cq_cond
-	bool wait;              ///< idle pokes may sleep (not XNVME_QUEUE_POKE_SPIN)
-	uint32_t nidle;         ///< pokes in a row that found nothing ready
+	uint32_t cq_head; ///< poke's alone (no worker reads it)
+	uint32_t cq_tail; ///< written by workers under cq_lock, read by poke without it
+	sem_t cq_sem;     ///< posted by the worker that clears `waiting`
+	int waiting;      ///< a poke sleeps (or is about to) on cq_sem; atomic
+	uint32_t stale;   ///< posts to cq_sem owed to earlier waits (poke's alone)
+	bool wait;        ///< idle pokes may sleep (not XNVME_QUEUE_POKE_SPIN)
+	uint32_t nidle;   ///< pokes in a row that found nothing ready
 	struct xnvme_cmd_ctx **cq;
 
 	struct xnvme_be_deferred *entries; ///< indexed by xnvme_queue_ctx_idx()
@@ -70,35 +87,33 @@ thrpool_nthreads(uint32_t capacity)
 	return (int)nthreads;
 }
 
+/* sem_wait() that retries when a signal interrupts it */
+static void
+thrpool_sem_wait(sem_t *sem)
+{
+	while (sem_wait(sem) && errno == EINTR) {
+	}
+}
+
 static void *
 thrpool_worker(void *arg)
 {
 	struct thrpool_state *state = arg;
 
+	pthread_mutex_lock(&state->sq_lock);
 	for (;;) {
 		struct xnvme_cmd_ctx *ctx;
 
-		pthread_mutex_lock(&state->sq_lock);
-		while (!state->stop && state->sq_head == state->sq_tail) {
-			/*
-			 * Bounded wait: glibc < 2.38 can lose a pthread_cond_signal wakeup (a
-			 * stolen signal, glibc bug 25847), seen here as idle workers beside a
-			 * non-empty ring; re-checking every THRPOOL_IDLE_NS turns that into a
-			 * delay instead of a hang.
-			 */
-			struct timespec ts;
-
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			ts.tv_nsec += THRPOOL_IDLE_NS;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec += 1;
-				ts.tv_nsec -= 1000000000L;
-			}
-			pthread_cond_timedwait(&state->sq_cond, &state->sq_lock, &ts);
-		}
 		if (state->stop) {
-			pthread_mutex_unlock(&state->sq_lock);
 			break;
+		}
+		if (state->sq_head == state->sq_tail) {
+			/* registered under the lock: a submission after this sees it and posts */
+			state->nsleeping++;
+			pthread_mutex_unlock(&state->sq_lock);
+			thrpool_sem_wait(&state->sq_sem);
+			pthread_mutex_lock(&state->sq_lock);
+			continue;
 		}
 		ctx = state->sq[state->sq_head++ & state->mask];
 		pthread_mutex_unlock(&state->sq_lock);
@@ -107,12 +122,20 @@ thrpool_worker(void *arg)
 
 		pthread_mutex_lock(&state->cq_lock);
 		state->cq[state->cq_tail & state->mask] = ctx;
-		__atomic_store_n(&state->cq_tail, state->cq_tail + 1, __ATOMIC_RELEASE);
-		if (state->waiting) {
-			pthread_cond_signal(&state->cq_cond);
-		}
+		__atomic_store_n(&state->cq_tail, state->cq_tail + 1, __ATOMIC_SEQ_CST);
 		pthread_mutex_unlock(&state->cq_lock);
+		/*
+		 * Pairs with thrpool_idle_wait(): it sets `waiting` and then reads cq_tail, this
+		 * stored cq_tail and now reads `waiting`, so one of the two sees the other. One
+		 * worker takes the flag and posts once.
+		 */
+		if (__atomic_load_n(&state->waiting, __ATOMIC_SEQ_CST) &&
+		    __atomic_exchange_n(&state->waiting, 0, __ATOMIC_SEQ_CST)) {
+			sem_post(&state->cq_sem);
+		}
+		pthread_mutex_lock(&state->sq_lock);
 	}
+	pthread_mutex_unlock(&state->sq_lock);
 	return NULL;
 }
 
@@ -122,8 +145,10 @@ thrpool_stop(struct thrpool_state *state)
 {
 	pthread_mutex_lock(&state->sq_lock);
 	state->stop = true;
-	pthread_cond_broadcast(&state->sq_cond);
 	pthread_mutex_unlock(&state->sq_lock);
+	for (int i = 0; i < state->nthreads; ++i) {
+		sem_post(&state->sq_sem); /* more wake-ups than sleepers do no harm here */
+	}
 
 	for (int i = 0; i < state->nthreads; ++i) {
 		pthread_join(state->threads[i], NULL);
@@ -134,8 +159,8 @@ thrpool_stop(struct thrpool_state *state)
 static void
 thrpool_free(struct thrpool_state *state)
 {
-	pthread_cond_destroy(&state->sq_cond);
-	pthread_cond_destroy(&state->cq_cond);
+	sem_destroy(&state->sq_sem);
+	sem_destroy(&state->cq_sem);
 	pthread_mutex_destroy(&state->sq_lock);
 	pthread_mutex_destroy(&state->cq_lock);
 	free(state->threads);
@@ -177,16 +202,9 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 	state->mask = size - 1;
 	state->wait = !xnvme_be_queue_poke_spin(opts);
 	pthread_mutex_init(&state->sq_lock, NULL);
-	{
-		pthread_condattr_t attr; /* timed waits on the monotonic clock */
-
-		pthread_condattr_init(&attr);
-		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-		pthread_cond_init(&state->sq_cond, &attr);
-		pthread_cond_init(&state->cq_cond, &attr);
-		pthread_condattr_destroy(&attr);
-	}
 	pthread_mutex_init(&state->cq_lock, NULL);
+	sem_init(&state->sq_sem, 0, 0);
+	sem_init(&state->cq_sem, 0, 0);
 
 	state->sq = calloc(size, sizeof(*state->sq));
 	state->cq = calloc(size, sizeof(*state->cq));
@@ -227,23 +245,39 @@ static __attribute__((noinline)) void
 thrpool_idle_wait(struct xnvme_queue *queue, struct thrpool_state *state)
 {
 	struct timespec ts;
+	bool woken = false;
 
 	if (!state->wait || queue->depth != 1 || !queue->outstanding || state->nidle++ < 1) {
 		return;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(THRPOOL_WAIT_CLOCK, &ts);
 	ts.tv_nsec += XNVME_BE_POKE_WAIT_NS;
 	if (ts.tv_nsec >= 1000000000L) {
 		ts.tv_sec += 1;
 		ts.tv_nsec -= 1000000000L;
 	}
-	pthread_mutex_lock(&state->cq_lock);
-	if (state->cq_tail == state->cq_head) {
-		state->waiting = true;
-		pthread_cond_timedwait(&state->cq_cond, &state->cq_lock, &ts);
-		state->waiting = false;
+	__atomic_store_n(&state->waiting, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&state->cq_tail, __ATOMIC_SEQ_CST) == state->cq_head) {
+		if (THRPOOL_SEM_WAIT_UNTIL(&state->cq_sem, &ts)) {
+			if (errno == EINTR) {
+				continue;
+			}
+			break; /* timed out */
+		}
+		if (state->stale) {
+			state->stale--; /* the late post of an earlier wait: wait on */
+			continue;
+		}
+		woken = true;
+		break;
 	}
-	pthread_mutex_unlock(&state->cq_lock);
+	/*
+	 * A worker that took the flag posts once. A post this wait did not take is owed: counted,
+	 * and taken by a later wait, instead of blocking for it here.
+	 */
+	if (!__atomic_exchange_n(&state->waiting, 0, __ATOMIC_SEQ_CST) && !woken) {
+		state->stale++;
+	}
 }
 
 static int
@@ -254,9 +288,10 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 	uint32_t n = 0, lim = max ? max : UINT32_MAX;
 
 	/*
-	 * Batches are moved off the completion ring under its lock into this call's stack and
-	 * delivered outside it: a callback's nested poke takes only completions this level did
-	 * not take, and workers may reuse the slots at once.
+	 * Batches are moved off the completion ring into this call's stack before delivery: a
+	 * callback's nested poke takes only completions this level did not take. No lock: poke
+	 * is the ring's only reader and alone moves cq_head, which no worker reads (the ring
+	 * cannot overflow); the acquire load of cq_tail makes the slots below it visible.
 	 */
 	if (__atomic_load_n(&state->cq_tail, __ATOMIC_ACQUIRE) == state->cq_head) {
 		thrpool_idle_wait(queue, state);
@@ -264,13 +299,10 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 	while (n < lim) {
 		uint32_t nb;
 
-		/* Busy-polling clients call this in a loop: skip the lock while nothing is ready */
 		nb = __atomic_load_n(&state->cq_tail, __ATOMIC_ACQUIRE) - state->cq_head;
 		if (!nb) {
 			break;
 		}
-		pthread_mutex_lock(&state->cq_lock);
-		nb = state->cq_tail - state->cq_head;
 		if (nb > lim - n) {
 			nb = lim - n;
 		}
@@ -280,7 +312,6 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 		for (uint32_t i = 0; i < nb; ++i) {
 			batch[i] = state->cq[state->cq_head++ & state->mask];
 		}
-		pthread_mutex_unlock(&state->cq_lock);
 
 		for (uint32_t i = 0; i < nb; ++i) {
 			xnvme_queue_complete(queue, batch[i]);
@@ -302,6 +333,7 @@ thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_
 {
 	struct thrpool_state *state = ctx->async.queue->state;
 	struct xnvme_be_deferred *d = xnvme_be_deferred_at(state->entries, ctx);
+	bool wake;
 
 	if (!d) {
 		return -EINVAL; /* not a context of this queue's pool */
@@ -315,8 +347,13 @@ thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_
 		return -EBUSY;
 	}
 	state->sq[state->sq_tail++ & state->mask] = ctx;
-	pthread_cond_signal(&state->sq_cond);
+	/* one post per sleeper claimed here: a burst of submissions wakes no more than needed */
+	wake = state->nsleeping != 0;
+	state->nsleeping -= wake;
 	pthread_mutex_unlock(&state->sq_lock);
+	if (wake) {
+		sem_post(&state->sq_sem);
+	}
 	return 0;
 }
 

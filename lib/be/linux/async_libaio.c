@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include "../common/async_stubs.h"
@@ -312,8 +313,6 @@ la_init(struct xnvme_queue *queue, int opts)
 	struct la_state *state;
 	int err;
 
-	(void)opts; /* IOPOLL/SQPOLL are io_uring modes */
-
 	err = xnvme_be_linux_queue_state(queue, sizeof(*state), &lstate);
 	if (err) {
 		return err;
@@ -321,6 +320,8 @@ la_init(struct xnvme_queue *queue, int opts)
 	state = queue->state;
 	state->fd = lstate->fd;
 	state->efd = -1;
+	/* before the cache lookup: a reused context must wait like a fresh one */
+	state->wait = !xnvme_be_queue_poke_spin(opts);
 	state->ready = calloc(nctx, sizeof(*state->ready));
 	state->iocbs = calloc(nctx, sizeof(*state->iocbs));
 	state->scratch = calloc(LA_IOV_SCRATCH, sizeof(*state->scratch));
@@ -347,7 +348,6 @@ la_init(struct xnvme_queue *queue, int opts)
 	}
 	state->nr_events = queue->capacity;
 	state->ring = la_ring_of(state->aio);
-	state->wait = !xnvme_be_queue_poke_spin(opts);
 	return 0;
 }
 
@@ -426,10 +426,9 @@ la_may_wait(struct xnvme_queue *queue, struct la_state *state)
 	       state->nidle++ >= 1;
 }
 
-static int
-la_poke(struct xnvme_queue *queue, uint32_t max)
+static __attribute__((noinline)) int
+la_poke_batch(struct xnvme_queue *queue, struct la_state *state, uint32_t max)
 {
-	struct la_state *state = queue->state;
 	struct xnvme_cmd_ctx *batch[LA_REAP_BATCH];
 	uint32_t n = 0, lim;
 	int ret, err = 0;
@@ -485,6 +484,38 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 	return (n || !err) ? (int)n : err;
 }
 
+/*
+ * Exactly one event on the ring and nothing else to deliver or signal (queue depth 1, or
+ * completions trickling in): taken here without a batch; everything else in la_poke_batch()
+ */
+static int
+la_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct la_state *state = queue->state;
+	struct la_ring *ring = state->ring;
+
+	if (XNVME_BE_LIKELY(ring && !state->nready && !state->unarmed)) {
+		unsigned int head = ring->head, next = head + 1;
+		struct xnvme_cmd_ctx *ctx;
+
+		if (next == ring->nr) {
+			next = 0;
+		}
+		if (__atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE) == next && head < ring->nr) {
+			const struct io_event *ev = &ring->events[head];
+
+			ctx = (struct xnvme_cmd_ctx *)(uintptr_t)ev->data;
+			xnvme_be_linux_rw_cpl(ctx, (long)ev->res);
+			/* the event is read: the kernel may reuse its slot, a nested poke skips it */
+			__atomic_store_n(&ring->head, next, __ATOMIC_RELEASE);
+			state->nidle = 0;
+			xnvme_queue_complete(queue, ctx);
+			return 1;
+		}
+	}
+	return la_poke_batch(queue, state, max);
+}
+
 /* Completes `ctx` with cpl as it is, at the next poke */
 static int
 la_ready(struct la_state *state, struct xnvme_cmd_ctx *ctx)
@@ -505,7 +536,11 @@ la_submit(struct la_state *state, struct xnvme_cmd_ctx *ctx, struct iocb *cb)
 		io_set_eventfd(cb, state->efd);
 	}
 	cb->data = ctx;
-	ret = io_submit(state->aio, 1, &cb);
+	/* the system call itself: libaio's wrapper adds only a call and a PLT hop per command */
+	ret = (int)syscall(SYS_io_submit, state->aio, 1L, &cb);
+	if (__builtin_expect(ret < 0, 0)) {
+		ret = -errno;
+	}
 	if (__builtin_expect(ret == 1, 1)) {
 		return 0;
 	}

@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include "../common/async_stubs.h"
 #include "be_linux.h"
 #include "be_linux_rw.h"
@@ -64,18 +63,19 @@ struct paio_state {
 	bool wait;                  ///< idle pokes may wait in aio_suspend()
 };
 
-/* Hands the remainder of `e` to the AIO implementation; 0 or a positive errno */
+/*
+ * Hands the remainder of `e` to the AIO implementation; 0 or a positive errno. The aiocb was
+ * zeroed and given the descriptor and SIGEV_NONE at init (paio_init()): the implementation
+ * writes only its private fields and aio_lio_opcode, so a request sets just the transfer.
+ */
 static int
-paio_start(struct paio_state *state, struct paio_entry *e)
+paio_start(struct paio_entry *e)
 {
 	int ret;
 
-	memset(&e->cb, 0, sizeof(e->cb));
-	e->cb.aio_fildes = state->fd;
 	e->cb.aio_buf = e->buf ? e->buf + e->done : NULL;
 	e->cb.aio_nbytes = e->nbytes - e->done;
 	e->cb.aio_offset = e->off + (off_t)e->done;
-	e->cb.aio_sigevent.sigev_notify = SIGEV_NONE;
 
 	switch (e->op) {
 	case PAIO_OP_READ:
@@ -97,9 +97,9 @@ paio_start(struct paio_state *state, struct paio_entry *e)
 
 /* Starts or retries `e`; false when it is done (cpl final) */
 static bool
-paio_kick(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_entry *e)
+paio_kick(struct xnvme_cmd_ctx *ctx, struct paio_entry *e)
 {
-	int err = paio_start(state, e);
+	int err = paio_start(e);
 
 	if (!err) {
 		return true;
@@ -114,7 +114,7 @@ paio_kick(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_entry
 }
 
 /* Collects a finished request; true when more of the transfer remains in flight */
-static bool
+static inline __attribute__((always_inline)) bool
 paio_finish(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_entry *e, int err)
 {
 	ssize_t ret = aio_return(&e->cb);
@@ -134,7 +134,7 @@ paio_finish(struct paio_state *state, struct xnvme_cmd_ctx *ctx, struct paio_ent
 	}
 	e->done += (size_t)ret;
 	if (ret > 0 && e->done < e->nbytes) {
-		return paio_kick(state, ctx, e);
+		return paio_kick(ctx, e);
 	}
 	ctx->cpl.result = e->done; /* short at end of file is a success */
 	return false;
@@ -185,10 +185,9 @@ paio_idle_wait(struct xnvme_queue *queue, struct paio_state *state)
 	return cnt > 0;
 }
 
-static int
-paio_poke(struct xnvme_queue *queue, uint32_t max)
+static __attribute__((noinline)) int
+paio_poke_list(struct xnvme_queue *queue, struct paio_state *state, uint32_t max)
 {
-	struct paio_state *state = queue->state;
 	uint32_t n = 0, keep = 0, nlive = state->nlive, first = PAIO_NONE, *link = &first;
 	bool waited = false;
 
@@ -217,7 +216,7 @@ again:
 			break;
 		}
 		case PAIO_PH_RESTART:
-			pending = paio_kick(state, ctx, e);
+			pending = paio_kick(ctx, e);
 			break;
 		default:
 			pending = false;
@@ -253,6 +252,35 @@ again:
 		xnvme_queue_complete(queue, &queue->pool[idx]);
 	}
 	return (int)n;
+}
+
+/*
+ * One command pending (queue depth 1) and finished: delivered without walking and compacting
+ * the live list. Anything else, a command still in flight included, takes paio_poke_list().
+ */
+static int
+paio_poke(struct xnvme_queue *queue, uint32_t max)
+{
+	struct paio_state *state = queue->state;
+
+	if (state->nlive == 1) {
+		uint32_t idx = state->live[0];
+		struct paio_entry *e = &state->entries[idx];
+
+		if (e->phase == PAIO_PH_INFLIGHT && paio_maybe_done(&e->cb)) {
+			struct xnvme_cmd_ctx *ctx = &queue->pool[idx];
+			int err = aio_error(&e->cb);
+
+			/* a continued transfer is in flight again: the list walk sees to it */
+			if (err != EINPROGRESS && !paio_finish(state, ctx, e, err)) {
+				state->nlive = 0; /* before the callback: it may submit */
+				state->nidle = 0;
+				xnvme_queue_complete(queue, ctx);
+				return 1;
+			}
+		}
+	}
+	return paio_poke_list(queue, state, max);
 }
 
 static int
@@ -291,7 +319,7 @@ paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	}
 	/* Failed decoding or nothing to move: complete at the next poke with cpl as it is */
 	if (!xnvme_cmd_ctx_cpl_status(ctx) && (e->op == PAIO_OP_FSYNC || e->nbytes)) {
-		paio_kick(state, ctx, e);
+		paio_kick(ctx, e);
 	}
 	state->live[state->nlive++] = idx;
 	return 0;
@@ -381,6 +409,10 @@ paio_init(struct xnvme_queue *queue, int opts)
 	if (!state->live || !state->entries || !state->susp) {
 		paio_term(queue);
 		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nctx; ++i) {
+		state->entries[i].cb.aio_fildes = state->fd;
+		state->entries[i].cb.aio_sigevent.sigev_notify = SIGEV_NONE;
 	}
 	return 0;
 }

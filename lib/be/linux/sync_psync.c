@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "be_linux.h"
@@ -108,31 +109,89 @@ psync_xfer(int fd, bool direct, const struct psync_rw *rw, char *buf, size_t nby
 	return moved < nbytes ? 1 : 0;
 }
 
-static int
-psync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	     size_t mbuf_nbytes)
+/*
+ * What psync_cmd_io() leaves to this: a first transfer that moved `ret` (< nbytes, or a
+ * negative return with errno as the call left it) is continued or folded as psync_xfer()
+ * does; anything but a READ/WRITE (`kind` from the decoding) is decoded afresh the long way.
+ */
+static __attribute__((noinline)) int
+psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, int kind, void *dbuf, size_t dbuf_nbytes,
+		  uint64_t off, size_t len, ssize_t ret)
 {
 	const struct xnvme_be_linux_state *state = ctx->dev->state;
-	struct psync_rw rw;
+	struct psync_rw rw = {kind == XNVME_BE_LINUX_RW_WRITE, (off_t)off, len};
 	size_t done = 0;
 	int err;
 
-	(void)mbuf; /* files and these block devices carry no metadata */
-	(void)mbuf_nbytes;
-
-	err = psync_decode(ctx, state->fd, dbuf_nbytes, &rw);
-	if (err) {
+	if (kind != XNVME_BE_LINUX_RW_READ && kind != XNVME_BE_LINUX_RW_WRITE) {
+		/* FLUSH or a failed decoding; decoding again is harmless (cpl is set anew) */
+		err = psync_decode(ctx, state->fd, dbuf_nbytes, &rw);
 		return err < 0 ? err : 0;
 	}
-	if (!dbuf && rw.nbytes) {
-		return xnvme_be_linux_errno(ctx, EFAULT);
+	if (ret < 0) {
+		err = errno;
+		if (err != EINTR) {
+			return xnvme_be_linux_errno(ctx, err);
+		}
+		ret = 0; /* interrupted before moving anything: psync_xfer() retries */
+	} else if (!ret) {
+		ctx->cpl.result = 0; /* end of file (reads) */
+		return 0;
 	}
-	err = psync_xfer(state->fd, state->direct, &rw, dbuf, rw.nbytes, rw.off, &done);
+	done = (size_t)ret;
+	err = psync_xfer(state->fd, state->direct, &rw, (char *)dbuf + done, len - done,
+			 rw.off + (off_t)done, &done);
 	if (err < 0) {
 		return xnvme_be_linux_errno(ctx, err);
 	}
 	ctx->cpl.result = done;
 	return 0;
+}
+
+/*
+ * One pread/pwrite; -1 with errno on failure. On 64-bit Linux the system call itself: glibc's
+ * wrappers are cancellation points and spend ~30 instructions per call switching the thread's
+ * cancellation type around the call. Elsewhere (an off_t split over two registers) the wrappers.
+ */
+static inline ssize_t
+psync_rw1(int fd, bool write, void *buf, size_t len, off_t off)
+{
+#if defined(__LP64__) && defined(SYS_pread64) && defined(SYS_pwrite64)
+	return syscall(write ? SYS_pwrite64 : SYS_pread64, fd, buf, len, off);
+#else
+	return write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+#endif
+}
+
+/*
+ * The common case inline: a READ/WRITE that one pread/pwrite moves entirely. Partial
+ * transfers, errors, FLUSH and refused commands go to psync_cmd_io_rest().
+ */
+static int
+psync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+	     size_t mbuf_nbytes)
+{
+	const struct xnvme_be_linux_state *state = ctx->dev->state;
+	uint64_t off = 0;
+	size_t len = 0;
+	ssize_t ret = 0;
+	int kind;
+
+	(void)mbuf; /* files and these block devices carry no metadata */
+	(void)mbuf_nbytes;
+
+	kind = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
+	if (XNVME_BE_LIKELY(kind == XNVME_BE_LINUX_RW_READ || kind == XNVME_BE_LINUX_RW_WRITE)) {
+		if (XNVME_BE_UNLIKELY(!dbuf && len)) {
+			return xnvme_be_linux_errno(ctx, EFAULT);
+		}
+		ret = psync_rw1(state->fd, kind == XNVME_BE_LINUX_RW_WRITE, dbuf, len, (off_t)off);
+		if (XNVME_BE_LIKELY((size_t)ret == len)) {
+			ctx->cpl.result = len;
+			return 0;
+		}
+	}
+	return psync_cmd_io_rest(ctx, kind, dbuf, dbuf_nbytes, off, len, ret);
 }
 
 /*
