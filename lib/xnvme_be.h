@@ -261,6 +261,17 @@ xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 	queue->depth--;
 }
 
+/**
+ * xnvme_queue_complete() inside a batch whose caller raised queue->depth by one around all
+ * of the batch's callbacks (depth++ before the first, depth-- after the last)
+ */
+static inline void
+xnvme_queue_complete_in_batch(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
+{
+	queue->outstanding--;
+	ctx->async.cb(ctx, ctx->async.cb_arg);
+}
+
 /*
  * Longest wait of a poke that finds nothing ready in a row (see xnvme_be_queue_poke_spin()):
  * bounds how late a caller polling with a deadline (drain_timeout) sees that deadline.

@@ -68,9 +68,11 @@ nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t n)
 		for (uint32_t i = 0; i < nb; ++i) {
 			batch[i] = state->ring[state->head++ & state->mask];
 		}
+		queue->depth++;
 		for (uint32_t i = 0; i < nb; ++i) {
-			xnvme_queue_complete(queue, batch[i]);
+			xnvme_queue_complete_in_batch(queue, batch[i]);
 		}
+		queue->depth--;
 		done += nb;
 	}
 	return (int)done;
