@@ -48,6 +48,23 @@ pattern(uint64_t lba, size_t i)
 	return (uint8_t)(lba * 31u + i * 7u + 1u);
 }
 
+/* A pooled context whose device is NULL is refused (-EINVAL) and goes back to the pool */
+static void
+check_null_dev(struct xnvme_queue *q, struct xnvme_dev *dev, uint32_t nsid, void *buf)
+{
+	struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
+
+	CHECK(ctx);
+	if (!ctx) {
+		return;
+	}
+	ctx->dev = NULL;
+	CHECK_EQ(xnvme_nvm_read(ctx, nsid, 0, 0, buf, NULL), -EINVAL);
+	ctx->dev = dev;
+	CHECK_EQ(xnvme_queue_put_cmd_ctx(q, ctx), 0);
+	CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
+}
+
 /* Writes NCMD commands of NLB blocks through the queue, reads them back, compares */
 static void
 test_lazy_geometry(const char *mech)
@@ -78,15 +95,7 @@ test_lazy_geometry(const char *mech)
 	}
 	xnvme_queue_set_cb(q, count_cb, &c);
 	/* before any command derived the geometry: a context without device is refused */
-	ctx = xnvme_queue_get_cmd_ctx(q);
-	CHECK(ctx);
-	if (!ctx) {
-		goto exit;
-	}
-	ctx->dev = NULL;
-	CHECK_EQ(xnvme_nvm_read(ctx, nsid, 0, 0, buf, NULL), -EINVAL);
-	ctx->dev = dev;
-	CHECK_EQ(xnvme_queue_put_cmd_ctx(q, ctx), 0);
+	check_null_dev(q, dev, nsid, buf);
 
 	for (size_t i = 0; i < nbytes; ++i) {
 		buf[i] = pattern(i / lba, i);
@@ -168,14 +177,12 @@ test_rules(struct xnvme_dev *dev, const char *mech)
 	CHECK_EQ(xnvme_queue_put_cmd_ctx(q, ctxs[4]), 0);
 
 	/* a pooled context without device or queue: refused, nothing outstanding */
+	check_null_dev(q, dev, nsid, buf);
 	ctx = xnvme_queue_get_cmd_ctx(q);
 	CHECK(ctx);
 	if (!ctx) {
 		goto exit;
 	}
-	ctx->dev = NULL;
-	CHECK_EQ(xnvme_nvm_read(ctx, nsid, 0, 0, buf, NULL), -EINVAL);
-	ctx->dev = dev;
 	ctx->async.queue = NULL;
 	CHECK_EQ(xnvme_nvm_write(ctx, nsid, 0, 0, buf, NULL), -EINVAL);
 	ctx->async.queue = q;
