@@ -12,20 +12,21 @@
  *  - put refuses NULL, misaligned, below- and past-the-pool contexts and double puts;
  *  - nil: callbacks that submit and poke nest exactly 8 pokes deep, the 9th returns 0 without
  *    reaping; drain/term from the deepest callback give -EDEADLK, and after it all the queue
- *    is back at the top level (drain 0, term 0).
+ *    is back at the top level (drain 0, term 0). The queue's depth, which the Linux
+ *    mechanisms read in their poke to wait only at the top level, is 1 + the callbacks running
+ *    (linked with the static library for lib/xnvme_be.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxnvme.h>
+#include "xnvme_be.h"
 #include "xnvme_test.h"
 
 #define NLB 4u /* blocks per multi-block command */
 #define NCMD 16u
 #define DEPTH_MAX 8 /* nesting bound documented in libxnvme_queue.h */
-#define CTX_SYNC 1  /* ctx->opts of a synchronous context (libxnvme_cmd.h) */
-#define CTX_ASYNC 2 /* ... and of an asynchronous one */
 
 struct counter {
 	unsigned calls;
@@ -191,7 +192,7 @@ test_rules(struct xnvme_dev *dev, const char *mech)
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
 
 	/* switched to synchronous: completes inside the call, no callback */
-	ctx->opts = CTX_SYNC;
+	ctx->opts = XNVME_CMD_SYNC;
 	memset(buf, 0xA5, 512);
 	err = xnvme_nvm_write(ctx, nsid, 100, 0, buf, NULL);
 	CHECK_EQ(err, 0);
@@ -203,7 +204,7 @@ test_rules(struct xnvme_dev *dev, const char *mech)
 		CHECK_EQ(xnvme_nvm_read(&sctx, nsid, 100, 0, back, NULL), 0);
 		CHECK(!memcmp(buf, back, 512));
 	}
-	ctx->opts = CTX_ASYNC;
+	ctx->opts = XNVME_CMD_ASYNC;
 	CHECK_EQ(xnvme_nvm_read(ctx, nsid, 100, 0, back, NULL), 0);
 	CHECK_EQ(xnvme_queue_drain(q), 1);
 	CHECK_EQ(c.calls, 5);
@@ -252,6 +253,7 @@ struct nest {
 	void *buf;
 	int level, level_max;
 	unsigned calls;
+	unsigned depth_bad;       ///< callbacks that saw queue->depth != 1 + level
 	int refused_poke;         ///< poke from the deepest callback
 	uint32_t refused_pending; ///< outstanding after it
 	int drain_deep, term_deep;
@@ -265,6 +267,7 @@ nest_cb(struct xnvme_cmd_ctx *ctx, void *arg)
 
 	n->level++;
 	n->calls++;
+	n->depth_bad += n->q->depth != (uint32_t)n->level + 1;
 	if (n->level > n->level_max) {
 		n->level_max = n->level;
 	}
@@ -298,6 +301,7 @@ test_nil_depth(struct xnvme_dev *dev)
 		return;
 	}
 	xnvme_queue_set_cb(n.q, nest_cb, &n);
+	CHECK_EQ(n.q->depth, 1);
 	ctx = xnvme_queue_get_cmd_ctx(n.q);
 	CHECK_EQ(xnvme_nvm_read(ctx, n.nsid, 0, 0, n.buf, NULL), 0);
 	CHECK_EQ(xnvme_queue_poke(n.q, 0), 1);
@@ -307,6 +311,8 @@ test_nil_depth(struct xnvme_dev *dev)
 	CHECK_EQ(n.refused_pending, 1);
 	CHECK_EQ(n.drain_deep, -EDEADLK);
 	CHECK_EQ(n.term_deep, -EDEADLK);
+	CHECK_EQ(n.depth_bad, 0);
+	CHECK_EQ(n.q->depth, 1);
 	/* the command the refused poke left behind, and the chain from it, at the top level */
 	CHECK(xnvme_queue_drain(n.q) > 0);
 	CHECK_EQ(xnvme_queue_get_outstanding(n.q), 0);
