@@ -90,7 +90,6 @@ rw_lba_data(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t s
 	const struct xnvme_dev *dev;
 	struct xnvme_queue *queue;
 	size_t nblocks = (size_t)nlb + 1;
-	int err;
 
 	if (XNVME_BE_UNLIKELY(!ctx)) {
 		return -EINVAL;
@@ -105,15 +104,8 @@ rw_lba_data(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t s
 	if (XNVME_BE_UNLIKELY(ctx->opts != XNVME_CMD_ASYNC || !queue || dev != queue->geo_dev)) {
 		return rw_general(ctx, nlb, dbuf, mbuf);
 	}
-	/* xnvme_cmd_pass_async() with the queue's device known to be ready */
-	if (XNVME_BE_UNLIKELY(queue->outstanding >= queue->capacity)) {
-		return -EBUSY;
-	}
-	memset(&ctx->cpl, 0, sizeof(ctx->cpl));
-	err = queue->cmd_io(ctx, (void *)dbuf, dbuf ? nblocks * dev->geo.lba_nbytes : 0,
-			    (void *)mbuf, mbuf ? nblocks * dev->geo.nbytes_oob : 0);
-	queue->outstanding += !err;
-	return err;
+	return xnvme_cmd_pass_async(ctx, (void *)dbuf, dbuf ? nblocks * dev->geo.lba_nbytes : 0,
+				    (void *)mbuf, mbuf ? nblocks * dev->geo.nbytes_oob : 0);
 }
 
 int
