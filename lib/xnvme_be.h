@@ -15,7 +15,8 @@
  *   NVMe status (the core enforces this as well).
  * - Async mechanisms: cmd_io/cmd_iov queue the context (0) or refuse it (-EBUSY/-EAGAIN, no
  *   side effects). The core checks capacity and counts outstanding commands; poke reaps up to
- *   `max` (0: all ready) and completes each context with xnvme_queue_complete().
+ *   `max` (0: all ready) and completes each context with xnvme_queue_complete() (or, in a
+ *   batch it brackets with queue->depth++/--, xnvme_queue_complete_in_batch()).
  */
 #ifndef XNVME_BE_H
 #define XNVME_BE_H
@@ -247,21 +248,6 @@ xnvme_be_ring_size(uint32_t capacity)
 }
 
 /**
- * Completes a reaped context whose cpl is final: count it and run its callback, inside which
- * the queue's depth is one higher (drain/term refuse, nested pokes are bounded by it). Pokes
- * themselves do not count depth, so xnvme_queue_poke() hands over to the mechanism with a
- * tail call.
- */
-static inline void
-xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
-{
-	queue->outstanding--;
-	queue->depth++;
-	ctx->async.cb(ctx, ctx->async.cb_arg);
-	queue->depth--;
-}
-
-/**
  * xnvme_queue_complete() inside a batch whose caller raised queue->depth by one around all
  * of the batch's callbacks (depth++ before the first, depth-- after the last)
  */
@@ -270,6 +256,20 @@ xnvme_queue_complete_in_batch(struct xnvme_queue *queue, struct xnvme_cmd_ctx *c
 {
 	queue->outstanding--;
 	ctx->async.cb(ctx, ctx->async.cb_arg);
+}
+
+/**
+ * Completes a reaped context whose cpl is final: count it and run its callback, inside which
+ * the queue's depth is one higher (drain/term refuse, nested pokes are bounded by it). Pokes
+ * themselves do not count depth, so xnvme_queue_poke() hands over to the mechanism with a
+ * tail call.
+ */
+static inline void
+xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
+{
+	queue->depth++;
+	xnvme_queue_complete_in_batch(queue, ctx);
+	queue->depth--;
 }
 
 /*
