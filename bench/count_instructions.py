@@ -6,7 +6,7 @@
 
 1. bench/nil_loop (get context, xnvme_nvm_read, poke, put in the callback) on the ramdisk with
    the `nil` async mechanism: only the measured loop is counted (--toggle-collect=nil_loop_run;
-   the program also brackets the loop with CALLGRIND_START/STOP_INSTRUMENTATION), at queue
+   the program also brackets its call with CALLGRIND_START/STOP_INSTRUMENTATION), at queue
    depth 1 and 16. Instructions are split by object: libxnvme.so (the library itself) versus
    the loop's own code, and the library's share by function into submit (xnvme_nvm_read and
    the mechanism's submit), reap + callback dispatch (poke) and context get/put.
@@ -31,8 +31,9 @@ LIB_MARK = "libxnvme.so"
 
 # library functions by role in the nil path
 SUBMIT = ("xnvme_nvm_read", "xnvme_nvm_write", "xnvme_cmd_pass", "pass_lba_data",
-          "xnvme_prep_nvm", "nil_cmd_io", "nil_submit", "xnvme_dev_get_geo",
-          "xnvme_dev_ensure_geo", "xnvme_dev_get_nsid", "xnvme_dev_ensure_ident")
+          "rw_general", "xnvme_be_queue_geo_refresh", "xnvme_prep_nvm", "nil_cmd_io",
+          "nil_submit", "xnvme_dev_get_geo", "xnvme_dev_ensure_geo", "xnvme_dev_get_nsid",
+          "xnvme_dev_ensure_ident")
 REAP = ("xnvme_queue_poke", "nil_poke", "nil_reap")
 CTX = ("xnvme_queue_get_cmd_ctx", "xnvme_queue_put_cmd_ctx")
 

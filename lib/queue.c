@@ -4,15 +4,20 @@
  * take one more context than they may submit), plus the async mechanism's state.
  *
  * The rules clients see (callbacks, nesting, NULL, the pool, drain_timeout) are documented in
- * libxnvme_queue.h; `depth` counts the pokes in progress, so depth > 0 means "inside a
+ * libxnvme_queue.h; `depth` is 1 + the callbacks running, so depth > 1 means "inside a
  * completion callback of this queue".
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "xnvme_be.h"
 #include "xnvme_plat.h"
+
+/* log2 of the context size: put's range check divides by rotating */
+#define CTX_SHIFT 7
+_Static_assert(sizeof(struct xnvme_cmd_ctx) == 1u << CTX_SHIFT, "contexts are 128 bytes");
 
 static void
 cb_noop(struct xnvme_cmd_ctx *ctx, void *cb_arg)
@@ -24,10 +29,24 @@ cb_noop(struct xnvme_cmd_ctx *ctx, void *cb_arg)
 static void
 queue_free(struct xnvme_queue *queue)
 {
-	free(queue->free);
-	free(queue->pooled);
 	xnvme_plat_aligned_free(queue->pool);
 	free(queue);
+}
+
+/*
+ * queue->geo_dev until the geometry is derived: an address no device has (the queue's own),
+ * so "ctx->dev == queue->geo_dev" is false for every context, a NULL device included
+ */
+static const struct xnvme_dev *
+geo_pending(const struct xnvme_queue *queue)
+{
+	return (const struct xnvme_dev *)(const void *)queue;
+}
+
+void
+xnvme_be_queue_geo_refresh(struct xnvme_queue *queue)
+{
+	queue->geo_dev = xnvme_dev_geo_ready(queue->dev) ? queue->dev : geo_pending(queue);
 }
 
 int
@@ -45,7 +64,7 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 	}
 	*queue = NULL;
 
-	q = calloc(1, sizeof(*q));
+	q = calloc(1, sizeof(*q) + npool * sizeof(q->free[0]));
 	if (!q) {
 		return -ENOMEM;
 	}
@@ -55,18 +74,17 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		queue_free(q);
 		return -ENOMEM;
 	}
-	q->free = calloc(npool, sizeof(*q->free));
-	q->pooled = calloc(npool, sizeof(*q->pooled));
-	if (!q->free || !q->pooled) {
-		queue_free(q);
-		return -ENOMEM;
-	}
 	memset(q->pool, 0, npool * sizeof(*q->pool));
 
 	q->dev = dev;
 	q->async = dev->async;
+	q->cmd_io = dev->async->cmd_io;
+	q->poke = dev->async->poke;
 	q->capacity = capacity;
+	q->last_idx = capacity;
+	q->depth = 1;
 	q->opts = opts;
+	xnvme_be_queue_geo_refresh(q);
 	for (uint32_t i = 0; i < npool; ++i) {
 		struct xnvme_cmd_ctx *ctx = &q->pool[i];
 
@@ -76,7 +94,7 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		ctx->async.cb = cb_noop;
 		/* pushed in reverse so that the first get returns pool[0] */
 		q->free[npool - 1 - i] = ctx;
-		q->pooled[i] = 1;
+		XNVME_QUEUE_CTX_FREE(ctx) = 1;
 	}
 	q->nfree = npool;
 
@@ -115,7 +133,7 @@ xnvme_queue_term(struct xnvme_queue *queue)
 	if (!queue) {
 		return -EINVAL;
 	}
-	if (queue->depth) {
+	if (queue->depth > 1) {
 		return -EDEADLK; /* a poke of this queue is still walking it */
 	}
 	err = queue->async->term(queue);
@@ -123,28 +141,20 @@ xnvme_queue_term(struct xnvme_queue *queue)
 	return err;
 }
 
-/* One poke of the mechanism, counted in `depth` for the callbacks it runs */
-static inline int
-queue_poke(struct xnvme_queue *queue, uint32_t max)
-{
-	int ret;
-
-	queue->depth++;
-	ret = queue->async->poke(queue, max);
-	queue->depth--;
-	return ret;
-}
-
+/*
+ * The mechanism's poke as a tail call: depth is counted around each callback
+ * (xnvme_queue_complete()), so depth - 1 pokes are in progress when this one starts
+ */
 int
 xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
 	}
-	if (XNVME_BE_UNLIKELY(!queue->outstanding || queue->depth >= XNVME_QUEUE_POKE_DEPTH_MAX)) {
+	if (XNVME_BE_UNLIKELY(!queue->outstanding || queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX)) {
 		return 0;
 	}
-	return queue_poke(queue, max);
+	return queue->poke(queue, max);
 }
 
 bool
@@ -176,7 +186,7 @@ queue_drain(struct xnvme_queue *queue, bool bounded, uint64_t timeout_us)
 	if (!queue) {
 		return -EINVAL;
 	}
-	if (queue->depth) {
+	if (queue->depth > 1) {
 		return -EDEADLK;
 	}
 	if (bounded) {
@@ -185,7 +195,7 @@ queue_drain(struct xnvme_queue *queue, bool bounded, uint64_t timeout_us)
 		deadline = timeout_us > UINT64_MAX - now ? UINT64_MAX : now + timeout_us;
 	}
 	while (queue->outstanding) {
-		int err = queue_poke(queue, 0);
+		int err = queue->poke(queue, 0);
 
 		if (err < 0) {
 			return err;
@@ -233,7 +243,7 @@ xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 		return get_cmd_ctx_fail(queue);
 	}
 	ctx = queue->free[--queue->nfree];
-	queue->pooled[ctx - queue->pool] = 0;
+	XNVME_QUEUE_CTX_FREE(ctx) = 0;
 	return ctx;
 }
 
@@ -260,14 +270,17 @@ xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 	}
 	/*
 	 * O(1): a context of this pool (address range and alignment) that is not on the stack.
-	 * NULL and addresses below the pool wrap around to an index above the capacity.
+	 * The offset rotated right by log2(128) is the index for an aligned context, and has
+	 * high bits set for a misaligned one; NULL and addresses below the pool wrap around. So
+	 * one compare with the capacity checks all three, and the free byte is read only inside
+	 * the pool.
 	 */
 	off = (uintptr_t)ctx - (uintptr_t)queue->pool;
-	idx = off / sizeof(*ctx);
-	if (XNVME_BE_UNLIKELY(off % sizeof(*ctx) || idx > queue->capacity || queue->pooled[idx])) {
+	idx = (off >> CTX_SHIFT) | (off << (sizeof(off) * CHAR_BIT - CTX_SHIFT));
+	if (XNVME_BE_UNLIKELY(idx > queue->last_idx || XNVME_QUEUE_CTX_FREE(ctx))) {
 		return -EINVAL;
 	}
-	queue->pooled[idx] = 1;
+	XNVME_QUEUE_CTX_FREE(ctx) = 1;
 	queue->free[queue->nfree++] = ctx;
 	return 0;
 }

@@ -15,7 +15,8 @@
  *   NVMe status (the core enforces this as well).
  * - Async mechanisms: cmd_io/cmd_iov queue the context (0) or refuse it (-EBUSY/-EAGAIN, no
  *   side effects). The core checks capacity and counts outstanding commands; poke reaps up to
- *   `max` (0: all ready) and completes each context with xnvme_queue_complete().
+ *   `max` (0: all ready) and completes each context with xnvme_queue_complete() (or, in a
+ *   batch it brackets with queue->depth++/--, xnvme_queue_complete_in_batch()).
  */
 #ifndef XNVME_BE_H
 #define XNVME_BE_H
@@ -194,13 +195,34 @@ struct xnvme_queue {
 	uint32_t capacity;
 	uint32_t outstanding;
 	uint32_t nfree;
-	uint32_t depth; ///< pokes of this queue in progress (>0: inside a completion callback)
+	/**
+	 * 1 + the callbacks of this queue running (xnvme_queue_complete() counts them), so what a
+	 * mechanism's poke reads here is the number of pokes in progress: 1 at the top level,
+	 * more when nested in a callback. Outside any poke it is 1.
+	 */
+	uint32_t depth;
 	int opts;
 	void *state; ///< mechanism-private, set by async->init, released by async->term
-	struct xnvme_cmd_ctx **free;
-	uint8_t *pooled; ///< per pooled context: 1 while it is on the free stack
 	struct xnvme_cmd_ctx *pool;
+	/** async->cmd_io and async->poke, one load closer to the per-I/O path */
+	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		      size_t mbuf_nbytes);
+	int (*poke)(struct xnvme_queue *queue, uint32_t max);
+	/**
+	 * `dev` once its geometry is derived, else a value no device has: read/write take their
+	 * fast path for a context whose device equals it (one compare for "device set, geometry
+	 * ready"); set at init and by the general path (xnvme_be_queue_geo_refresh()).
+	 */
+	const struct xnvme_dev *geo_dev;
+	uint64_t last_idx; ///< capacity, as a 64-bit word for put's one-compare range check
+	struct xnvme_cmd_ctx *free[]; ///< free stack of capacity + 1 entries, nfree of them used
 };
+
+/**
+ * The queue core's byte of a pooled context's reserved area: 1 while the context is on the
+ * free stack. Mechanisms may use be_rsvd[0..10], never this one.
+ */
+#define XNVME_QUEUE_CTX_FREE(ctx) ((ctx)->be_rsvd[11])
 
 /** Index of a pooled context in its queue's pool (0..capacity) */
 static inline uint32_t
@@ -208,6 +230,10 @@ xnvme_queue_ctx_idx(const struct xnvme_queue *queue, const struct xnvme_cmd_ctx 
 {
 	return (uint32_t)(ctx - queue->pool);
 }
+
+/** Sets queue->geo_dev once the geometry of queue->dev is derived (the general path calls it) */
+void
+xnvme_be_queue_geo_refresh(struct xnvme_queue *queue);
 
 /** Size of a ring that holds `capacity` contexts: the next power of two */
 static inline uint32_t
@@ -221,12 +247,29 @@ xnvme_be_ring_size(uint32_t capacity)
 	return size;
 }
 
-/** Completes a reaped context whose cpl is final: count it and run its callback */
+/**
+ * xnvme_queue_complete() inside a batch whose caller raised queue->depth by one around all
+ * of the batch's callbacks (depth++ before the first, depth-- after the last)
+ */
 static inline void
-xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
+xnvme_queue_complete_in_batch(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
 	queue->outstanding--;
 	ctx->async.cb(ctx, ctx->async.cb_arg);
+}
+
+/**
+ * Completes a reaped context whose cpl is final: count it and run its callback, inside which
+ * the queue's depth is one higher (drain/term refuse, nested pokes are bounded by it). Pokes
+ * themselves do not count depth, so xnvme_queue_poke() hands over to the mechanism with a
+ * tail call.
+ */
+static inline void
+xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
+{
+	queue->depth++;
+	xnvme_queue_complete_in_batch(queue, ctx);
+	queue->depth--;
 }
 
 /*
@@ -281,7 +324,7 @@ xnvme_cmd_pass_async(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, 
 		return -EBUSY;
 	}
 	memset(&ctx->cpl, 0, sizeof(ctx->cpl));
-	err = queue->async->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	err = queue->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 	queue->outstanding += !err;
 	return err;
 }

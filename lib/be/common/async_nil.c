@@ -68,9 +68,11 @@ nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t n)
 		for (uint32_t i = 0; i < nb; ++i) {
 			batch[i] = state->ring[state->head++ & state->mask];
 		}
+		queue->depth++;
 		for (uint32_t i = 0; i < nb; ++i) {
-			xnvme_queue_complete(queue, batch[i]);
+			xnvme_queue_complete_in_batch(queue, batch[i]);
 		}
+		queue->depth--;
 		done += nb;
 	}
 	return (int)done;
@@ -82,17 +84,18 @@ nil_poke(struct xnvme_queue *queue, uint32_t max)
 	struct nil_state *state = queue->state;
 	uint32_t n = state->tail - state->head;
 
-	/* Only what was submitted before this poke: commands submitted from the callbacks
-	 * below complete at the next poke. */
-	if (max && max < n) {
-		n = max;
-	}
-	/* one ready command (queue depth 1, or fio reaping one at a time): no loop, no frame */
+	/* one ready command (queue depth 1, or fio reaping one at a time), whatever `max`: no
+	 * loop, no batch */
 	if (XNVME_BE_LIKELY(n == 1)) {
 		struct xnvme_cmd_ctx *ctx = state->ring[state->head++ & state->mask];
 
 		xnvme_queue_complete(queue, ctx);
 		return 1;
+	}
+	/* Only what was submitted before this poke: commands submitted from the callbacks
+	 * below complete at the next poke. */
+	if (max && max < n) {
+		n = max;
 	}
 	return nil_reap(queue, state, n);
 }
