@@ -11,6 +11,7 @@
  *     registered buffers (the library's buffers fixed, others not, re-allocation re-registers,
  *     a freed buffer leaves the ring's table at the next submission); a queue terminated on
  *     another thread than the one that registered its ring fd releases that registration;
+ *   - the idle rule of poke (a poke that only submitted counts as the first empty one);
  *   - batching (nothing reaches the kernel before poke; XNVME_QUEUE_BATCHING_OFF), transient
  *     and fatal submit errors injected through the test hook: poke never reports EAGAIN/EBUSY;
  *   - io_uring_cmd on a regular file: the open fails naming the mechanism; the passthrough
@@ -156,6 +157,7 @@ test_fault_injection(struct akt *t)
 		}
 		xnvme_be_linux_uring_fault_err = fatal ? EBADF : transient[k];
 		xnvme_be_linux_uring_fault_n = 3;
+		ring_of(q)->fast = false; /* arms the hook */
 		for (int i = 0; i < 3; ++i) {
 			ret = xnvme_queue_poke(q, 0);
 			if (fatal) {
@@ -174,6 +176,56 @@ test_fault_injection(struct akt *t)
 	}
 	xnvme_be_linux_uring_fault_n = 0;
 	xnvme_queue_term(q);
+	xnvme_buf_free(t->dev, buf);
+}
+
+/*
+ * The idle rule of xnvme_queue_poke(): a poke that only submitted counts as the first empty
+ * one, so the next empty poke waits (for up to 1 ms) instead of returning 0 at once; a poke
+ * that reaped counts as no empty poke; POKE_SPIN and the completion fd never wait.
+ */
+static void
+test_idle_rule(struct akt *t)
+{
+	static const int qopts[] = {0, XNVME_QUEUE_POKE_SPIN, -1};
+	uint8_t *buf = xnvme_buf_alloc(t->dev, t->lba);
+
+	for (size_t k = 0; k < sizeof(qopts) / sizeof(qopts[0]); ++k) {
+		bool fd = qopts[k] < 0;
+		struct xnvme_cmd_ctx *ctx;
+		struct akt_rec r = {0};
+		struct xnvme_queue *q;
+		int n, err;
+
+		err = xnvme_queue_init(t->dev, 4, fd ? 0 : qopts[k], &q);
+		ACHECK(t, !err, "init: %d", err);
+		if (err) {
+			break;
+		}
+		xnvme_queue_set_cb(q, akt_cb, NULL);
+		if (fd) {
+			ACHECK(t, xnvme_queue_get_completion_fd(q) >= 0, "completion fd");
+		}
+		ACHECK(t, ring_of(q)->wait == (k == 0), "opts %d: pokes may wait: %d", qopts[k],
+		       ring_of(q)->wait);
+		for (int round = 0; round < 8; ++round) {
+			ctx = xnvme_queue_get_cmd_ctx(q);
+			akt_prep(ctx, XNVME_SPEC_NVM_OPC_READ, (uint64_t)round, 0, &r);
+			ACHECK(t, !xnvme_cmd_pass(ctx, buf, t->lba, NULL, 0), "submit");
+			n = xnvme_queue_poke(q, 0);
+			ACHECK(t, n >= 0 && ring_of(q)->nidle == (n ? 0u : 1u),
+			       "submitting poke: reaped %d, nidle %u", n, ring_of(q)->nidle);
+			if (!n) {
+				/* the second empty poke of the rule: waits when the queue may */
+				n = xnvme_queue_poke(q, 0);
+				ACHECK(t, n == 1 || ring_of(q)->nidle == (k == 0 ? 2u : 1u),
+				       "second poke: reaped %d, nidle %u", n, ring_of(q)->nidle);
+			}
+			ACHECK(t, akt_drain(q) == 0 && r.calls == (uint32_t)round + 1 && !r.status,
+			       "round %d: calls=%u status=%d", round, r.calls, r.status);
+		}
+		xnvme_queue_term(q);
+	}
 	xnvme_buf_free(t->dev, buf);
 }
 
@@ -1084,6 +1136,7 @@ run_file_target(struct akt *t, bool extras)
 		test_taskrun_modes(t);
 		test_batching(t);
 		test_term_unsubmitted(t);
+		test_idle_rule(t);
 		test_fault_injection(t);
 		test_migration(t);
 		test_ring_fd(t);

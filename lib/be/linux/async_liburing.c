@@ -74,12 +74,38 @@ lu_queue(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, struct xnvme_
 static int
 lu_queue_nop(struct xnvme_be_linux_uring *u, struct xnvme_cmd_ctx *ctx)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_sqe *sqe = xnvme_be_linux_uring_get_sqe(u, 0);
 
 	if (!sqe) {
 		return -EBUSY;
 	}
 	return xnvme_be_linux_uring_queue_nop(u, sqe, ctx);
+}
+
+/*
+ * Fills `sqe` as io_uring_prep_rw() and lu_queue() would, each field once, and queues it;
+ * `buf_index` is the registered buffer of the *_FIXED opcodes (else 0)
+ */
+static inline int
+lu_queue_rw(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, uint8_t op,
+	    const void *addr, uint32_t len, uint64_t off, uint16_t buf_index,
+	    struct xnvme_cmd_ctx *ctx)
+{
+	xnvme_be_linux_uring_sqe_head(u, sqe, op);
+	sqe->off = off;
+	sqe->addr = (uint64_t)(uintptr_t)addr;
+	sqe->len = len;
+	sqe->rw_flags = 0;
+	sqe->user_data = (uint64_t)(uintptr_t)ctx;
+	sqe->buf_index = buf_index;
+	sqe->personality = 0;
+	sqe->file_index = 0;
+	sqe->addr3 = 0;
+	sqe->__pad2[0] = 0;
+	if (__builtin_expect(!u->batching, 0)) {
+		xnvme_be_linux_uring_flush(u);
+	}
+	return 0;
 }
 
 static const uint8_t lu_op_plain[] = {IORING_OP_READ, IORING_OP_WRITE};
@@ -111,14 +137,14 @@ lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		if (rw == XNVME_BE_LINUX_RW_FAILED) {
 			return lu_queue_nop(u, ctx);
 		}
-		sqe = io_uring_get_sqe(&u->ring);
+		sqe = xnvme_be_linux_uring_get_sqe(u, 0);
 		if (!sqe) {
 			return -EBUSY;
 		}
 		io_uring_prep_fsync(sqe, u->fd, 0);
 		return lu_queue(u, sqe, ctx);
 	}
-	sqe = io_uring_get_sqe(&u->ring);
+	sqe = xnvme_be_linux_uring_get_sqe(u, 0);
 	if (__builtin_expect(!sqe, 0)) {
 		return -EBUSY; /* cannot happen: the ring has room for `capacity` commands */
 	}
@@ -126,13 +152,11 @@ lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		uint16_t idx;
 
 		if (xnvme_be_linux_uring_fixed_buf(u, dbuf, len, &idx)) {
-			io_uring_prep_rw(lu_op_fixed[rw], sqe, u->fd, dbuf, (unsigned int)len, off);
-			sqe->buf_index = idx;
-			return lu_queue(u, sqe, ctx);
+			return lu_queue_rw(u, sqe, lu_op_fixed[rw], dbuf, (uint32_t)len, off, idx,
+					   ctx);
 		}
 	}
-	io_uring_prep_rw(lu_op_plain[rw], sqe, u->fd, dbuf, (unsigned int)len, off);
-	return lu_queue(u, sqe, ctx);
+	return lu_queue_rw(u, sqe, lu_op_plain[rw], dbuf, (uint32_t)len, off, 0, ctx);
 }
 
 static int
@@ -186,18 +210,16 @@ lu_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 		}
 	}
 
-	sqe = io_uring_get_sqe(&u->ring);
+	sqe = xnvme_be_linux_uring_get_sqe(u, 0);
 	if (!sqe) {
 		return -EBUSY;
 	}
 	if (cnt <= 1) {
 		/* one segment needs no vector: the plain opcode skips the kernel's iovec import */
-		io_uring_prep_rw(lu_op_plain[rw], sqe, u->fd, cnt ? vec[0].iov_base : NULL,
-				 cnt ? (unsigned int)vec[0].iov_len : 0, off);
-	} else {
-		io_uring_prep_rw(lu_op_vec[rw], sqe, u->fd, vec, (unsigned int)cnt, off);
+		return lu_queue_rw(u, sqe, lu_op_plain[rw], cnt ? vec[0].iov_base : NULL,
+				   cnt ? (uint32_t)vec[0].iov_len : 0, off, 0, ctx);
 	}
-	return lu_queue(u, sqe, ctx);
+	return lu_queue_rw(u, sqe, lu_op_vec[rw], vec, (uint32_t)cnt, off, 0, ctx);
 
 invalid:
 	xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC, XNVME_STATUS_CODE_INVALID_FIELD);

@@ -169,10 +169,7 @@ static inline void
 uc_prep(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, struct xnvme_cmd_ctx *ctx,
 	uint32_t cmd_op, const void *data, uint32_t dlen, const void *meta, uint32_t mlen)
 {
-	sqe->opcode = IORING_OP_URING_CMD;
-	sqe->flags = u->sqe_flags;
-	sqe->ioprio = 0;
-	sqe->fd = u->fd;
+	xnvme_be_linux_uring_sqe_head(u, sqe, IORING_OP_URING_CMD);
 	sqe->cmd_op = cmd_op;
 	sqe->__pad1 = 0;
 	sqe->addr = 0;
@@ -200,7 +197,7 @@ static int
 uc_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_be_linux_uring *u = ctx->async.queue->state;
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	struct io_uring_sqe *sqe = xnvme_be_linux_uring_get_sqe(u, 1); /* SQE128 */
 	int err;
 
 	if (__builtin_expect(!sqe, 0)) {
@@ -237,7 +234,7 @@ uc_cmd_vec(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, void 
 	if (idx > queue->capacity) {
 		return -EINVAL; /* not a context of this queue's pool */
 	}
-	sqe = io_uring_get_sqe(&u->ring);
+	sqe = xnvme_be_linux_uring_get_sqe(u, 1); /* SQE128 */
 	if (!sqe) {
 		return -EBUSY;
 	}

@@ -41,16 +41,19 @@ xnvme_be_linux_rw_file_ok(struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nby
 	uint64_t ssw = dev->geo.ssw;
 	/* a growing file's size is updated by xnvme_dev_derive_geo() meanwhile: read it once */
 	uint64_t tbytes = __atomic_load_n(&dev->geo.tbytes, __ATOMIC_RELAXED);
-	/* LBAs are 1 << ssw bytes: shifts, not two 64-bit divisions per command */
-	uint64_t nlbas =
-		write ? tbytes >> ssw : (tbytes >> ssw) + ((tbytes & ((1ULL << ssw) - 1)) != 0);
+	/*
+	 * In bytes, no LBA count per command: the transfer ends at `end`, a multiple of the LBA
+	 * size (decoding bounded slba, so no overflow). A write must end within the file; a read
+	 * must not start its last LBA at or past the end (it may cover the partial LBA there).
+	 */
+	uint64_t end = (slba << ssw) + nbytes;
 	uint8_t sc;
 
 	if (ctx->cmd.common.nsid != dev->ident.nsid) {
 		sc = XNVME_BE_LINUX_SC_INVALID_NS;
 	} else if (dev->geo.mdts_nbytes && nbytes > dev->geo.mdts_nbytes) {
 		sc = XNVME_BE_LINUX_SC_INVALID_FIELD;
-	} else if (slba >= nlbas || ((uint64_t)ctx->cmd.nvm.nlb + 1) > nlbas - slba) {
+	} else if (write ? end > tbytes : end - (1ULL << ssw) >= tbytes) {
 		sc = XNVME_BE_LINUX_SC_LBA_RANGE;
 	} else {
 		return true;

@@ -41,7 +41,12 @@
 #include "xnvme_config.h"
 
 #ifdef XNVME_HAVE_LIBURING
+#include <errno.h>
 #include <liburing.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "be_linux.h"
 #include "xnvme_bufreg.h"
 
@@ -95,10 +100,16 @@ struct xnvme_be_linux_uring {
 	bool fixed_file;          ///< the fd is registered at index 0
 	bool failed;              ///< a fatal enter error was reported once
 	bool reg_tried;           ///< the ring fd registration was attempted
+	bool fast;     ///< enabled, reg_tried and not SQPOLL: flush takes the inline path
+	unsigned int enter_flags; ///< IORING_ENTER_* of every submitting enter (GETEVENTS)
+	unsigned int cq_mask;     ///< the CQ's ring mask
+	unsigned int sq_mask;     ///< the SQ's ring mask
+	unsigned int sq_entries;  ///< the SQ's size
+	uint64_t sqe_w0;          ///< the first 8 bytes of every SQE, opcode 0 (flags, fd)
 	bool wait;             ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
 	uint32_t nidle;        ///< pokes in a row that found nothing to do
 	int reg_idx;           ///< registered ring fd index, -1: none
-	uint64_t reg_owner;    ///< xnvme_be_linux_uring_self() of the thread holding reg_idx
+	uint64_t reg_owner; ///< self() of the thread holding reg_idx, else ..._URING_NO_OWNER
 	bool fixed_bufs;       ///< opts.register_buffers: a sparse buffer table is registered
 	bool cmd_fixed;        ///< fixed_bufs and the kernel takes IORING_URING_CMD_FIXED
 	unsigned int buf_hint; ///< bufreg slot of the last fixed buffer used
@@ -204,25 +215,11 @@ xnvme_be_linux_uring_enter_err(struct xnvme_be_linux_uring *u, int err);
 
 /**
  * Test hook: the next `xnvme_be_linux_uring_fault_n` submitting enters fail with
- * -xnvme_be_linux_uring_fault_err without reaching the kernel (the SQEs stay queued).
+ * -xnvme_be_linux_uring_fault_err without reaching the kernel (the SQEs stay queued). Only a
+ * ring whose `fast` is false looks at it: clear that too to arm it.
  */
 extern int xnvme_be_linux_uring_fault_n;
 extern int xnvme_be_linux_uring_fault_err;
-
-/**
- * True when poke has nothing to do: no SQE waits for submission, no completion waits to be
- * reaped, the kernel asks for no enter, and completions are not polled. The busy-polling
- * client's common case, kept to a handful of loads.
- */
-static inline bool
-xnvme_be_linux_uring_idle(const struct xnvme_be_linux_uring *u)
-{
-	const struct io_uring *ring = &u->ring;
-
-	return !io_uring_sq_ready(ring) && !io_uring_cq_ready(ring) && !u->iopoll &&
-	       !(IO_URING_READ_ONCE(*ring->sq.kflags) &
-		 (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW));
-}
 
 /** This thread's number for reg_owner: never 0, never reused within the process */
 extern __thread uint64_t xnvme_be_linux_uring_tid __attribute__((tls_model("initial-exec")));
@@ -237,57 +234,105 @@ xnvme_be_linux_uring_self(void)
 	return __builtin_expect(id != 0, 1) ? id : xnvme_be_linux_uring_self_slow();
 }
 
+/** reg_owner of a ring without a registered fd: no thread's number (those are never 0) */
+#define XNVME_BE_LINUX_URING_NO_OWNER UINT64_MAX
+
+/**
+ * io_uring_enter(2) made here rather than through liburing's exported wrapper (a PLT call
+ * and two more frames on every poke). Returns the count or -errno.
+ */
+static inline int
+xnvme_be_linux_uring_sys_enter(unsigned int fd, unsigned int to_submit, unsigned int min,
+			       unsigned int flags, const void *arg, size_t argsz)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = (long)flags;
+	register long r8 __asm__("r8") = (long)(uintptr_t)arg;
+	register long r9 __asm__("r9") = (long)argsz;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long)__NR_io_uring_enter), "D"((long)fd), "S"((long)to_submit),
+			   "d"((long)min), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return (int)ret;
+#else
+	long ret = syscall(__NR_io_uring_enter, fd, to_submit, min, flags, arg, argsz);
+
+	return ret < 0 ? -errno : (int)ret;
+#endif
+}
+
 /** The enter of enter_sq through the registered index failed with EBADF: plain fd from now */
 int
 xnvme_be_linux_uring_enter_unreg(struct xnvme_be_linux_uring *u, unsigned int to_submit,
 				 unsigned int flags);
 
 /**
- * Publishes the new SQEs and enters once: submits them and, when completions need an enter
- * to be posted, asks for those too. Non-SQPOLL rings only. The count submitted or -errno.
+ * Enters once (non-SQPOLL rings) through the registered ring fd when this thread owns it:
+ * submits `nsub` published SQEs with `flags` (IORING_ENTER_*). The count submitted or -errno.
  */
 static inline int
-xnvme_be_linux_uring_enter_sq(struct xnvme_be_linux_uring *u)
+xnvme_be_linux_uring_enter(struct xnvme_be_linux_uring *u, unsigned int nsub, unsigned int flags)
 {
-	struct io_uring *ring = &u->ring;
-	struct io_uring_sq *sq = &ring->sq;
-	unsigned int tail = sq->sqe_tail, nsub;
-	unsigned int flags = 0;
 	int ret;
 
-	if (__builtin_expect(!u->reg_tried, 0)) {
-		xnvme_be_linux_uring_register_ring(u);
-	}
-	sq->sqe_head = tail;
-	io_uring_smp_store_release(sq->ktail, tail);
-	if (u->defer || u->iopoll ||
-	    (IO_URING_READ_ONCE(*sq->kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW))) {
-		flags |= IORING_ENTER_GETEVENTS;
-	}
-	/* SQEs left published by a failed enter are counted in too (tail - khead) */
-	nsub = tail - IO_URING_READ_ONCE(*sq->khead);
-	if (u->reg_idx >= 0 && u->reg_owner == xnvme_be_linux_uring_self()) {
-		ret = io_uring_enter((unsigned int)u->reg_idx, nsub, 0,
-				     flags | IORING_ENTER_REGISTERED_RING, NULL);
+	/* no owner matches a thread's number, 0 (not yet drawn) included */
+	if (u->reg_owner == xnvme_be_linux_uring_tid) {
+		ret = xnvme_be_linux_uring_sys_enter((unsigned int)u->reg_idx, nsub, 0,
+						     flags | IORING_ENTER_REGISTERED_RING, NULL,
+						     0);
 		if (__builtin_expect(ret != -EBADF, 1)) {
 			return ret;
 		}
 		return xnvme_be_linux_uring_enter_unreg(u, nsub, flags);
 	}
-	return io_uring_enter((unsigned int)ring->ring_fd, nsub, 0, flags, NULL);
+	return xnvme_be_linux_uring_sys_enter((unsigned int)u->ring.ring_fd, nsub, 0, flags, NULL,
+					      0);
+}
+
+/** The SQEs filled and not yet taken by the kernel (published by a failed enter included) */
+static inline unsigned int
+xnvme_be_linux_uring_sq_pending(const struct xnvme_be_linux_uring *u)
+{
+	return u->ring.sq.sqe_tail - __atomic_load_n(u->ring.sq.khead, __ATOMIC_ACQUIRE);
 }
 
 /**
- * Hands new SQEs to the kernel and lets it post completions when it needs us to enter.
- * Returns 0, or a negative errno for a fatal ring error.
+ * Publishes the new SQEs and enters once: submits them and, when completions need an enter
+ * to be posted, asks for those too. Non-SQPOLL rings only. The count submitted or -errno.
  */
 static inline int
-xnvme_be_linux_uring_flush(struct xnvme_be_linux_uring *u)
+xnvme_be_linux_uring_enter_sq(struct xnvme_be_linux_uring *u, unsigned int nsub)
+{
+	struct io_uring_sq *sq = &u->ring.sq;
+	unsigned int flags = u->enter_flags;
+
+	sq->sqe_head = sq->sqe_tail;
+	io_uring_smp_store_release(sq->ktail, sq->sqe_tail);
+	if (IO_URING_READ_ONCE(*sq->kflags) & (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)) {
+		flags |= IORING_ENTER_GETEVENTS;
+	}
+	return xnvme_be_linux_uring_enter(u, nsub, flags);
+}
+
+/** The flush below when the ring is not `fast` (not enabled, not registered, SQPOLL, a test fault) */
+int
+xnvme_be_linux_uring_flush_slow(struct xnvme_be_linux_uring *u);
+
+/**
+ * Hands the `nsub` pending SQEs (xnvme_be_linux_uring_sq_pending()) to the kernel and lets it
+ * post completions when it needs us to enter. Returns 0, or a negative errno for a fatal ring
+ * error.
+ */
+static inline int
+xnvme_be_linux_uring_flush_n(struct xnvme_be_linux_uring *u, unsigned int nsub)
 {
 	struct io_uring *ring = &u->ring;
 	int ret;
 
-	if (io_uring_sq_ready(ring)) {
+	if (nsub) {
 		if (u->fixed_bufs &&
 		    __builtin_expect(atomic_load_explicit(&xnvme_bufreg_dels,
 							  memory_order_relaxed) != u->buf_dels,
@@ -300,28 +345,80 @@ xnvme_be_linux_uring_flush(struct xnvme_be_linux_uring *u)
 				     0)) {
 			xnvme_be_linux_uring_reap_dead(u);
 		}
-		if (__builtin_expect(!u->enabled, 0)) {
-			ret = xnvme_be_linux_uring_enable(u);
-			if (ret) {
-				return ret;
-			}
+		if (__builtin_expect(!u->fast, 0)) {
+			return xnvme_be_linux_uring_flush_slow(u);
 		}
-		if (__builtin_expect(xnvme_be_linux_uring_fault_n > 0, 0)) {
-			xnvme_be_linux_uring_fault_n--;
-			ret = -xnvme_be_linux_uring_fault_err;
-		} else if (!(u->setup_flags & IORING_SETUP_SQPOLL)) {
-			ret = xnvme_be_linux_uring_enter_sq(u);
-		} else {
-			ret = io_uring_submit(ring);
-		}
+		ret = xnvme_be_linux_uring_enter_sq(u, nsub);
 	} else if ((IO_URING_READ_ONCE(*ring->sq.kflags) &
 		    (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW)) ||
 		   (u->iopoll && !io_uring_cq_ready(ring))) {
-		ret = io_uring_get_events(ring);
+		if (u->setup_flags & IORING_SETUP_SQPOLL) {
+			ret = io_uring_get_events(ring);
+		} else {
+			ret = xnvme_be_linux_uring_enter(u, 0, IORING_ENTER_GETEVENTS);
+		}
 	} else {
 		return 0;
 	}
-	return ret < 0 ? xnvme_be_linux_uring_enter_err(u, ret) : 0;
+	return __builtin_expect(ret >= 0, 1) ? 0 : xnvme_be_linux_uring_enter_err(u, ret);
+}
+
+static inline int
+xnvme_be_linux_uring_flush(struct xnvme_be_linux_uring *u)
+{
+	return xnvme_be_linux_uring_flush_n(u, xnvme_be_linux_uring_sq_pending(u));
+}
+
+/**
+ * True when poke has nothing to do: no SQE waits for submission (`nsub` is 0), no completion
+ * waits to be reaped, the kernel asks for no enter, and completions are not polled. The
+ * busy-polling client's common case, kept to a handful of loads.
+ */
+static inline bool
+xnvme_be_linux_uring_idle(const struct xnvme_be_linux_uring *u, unsigned int nsub)
+{
+	const struct io_uring *ring = &u->ring;
+
+	return !nsub && !io_uring_cq_ready(ring) && !u->iopoll &&
+	       !(IO_URING_READ_ONCE(*ring->sq.kflags) &
+		 (IORING_SQ_TASKRUN | IORING_SQ_CQ_OVERFLOW));
+}
+
+/**
+ * io_uring_get_sqe() with what it looks up per call fixed at queue init; `shift` is 0 for
+ * 64-byte SQEs, 1 for SQE128. NULL when the ring is full.
+ */
+static inline struct io_uring_sqe *
+xnvme_be_linux_uring_get_sqe(struct xnvme_be_linux_uring *u, unsigned int shift)
+{
+	struct io_uring_sq *sq = &u->ring.sq;
+	unsigned int tail = sq->sqe_tail;
+
+	if (__builtin_expect(tail - __atomic_load_n(sq->khead, __ATOMIC_ACQUIRE) >= u->sq_entries,
+			     0)) {
+		return NULL;
+	}
+	sq->sqe_tail = tail + 1;
+	return &sq->sqes[(size_t)(tail & u->sq_mask) << shift];
+}
+
+/**
+ * Fills the first 8 bytes of `sqe`: `op`, the ring's IOSQE flags, ioprio 0 and the ring's fd,
+ * as one store of the word precomputed at queue init
+ */
+static inline void
+xnvme_be_linux_uring_sqe_head(const struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe,
+			      uint8_t op)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w0 = u->sqe_w0 | op;
+#else
+	uint64_t w0 = u->sqe_w0 | ((uint64_t)op << 56);
+#endif
+	_Static_assert(offsetof(struct io_uring_sqe, opcode) == 0 &&
+			       offsetof(struct io_uring_sqe, fd) == 4,
+		       "opcode, flags, ioprio and fd are the SQE's first 8 bytes");
+	memcpy(sqe, &w0, sizeof(w0));
 }
 
 /**

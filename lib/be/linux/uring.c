@@ -177,6 +177,17 @@ uring_kernel_at_least(unsigned int major, unsigned int minor)
 	return ma > major || (ma == major && mi >= minor);
 }
 
+/* What every SQE of `u` starts with: opcode 0, its IOSQE flags, ioprio 0, its fd */
+static uint64_t
+uring_sqe_w0(const struct xnvme_be_linux_uring *u)
+{
+	struct io_uring_sqe w = {.flags = u->sqe_flags, .fd = u->fd};
+	uint64_t w0;
+
+	memcpy(&w0, &w, sizeof(w0));
+	return w0;
+}
+
 /* Sets up the ring of `u` (zeroed) for `queue` on `fd`, see xnvme_be_linux_uring_queue_init() */
 static int
 uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const char *mech,
@@ -194,6 +205,7 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 
 	u->efd = -1;
 	u->reg_idx = -1;
+	u->reg_owner = XNVME_BE_LINUX_URING_NO_OWNER;
 	u->mech = mech;
 
 	if (!c->ring) {
@@ -232,6 +244,10 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 	u->iopoll = iopoll && !sqpoll;
 	u->enabled = !(p.flags & IORING_SETUP_R_DISABLED);
 	u->batching = !getenv("XNVME_QUEUE_BATCHING_OFF");
+	u->enter_flags = (u->defer || u->iopoll) ? IORING_ENTER_GETEVENTS : 0;
+	u->cq_mask = *u->ring.cq.kring_mask;
+	u->sq_mask = *u->ring.sq.kring_mask;
+	u->sq_entries = *u->ring.sq.kring_entries;
 	/* a timed wait needs EXT_ARG (5.11); pollers (SQPOLL, IOPOLL) keep spinning */
 	u->wait = (p.features & IORING_FEAT_EXT_ARG) && !sqpoll && !iopoll &&
 		  !xnvme_be_queue_poke_spin(opts);
@@ -247,6 +263,7 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 		u->fd = 0;
 		u->sqe_flags = IOSQE_FIXED_FILE;
 	}
+	u->sqe_w0 = uring_sqe_w0(u);
 
 	if (dopts->register_buffers) {
 		/* filled lazily with the library's buffers as commands use them */
@@ -576,7 +593,36 @@ xnvme_be_linux_uring_enter_unreg(struct xnvme_be_linux_uring *u, unsigned int to
 				 unsigned int flags)
 {
 	u->reg_idx = -1; /* the thread's table lost it (e.g. a forked child): plain fd from now */
-	return io_uring_enter((unsigned int)u->ring.ring_fd, to_submit, 0, flags, NULL);
+	u->reg_owner = XNVME_BE_LINUX_URING_NO_OWNER;
+	return xnvme_be_linux_uring_sys_enter((unsigned int)u->ring.ring_fd, to_submit, 0, flags,
+					      NULL, 0);
+}
+
+int
+xnvme_be_linux_uring_flush_slow(struct xnvme_be_linux_uring *u)
+{
+	bool sqpoll = u->setup_flags & IORING_SETUP_SQPOLL;
+	int ret;
+
+	if (!u->enabled) {
+		ret = xnvme_be_linux_uring_enable(u);
+		if (ret) {
+			return ret;
+		}
+	}
+	if (!u->reg_tried && !sqpoll) {
+		xnvme_be_linux_uring_register_ring(u);
+	}
+	if (xnvme_be_linux_uring_fault_n > 0) {
+		xnvme_be_linux_uring_fault_n--;
+		ret = -xnvme_be_linux_uring_fault_err;
+	} else if (!sqpoll) {
+		ret = xnvme_be_linux_uring_enter_sq(u, xnvme_be_linux_uring_sq_pending(u));
+	} else {
+		ret = io_uring_submit(&u->ring);
+	}
+	u->fast = u->enabled && u->reg_tried && !sqpoll && xnvme_be_linux_uring_fault_n <= 0;
+	return ret >= 0 ? 0 : xnvme_be_linux_uring_enter_err(u, ret);
 }
 
 int
@@ -615,83 +661,55 @@ uring_cpl(struct xnvme_cmd_ctx *ctx, const struct io_uring_cqe *cqe, bool pass)
 	}
 }
 
-/* CQEs one poke level takes off the ring before running their callbacks (on its stack) */
-#define URING_REAP_BATCH 32
-
 /*
- * poke beyond the idle check: submit, let the kernel post, reap; `pass` is a constant.
- * Completions are taken off the ring in batches kept on this call's stack and the ring is
- * advanced before their callbacks run, so a callback's nested poke sees a consistent ring and
- * takes only CQEs this level did not take.
+ * poke beyond the idle check: submit, let the kernel post, reap; `pass` is a constant (and
+ * with it the CQE size: CQE32 exactly for passthrough). Each CQE is taken off the ring before
+ * its callback runs, so that a callback's nested poke sees a consistent ring and takes only
+ * CQEs this level did not take; head and tail are read again after every callback for that
+ * reason.
  */
 static inline __attribute__((always_inline)) int
-uring_reap(struct xnvme_queue *queue, uint32_t max, bool pass)
+uring_reap(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u, unsigned int nsub,
+	   uint32_t max, bool pass)
 {
-	struct xnvme_be_linux_uring *u = queue->state;
-	struct xnvme_cmd_ctx *batch[URING_REAP_BATCH];
-	struct io_uring *ring = &u->ring;
-	struct io_uring_cqe *cqe;
+	struct io_uring_cq *cq = &u->ring.cq;
+	unsigned int head, tail, mask = u->cq_mask;
 	uint32_t n = 0, lim;
-	unsigned int head;
 	int err;
 
-	err = xnvme_be_linux_uring_flush(u);
+	err = xnvme_be_linux_uring_flush_n(u, nsub);
 	if (__builtin_expect(err != 0, 0)) {
 		return err;
 	}
 	lim = (max && max < queue->outstanding) ? max : queue->outstanding;
 	while (n < lim) {
-		uint32_t nb = 0, want = lim - n;
+		const struct io_uring_cqe *cqe;
+		struct xnvme_cmd_ctx *ctx;
 
-		if (want > URING_REAP_BATCH) {
-			want = URING_REAP_BATCH;
-		}
-		io_uring_for_each_cqe(ring, head, cqe)
-		{
-			struct xnvme_cmd_ctx *ctx =
-				(struct xnvme_cmd_ctx *)(uintptr_t)cqe->user_data;
-
-			uring_cpl(ctx, cqe, pass);
-			batch[nb] = ctx;
-			if (++nb == want) {
-				break;
-			}
-		}
-		if (!nb) {
+		/* both again: a nested poke may have taken CQEs past a tail read before */
+		head = IO_URING_READ_ONCE(*cq->khead);
+		tail = io_uring_smp_load_acquire(cq->ktail);
+		if (head == tail) {
 			break;
 		}
-		io_uring_cq_advance(ring, nb);
+		cqe = &cq->cqes[(size_t)(head & mask) << (pass ? 1 : 0)];
+		ctx = (struct xnvme_cmd_ctx *)(uintptr_t)cqe->user_data;
+		uring_cpl(ctx, cqe, pass);
+		io_uring_smp_store_release(cq->khead, head + 1);
 
 		/* after the ring is consistent: callbacks may submit and poke */
-		for (uint32_t i = 0; i < nb; ++i) {
-			xnvme_queue_complete(queue, batch[i]);
-		}
-		n += nb;
-		if (nb < want) {
-			break; /* the ring had no more */
-		}
+		xnvme_queue_complete(queue, ctx);
+		n++;
 	}
 	return (int)n;
 }
 
-static __attribute__((noinline)) int
-uring_reap_rw(struct xnvme_queue *queue, uint32_t max)
-{
-	return uring_reap(queue, max, false);
-}
-
-static __attribute__((noinline)) int
-uring_reap_pass(struct xnvme_queue *queue, uint32_t max)
-{
-	return uring_reap(queue, max, true);
-}
-
 /*
- * A poke that finds nothing to do, right after another that found nothing either, comes from
- * a caller waiting for a completion: wait for one in the kernel (bounded by
- * XNVME_BE_POKE_WAIT_NS) instead of returning at once, so the caller sleeps like fio's own
+ * A poke that finds nothing to do, right after another that found nothing either or that only
+ * submitted, comes from a caller waiting for a completion: wait for one in the kernel (bounded
+ * by XNVME_BE_POKE_WAIT_NS) instead of returning at once, so the caller sleeps like fio's own
  * io_uring engine instead of spinning against the threads that do the I/O (io-wq workers on
- * tmpfs, the loop device's kworker). The first empty poke still returns at once, and nested
+ * tmpfs, the loop device's kworker). The first such poke still returns at once, and nested
  * pokes never wait. Returns true when completions may be ready.
  */
 static __attribute__((noinline)) bool
@@ -701,34 +719,38 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 	struct io_uring_getevents_arg arg = {.ts = (uint64_t)(uintptr_t)&ts};
 	unsigned int flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
 	unsigned int fd = (unsigned int)u->ring.ring_fd;
-	long ret;
+	int ret;
 
 	if (!u->wait || !queue->outstanding || queue->depth > 1 || u->nidle++ < 1) {
 		return false;
 	}
-	if (u->reg_idx >= 0 && u->reg_owner == xnvme_be_linux_uring_self()) {
+	if (u->reg_owner == xnvme_be_linux_uring_tid) {
 		fd = (unsigned int)u->reg_idx;
 		flags |= IORING_ENTER_REGISTERED_RING;
 	}
-	ret = syscall(__NR_io_uring_enter, fd, 0, 1, flags, &arg, sizeof(arg));
-	if (ret < 0 && (errno == EBADF || errno == EINVAL || errno == EOPNOTSUPP)) {
+	ret = xnvme_be_linux_uring_sys_enter(fd, 0, 1, flags, &arg, sizeof(arg));
+	if (ret == -EBADF || ret == -EINVAL || ret == -EOPNOTSUPP) {
 		u->wait = false; /* lost registration or an old kernel: spin from now */
 	}
 	return true;
 }
 
-static inline int
+static inline __attribute__((always_inline)) int
 uring_poke(struct xnvme_queue *queue, uint32_t max, bool pass)
 {
 	struct xnvme_be_linux_uring *u = queue->state;
+	unsigned int nsub = xnvme_be_linux_uring_sq_pending(u);
+	int n;
 
-	if (xnvme_be_linux_uring_idle(u)) {
-		if (!uring_idle_wait(queue, u) || xnvme_be_linux_uring_idle(u)) {
+	if (xnvme_be_linux_uring_idle(u, nsub)) {
+		if (!uring_idle_wait(queue, u) || xnvme_be_linux_uring_idle(u, 0)) {
 			return 0;
 		}
 	}
-	u->nidle = 0;
-	return pass ? uring_reap_pass(queue, max) : uring_reap_rw(queue, max);
+	n = uring_reap(queue, u, nsub, max, pass);
+	/* a poke that only submitted counts as the first that found nothing */
+	u->nidle = (n == 0 && nsub) ? 1 : 0;
+	return n;
 }
 
 int
