@@ -87,9 +87,8 @@ lu_queue_nop(struct xnvme_be_linux_uring *u, struct xnvme_cmd_ctx *ctx)
  * `buf_index` is the registered buffer of the *_FIXED opcodes (else 0)
  */
 static inline int
-lu_queue_rw(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, uint8_t op,
-	    const void *addr, uint32_t len, uint64_t off, uint16_t buf_index,
-	    struct xnvme_cmd_ctx *ctx)
+lu_queue_rw(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, uint8_t op, const void *addr,
+	    uint32_t len, uint64_t off, uint16_t buf_index, struct xnvme_cmd_ctx *ctx)
 {
 	xnvme_be_linux_uring_sqe_head(u, sqe, op);
 	sqe->off = off;

@@ -100,7 +100,7 @@ struct xnvme_be_linux_uring {
 	bool fixed_file;          ///< the fd is registered at index 0
 	bool failed;              ///< a fatal enter error was reported once
 	bool reg_tried;           ///< the ring fd registration was attempted
-	bool fast;     ///< enabled, reg_tried and not SQPOLL: flush takes the inline path
+	bool fast; ///< enabled, reg_tried and not SQPOLL: flush takes the inline path
 	unsigned int enter_flags; ///< IORING_ENTER_* of every submitting enter (GETEVENTS)
 	unsigned int cq_mask;     ///< the CQ's ring mask
 	unsigned int sq_mask;     ///< the SQ's ring mask
@@ -109,7 +109,7 @@ struct xnvme_be_linux_uring {
 	bool wait;             ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
 	uint32_t nidle;        ///< pokes in a row that found nothing to do
 	int reg_idx;           ///< registered ring fd index, -1: none
-	uint64_t reg_owner; ///< self() of the thread holding reg_idx, else ..._URING_NO_OWNER
+	uint64_t reg_owner;    ///< self() of the thread holding reg_idx, else ..._URING_NO_OWNER
 	bool fixed_bufs;       ///< opts.register_buffers: a sparse buffer table is registered
 	bool cmd_fixed;        ///< fixed_bufs and the kernel takes IORING_URING_CMD_FIXED
 	unsigned int buf_hint; ///< bufreg slot of the last fixed buffer used
@@ -281,8 +281,7 @@ xnvme_be_linux_uring_enter(struct xnvme_be_linux_uring *u, unsigned int nsub, un
 	/* no owner matches a thread's number, 0 (not yet drawn) included */
 	if (u->reg_owner == xnvme_be_linux_uring_tid) {
 		ret = xnvme_be_linux_uring_sys_enter((unsigned int)u->reg_idx, nsub, 0,
-						     flags | IORING_ENTER_REGISTERED_RING, NULL,
-						     0);
+						     flags | IORING_ENTER_REGISTERED_RING, NULL, 0);
 		if (__builtin_expect(ret != -EBADF, 1)) {
 			return ret;
 		}

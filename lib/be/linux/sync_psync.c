@@ -115,8 +115,8 @@ psync_xfer(int fd, bool direct, const struct psync_rw *rw, char *buf, size_t nby
  * does; anything but a READ/WRITE (`kind` from the decoding) is decoded afresh the long way.
  */
 static __attribute__((noinline)) int
-psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, int kind, void *dbuf, size_t dbuf_nbytes,
-		  uint64_t off, size_t len, ssize_t ret)
+psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, int kind, void *dbuf, size_t dbuf_nbytes, uint64_t off,
+		  size_t len, ssize_t ret)
 {
 	const struct xnvme_be_linux_state *state = ctx->dev->state;
 	struct psync_rw rw = {kind == XNVME_BE_LINUX_RW_WRITE, (off_t)off, len};
