@@ -99,7 +99,11 @@ xnvme_queue_term(struct xnvme_queue *queue);
  * make the second such poke in a row (not nested in a callback) wait up to 1 ms for a
  * completion instead, so a caller polling in a loop sleeps rather than spins (on io_uring and
  * io_uring_cmd a poke that submitted commands and reaped none counts as the first such poke,
- * so a submit-then-wait loop sleeps at its second poke). They never wait
+ * so a submit-then-wait loop sleeps at its second poke). On io_uring, io_uring_cmd, libaio and
+ * posix the bound grows on a slow device: each wait that ran out with nothing completed
+ * doubles the queue's next one, up to 16 ms, and 16 waits in a row that completions end
+ * within a quarter of the bound halve it again (down to 1 ms); inside
+ * xnvme_queue_drain_timeout() it stays 1 ms. They never wait
  * once xnvme_queue_get_completion_fd() was called (the caller then waits on the fd itself), nor
  * on a queue created with XNVME_QUEUE_POKE_SPIN (callers that poll several queues in turn or
  * run an event loop).
@@ -123,7 +127,8 @@ xnvme_queue_wait(struct xnvme_queue *queue);
 
 /**
  * xnvme_queue_drain() bounded in time: pokes until nothing is outstanding or `timeout_us`
- * microseconds (CLOCK_MONOTONIC) have passed; 0 pokes once. On -ETIMEDOUT nothing is lost:
+ * microseconds (CLOCK_MONOTONIC) have passed; 0 pokes once. Its pokes wait at most 1 ms each
+ * (see xnvme_queue_poke()), so it returns at most about 1 ms after the deadline. On -ETIMEDOUT nothing is lost:
  * the commands not yet completed stay outstanding and a later poke or drain delivers them
  * (completions reaped before the timeout have had their callbacks). Not in xNVMe 0.7.5.
  * @return total reaped, -ETIMEDOUT, the first negative error of a poke, -EINVAL for NULL,

@@ -217,7 +217,16 @@ xnvme_queue_drain(struct xnvme_queue *queue)
 int
 xnvme_queue_drain_timeout(struct xnvme_queue *queue, uint64_t timeout_us)
 {
-	return queue_drain(queue, true, timeout_us);
+	int ret, opts;
+
+	if (!queue) {
+		return -EINVAL;
+	}
+	opts = queue->opts; /* restored as found: a nested call must not clear an outer one's */
+	queue->opts |= XNVME_BE_QUEUE_DEADLINE; /* idle waits keep their base bound */
+	ret = queue_drain(queue, true, timeout_us);
+	queue->opts = opts;
+	return ret;
 }
 
 int

@@ -274,9 +274,16 @@ xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 
 /*
  * Longest wait of a poke that finds nothing ready in a row (see xnvme_be_queue_poke_spin()):
- * bounds how late a caller polling with a deadline (drain_timeout) sees that deadline.
+ * bounds how late a caller polling with a deadline (drain_timeout) sees that deadline. The
+ * Linux kernel mechanisms grow it on slow devices, outside drain_timeout (be/linux/poke_wait.h).
  */
 #define XNVME_BE_POKE_WAIT_NS 1000000
+
+/**
+ * Set in queue->opts while xnvme_queue_drain_timeout() pokes: mechanisms whose idle waits grow
+ * on slow devices keep them at XNVME_BE_POKE_WAIT_NS then. No flag of xnvme_queue_init() has it.
+ */
+#define XNVME_BE_QUEUE_DEADLINE 0x40000000
 
 /**
  * True when pokes must never wait for a completion (`opts`, the flags of xnvme_queue_init(),

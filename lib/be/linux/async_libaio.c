@@ -25,7 +25,8 @@
  * request slots, in io_submit). Only when that ring is not recognisable (magic, features,
  * header size) does poke fall back to io_getevents with a zero timeout. A poke that finds
  * nothing ready returns 0; the second such poke in a row waits in io_getevents for one event
- * (at most XNVME_BE_POKE_WAIT_NS; never with XNVME_QUEUE_POKE_SPIN). Events are taken in batches of LA_REAP_BATCH and the head
+ * (at most XNVME_BE_POKE_WAIT_NS, more on a slow device: poke_wait.h; never with
+ * XNVME_QUEUE_POKE_SPIN). Events are taken in batches of LA_REAP_BATCH and the head
  * advanced before their callbacks run, so a callback's nested poke never touches what an
  * outer poke still has to deliver.
  *
@@ -59,6 +60,7 @@
 #include "../common/async_stubs.h"
 #include "be_linux.h"
 #include "be_linux_rw.h"
+#include "poke_wait.h"
 #include "xnvme_config.h"
 
 #ifdef XNVME_HAVE_LIBAIO
@@ -125,6 +127,7 @@ struct la_state {
 	uint32_t unarmed; ///< commands in the kernel without IOCB_FLAG_RESFD, once efd >= 0
 	uint32_t nready;
 	uint32_t nidle;               ///< pokes in a row that found nothing ready
+	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
 	bool wait;                    ///< idle pokes may wait in io_getevents
 	struct xnvme_cmd_ctx **ready; ///< completed without reaching the kernel
 	struct iocb *iocbs;           ///< per pooled context, indexed by xnvme_queue_ctx_idx()
@@ -388,15 +391,16 @@ la_ring_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want
 }
 
 /*
- * The system call route of la_ring_reap(); the negative errno on failure. With `wait`, waits
- * up to XNVME_BE_POKE_WAIT_NS for the first event (see la_may_wait()).
+ * The system call route of la_ring_reap(); the negative errno on failure. With `wait_ns`, waits
+ * up to that long for the first event (see la_may_wait()).
  */
 static int
-la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want, bool wait)
+la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want,
+		uint32_t wait_ns)
 {
-	struct timespec ts = {0, wait ? XNVME_BE_POKE_WAIT_NS : 0};
+	struct timespec ts = {0, (long)wait_ns};
 	struct io_event events[LA_REAP_BATCH];
-	int ret = io_getevents(state->aio, wait ? 1 : 0, (long)want, events, &ts);
+	int ret = io_getevents(state->aio, wait_ns ? 1 : 0, (long)want, events, &ts);
 
 	if (ret == -EINTR) {
 		return 0;
@@ -446,9 +450,11 @@ la_poke_batch(struct xnvme_queue *queue, struct la_state *state, uint32_t max)
 		if (nb < want) {
 			ret = state->ring ? la_ring_reap(state, batch + nb, want - nb) : -1;
 			if (__builtin_expect(ret < 0, 0)) {
-				ret = la_syscall_reap(state, batch + nb, want - nb, false);
+				ret = la_syscall_reap(state, batch + nb, want - nb, 0);
 			} else if (!ret && !nb && !n && la_may_wait(queue, state)) {
-				ret = la_syscall_reap(state, batch, want, true);
+				ret = la_syscall_reap(state, batch, want,
+						      xnvme_be_linux_pwait_begin(&state->pwait, queue));
+				xnvme_be_linux_pwait_end(&state->pwait, ret == 0);
 				if (ret < 0) {
 					state->wait = false; /* refused: spin from now on */
 					ret = 0;

@@ -17,6 +17,7 @@
 #include "../common/async_stubs.h"
 #include "be_linux.h"
 #include "be_linux_rw.h"
+#include "poke_wait.h"
 
 enum paio_phase {
 	PAIO_PH_READY = 1, ///< cpl is final; complete at the next poke
@@ -58,8 +59,8 @@ struct paio_state {
 	uint32_t nlive;
 	uint32_t *live;             ///< pool indices of pending commands, in submission order
 	struct paio_entry *entries; ///< indexed by xnvme_queue_ctx_idx()
-	const struct aiocb **susp;  ///< aio_suspend() list of an idle poke
 	uint32_t nidle;             ///< pokes in a row that delivered nothing
+	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
 	bool wait;                  ///< idle pokes may wait in aio_suspend()
 };
 
@@ -159,14 +160,25 @@ paio_maybe_done(const struct aiocb *cb)
 
 /*
  * The second top-level poke in a row that finds nothing: the caller waits for a completion,
- * so wait in aio_suspend() (at most XNVME_BE_POKE_WAIT_NS) like fio's posixaio engine instead
- * of spinning against glibc's helper threads. True when it waited.
+ * so wait in aio_suspend() (at most XNVME_BE_POKE_WAIT_NS, more on a slow device:
+ * poke_wait.h) like fio's posixaio engine instead of spinning against glibc's helper threads.
+ * True when it waited.
+ *
+ * Only the PAIO_SUSPEND_MAX oldest requests are waited on. glibc runs the requests of one
+ * descriptor in submission order on one helper thread, so the oldest finishes first; and its
+ * aio_suspend() registers a waiter on every listed request under its global mutex, finding
+ * each by a walk of the descriptor's queue: a list of all outstanding costs O(QD^2) steps under
+ * that mutex per wait, which the helper thread needs to finish the next request. Where
+ * requests finish out of order (other C libraries) the wait is still bounded.
  */
+#define PAIO_SUSPEND_MAX 4
+
 static __attribute__((noinline)) bool
 paio_idle_wait(struct xnvme_queue *queue, struct paio_state *state)
 {
-	struct timespec ts = {0, XNVME_BE_POKE_WAIT_NS};
-	int cnt = 0;
+	const struct aiocb *susp[PAIO_SUSPEND_MAX];
+	struct timespec ts = {0, 0};
+	int cnt = 0, ret;
 
 	if (!state->wait || queue->depth != 1 || state->nidle++ < 1) {
 		return false;
@@ -177,12 +189,17 @@ paio_idle_wait(struct xnvme_queue *queue, struct paio_state *state)
 		if (e->phase != PAIO_PH_INFLIGHT) {
 			return false; /* a restart or a ready command: poke again at once */
 		}
-		state->susp[cnt++] = &e->cb;
+		if (cnt < PAIO_SUSPEND_MAX) {
+			susp[cnt++] = &e->cb;
+		}
 	}
-	if (cnt) {
-		(void)aio_suspend(state->susp, cnt, &ts);
+	if (!cnt) {
+		return false;
 	}
-	return cnt > 0;
+	ts.tv_nsec = xnvme_be_linux_pwait_begin(&state->pwait, queue);
+	ret = aio_suspend(susp, cnt, &ts);
+	xnvme_be_linux_pwait_end(&state->pwait, ret && errno == EAGAIN);
+	return true;
 }
 
 static __attribute__((noinline)) int
@@ -377,7 +394,6 @@ paio_term(struct xnvme_queue *queue)
 	if (state) {
 		paio_abandon(state);
 		free(state->entries);
-		free(state->susp);
 		free(state->live);
 		free(state);
 	}
@@ -403,10 +419,9 @@ paio_init(struct xnvme_queue *queue, int opts)
 	state->fd = lstate->fd;
 	state->direct = lstate->direct;
 	state->live = calloc(nctx, sizeof(*state->live));
-	state->susp = calloc(nctx, sizeof(*state->susp));
 	state->wait = !xnvme_be_queue_poke_spin(opts);
 	state->entries = calloc(nctx, sizeof(*state->entries));
-	if (!state->live || !state->entries || !state->susp) {
+	if (!state->live || !state->entries) {
 		paio_term(queue);
 		return -ENOMEM;
 	}

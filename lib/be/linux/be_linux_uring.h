@@ -48,6 +48,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "be_linux.h"
+#include "poke_wait.h"
 #include "xnvme_bufreg.h"
 
 #ifndef IORING_SETUP_SUBMIT_ALL
@@ -108,6 +109,7 @@ struct xnvme_be_linux_uring {
 	uint64_t sqe_w0;          ///< the first 8 bytes of every SQE, opcode 0 (flags, fd)
 	bool wait;             ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
 	uint32_t nidle;        ///< pokes in a row that found nothing to do
+	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
 	int reg_idx;           ///< registered ring fd index, -1: none
 	uint64_t reg_owner;    ///< self() of the thread holding reg_idx, else ..._URING_NO_OWNER
 	bool fixed_bufs;       ///< opts.register_buffers: a sparse buffer table is registered

@@ -707,15 +707,15 @@ uring_reap(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u, unsigned i
 /*
  * A poke that finds nothing to do, right after another that found nothing either or that only
  * submitted, comes from a caller waiting for a completion: wait for one in the kernel (bounded
- * by XNVME_BE_POKE_WAIT_NS) instead of returning at once, so the caller sleeps like fio's own
- * io_uring engine instead of spinning against the threads that do the I/O (io-wq workers on
+ * by XNVME_BE_POKE_WAIT_NS, more on a slow device: poke_wait.h) instead of returning at once,
+ * so the caller sleeps like fio's own io_uring engine instead of spinning against the threads that do the I/O (io-wq workers on
  * tmpfs, the loop device's kworker). The first such poke still returns at once, and nested
  * pokes never wait. Returns true when completions may be ready.
  */
 static __attribute__((noinline)) bool
 uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 {
-	struct __kernel_timespec ts = {.tv_sec = 0, .tv_nsec = XNVME_BE_POKE_WAIT_NS};
+	struct __kernel_timespec ts = {.tv_sec = 0};
 	struct io_uring_getevents_arg arg = {.ts = (uint64_t)(uintptr_t)&ts};
 	unsigned int flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
 	unsigned int fd = (unsigned int)u->ring.ring_fd;
@@ -728,7 +728,9 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 		fd = (unsigned int)u->reg_idx;
 		flags |= IORING_ENTER_REGISTERED_RING;
 	}
+	ts.tv_nsec = xnvme_be_linux_pwait_begin(&u->pwait, queue);
 	ret = xnvme_be_linux_uring_sys_enter(fd, 0, 1, flags, &arg, sizeof(arg));
+	xnvme_be_linux_pwait_end(&u->pwait, ret == -ETIME && !io_uring_cq_ready(&u->ring));
 	if (ret == -EBADF || ret == -EINVAL || ret == -EOPNOTSUPP) {
 		u->wait = false; /* lost registration or an old kernel: spin from now */
 	}
