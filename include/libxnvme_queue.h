@@ -103,7 +103,9 @@ xnvme_queue_term(struct xnvme_queue *queue);
  * posix the bound grows on a slow device: each wait that ran out with nothing completed
  * doubles the queue's next one, up to 16 ms, and 16 waits in a row that completions end
  * within a quarter of the bound halve it again (down to 1 ms); inside
- * xnvme_queue_drain_timeout() it stays 1 ms. They never wait
+ * xnvme_queue_drain_timeout() it stays 1 ms. With 8 or more commands outstanding, posix
+ * sleeps until about an eighth of them have finished (glibc runs them in submission order),
+ * so each wake-up delivers several. They never wait
  * once xnvme_queue_get_completion_fd() was called (the caller then waits on the fd itself), nor
  * on a queue created with XNVME_QUEUE_POKE_SPIN (callers that poll several queues in turn or
  * run an event loop).
