@@ -96,11 +96,10 @@ test_bound_rules(void)
 	CHECK_EQ(pw.ns, 2 * MS);
 }
 
+/* What the callbacks of a drain_timeout saw: the queue's flags, a nested call's return */
 struct seen {
 	struct xnvme_queue *q;
-	int opts_in_cb;
-	int nested;
-	int n;
+	int opts_in_cb, nested, n;
 };
 
 static void
