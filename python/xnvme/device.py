@@ -1160,8 +1160,8 @@ class _AsyncDriver:
     With a completion fd the loop watches it (add_reader) and pokes when it is readable;
     without one (thrpool, emu, nil, posix: no fd) a callback re-scheduled with call_soon
     pokes while commands are outstanding, i.e. the loop polls. The queue is made with
-    XNVME_QUEUE_POKE_SPIN: an idle poke would otherwise wait up to 1 ms in the kernel and stall
-    every other task of the loop (with a completion fd pokes never wait anyway).
+    XNVME_QUEUE_POKE_SPIN: an idle poke would otherwise wait in the kernel (1 ms, up to 16 ms on
+    a slow device) and stall every other task of the loop (with a completion fd pokes never wait anyway).
     """
 
     def __init__(self, dev: Device, loop: asyncio.AbstractEventLoop, depth: int = 64) -> None:
