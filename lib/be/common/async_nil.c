@@ -143,5 +143,6 @@ const struct xnvme_be_async xnvme_be_async_nil = {
 	.poke = nil_poke,
 	.cmd_io = nil_cmd_io,
 	.cmd_iov = nil_cmd_iov,
+	.cmd_io_counted = nil_cmd_io, /* never refuses: nothing to take back */
 	.get_completion_fd = xnvme_be_async_no_completion_fd,
 };
