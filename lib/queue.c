@@ -33,6 +33,16 @@ queue_free(struct xnvme_queue *queue)
 	xnvme_plat_aligned_free(queue);
 }
 
+/* queue->poke of a mechanism whose poke leaves the nesting and outstanding tests to the core */
+static int
+poke_checked(struct xnvme_queue *queue, uint32_t max)
+{
+	if (XNVME_BE_UNLIKELY(!queue->outstanding || queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX)) {
+		return 0;
+	}
+	return queue->mech_poke(queue, max);
+}
+
 /*
  * queue->cmd_io of a mechanism without cmd_io_counted: the core counted the command before
  * the call, so a refusal takes the count back
@@ -98,7 +108,8 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 	q->dev = dev;
 	q->async = dev->async;
 	q->cmd_io = dev->async->cmd_io_counted ? dev->async->cmd_io_counted : cmd_io_uncount;
-	q->poke = dev->async->poke;
+	q->mech_poke = dev->async->poke;
+	q->poke = dev->async->poke_checks ? dev->async->poke : poke_checked;
 	q->capacity = capacity;
 	q->last_idx = capacity;
 	q->depth = 1;
@@ -160,17 +171,15 @@ xnvme_queue_term(struct xnvme_queue *queue)
 }
 
 /*
- * The mechanism's poke as a tail call: depth is counted around each callback
- * (xnvme_queue_complete()), so depth - 1 pokes are in progress when this one starts
+ * The poke as a tail call: depth is counted around each callback (xnvme_queue_complete()), so
+ * depth - 1 pokes are in progress when this one starts. queue->poke makes the nesting bound
+ * and nothing-outstanding tests (the mechanism's own poke, or poke_checked()).
  */
 int
 xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
-	}
-	if (XNVME_BE_UNLIKELY(!queue->outstanding || queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX)) {
-		return 0;
 	}
 	return queue->poke(queue, max);
 }

@@ -92,6 +92,13 @@ struct xnvme_be_async {
 	/** releases queue->state; outstanding commands are abandoned */
 	int (*term)(struct xnvme_queue *queue);
 	int (*poke)(struct xnvme_queue *queue, uint32_t max);
+	/**
+	 * true: poke itself returns 0 without reaping when queue->depth exceeds
+	 * XNVME_QUEUE_POKE_DEPTH_MAX and when it has nothing to deliver, and never waits when
+	 * nothing is outstanding, so xnvme_queue_poke() hands over right after its NULL test.
+	 * false: the core makes those tests first (one jump more per poke).
+	 */
+	bool poke_checks;
 	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		      size_t mbuf_nbytes);
 	int (*cmd_iov)(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
@@ -218,7 +225,10 @@ struct xnvme_queue {
 	 */
 	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		      size_t mbuf_nbytes);
-	/** async->poke, one load closer to the per-I/O path */
+	/**
+	 * async->poke when it makes the nesting and nothing-outstanding tests itself
+	 * (async->poke_checks), else a core wrapper that makes them and calls mech_poke
+	 */
 	int (*poke)(struct xnvme_queue *queue, uint32_t max);
 	/**
 	 * `dev` once its geometry is derived, else a value no device has: read/write take their
@@ -231,6 +241,7 @@ struct xnvme_queue {
 	uint64_t last_idx; ///< capacity, as a 64-bit word for put's one-compare range check
 	struct xnvme_dev *dev;
 	const struct xnvme_be_async *async;
+	int (*mech_poke)(struct xnvme_queue *queue, uint32_t max); ///< async->poke
 };
 
 /**
