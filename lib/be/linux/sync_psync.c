@@ -122,10 +122,7 @@ static __attribute__((noinline, cold)) int
 psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, ssize_t ret)
 {
 	const struct xnvme_be_linux_state *state = ctx->dev->state;
-	uint32_t ssw = ctx->dev->geo.ssw;
-	struct psync_rw rw = {ctx->cmd.common.opcode == XNVME_SPEC_NVM_OPC_WRITE,
-			      (off_t)(ctx->cmd.nvm.slba << ssw),
-			      ((size_t)ctx->cmd.nvm.nlb + 1) << ssw};
+	struct psync_rw rw;
 	size_t done = 0;
 	int err;
 
@@ -145,7 +142,11 @@ psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, ssi
 		ctx->cpl.result = done;
 		return 0;
 	}
-	/* a READ/WRITE that decoded: offset and length as psync_cmd_io() derived them */
+	/* a READ/WRITE that decoded: decoded again for its offset and length (the same) */
+	err = psync_decode(ctx, state->fd, dbuf_nbytes, &rw);
+	if (err) {
+		return err < 0 ? err : 0;
+	}
 	if (ret < 0) {
 		if (ret != -EINTR) {
 			return xnvme_be_linux_errno(ctx, (int)ret);
