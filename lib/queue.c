@@ -80,7 +80,8 @@ int
 xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvme_queue **queue)
 {
 	struct xnvme_queue *q;
-	uint32_t npool = (uint32_t)capacity + 1;
+	uint32_t npool = (uint32_t)capacity + 1, nring;
+	size_t qsize;
 	int err;
 
 	xnvme_last_error_set("%s", "");
@@ -92,11 +93,14 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 	*queue = NULL;
 
 	/* the per-I/O fields share the first cache line */
-	q = xnvme_plat_aligned_alloc(64, sizeof(*q));
+	nring = dev->async->queue_ring ? xnvme_be_ring_size(capacity) : 0;
+	qsize = sizeof(*q) + nring * sizeof(q->ring[0]);
+	q = xnvme_plat_aligned_alloc(64, qsize);
 	if (!q) {
 		return -ENOMEM;
 	}
-	memset(q, 0, sizeof(*q));
+	memset(q, 0, qsize);
+	q->ring_mask = nring ? nring - 1 : 0;
 	/* contexts are 128 bytes: cache-line aligned, no context straddles two lines */
 	q->pool = xnvme_plat_aligned_alloc(64, npool * sizeof(*q->pool));
 	if (!q->pool) {

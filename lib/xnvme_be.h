@@ -99,6 +99,12 @@ struct xnvme_be_async {
 	 * false: the core makes those tests first (one jump more per poke).
 	 */
 	bool poke_checks;
+	/**
+	 * true: the core allocates queue->ring[] (xnvme_be_ring_size(capacity) entries, mask in
+	 * queue->ring_mask, head and tail zero) for the mechanism: a ring at a fixed offset from
+	 * the queue, no pointer to load per command
+	 */
+	bool queue_ring;
 	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		      size_t mbuf_nbytes);
 	int (*cmd_iov)(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
@@ -242,6 +248,11 @@ struct xnvme_queue {
 	struct xnvme_dev *dev;
 	const struct xnvme_be_async *async;
 	int (*mech_poke)(struct xnvme_queue *queue, uint32_t max); ///< async->poke
+	/** the ring of a mechanism with async->queue_ring (else no entries): its own to use */
+	uint32_t ring_head;
+	uint32_t ring_tail;
+	uint32_t ring_mask;
+	struct xnvme_cmd_ctx *ring[];
 };
 
 /**
