@@ -7,7 +7,9 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include "async_stubs.h"
+#include "xnvme_plat.h"
 
 /*
  * One submitted command and what it passes to the sync mechanism, kept in the FIFO slot
@@ -15,13 +17,12 @@
  * 64 bytes: a slot is one cache line, its address one shift.
  */
 struct emu_entry {
-	struct xnvme_cmd_ctx *ctx;
+	_Alignas(64) struct xnvme_cmd_ctx *ctx;
 	void *buf;         ///< dbuf, or the iovec array when vectored
 	size_t buf_cnt;    ///< 0: `buf` is a plain buffer; else dvec_cnt + 1 (an iovec array)
 	size_t buf_nbytes; ///< dbuf_nbytes or dvec_nbytes
 	void *mbuf;
 	size_t mbuf_nbytes;
-	uint64_t rsvd[2];
 };
 _Static_assert(sizeof(struct emu_entry) == 64, "one FIFO slot per cache line");
 
@@ -41,7 +42,7 @@ emu_term(struct xnvme_queue *queue)
 	struct emu_state *state = queue->state;
 
 	if (state) {
-		free(state->fifo);
+		xnvme_plat_aligned_free(state->fifo);
 		free(state);
 	}
 	queue->state = NULL;
@@ -63,11 +64,13 @@ emu_init(struct xnvme_queue *queue, int opts)
 	queue->state = state;
 	state->mask = size - 1;
 	state->cmd_io = queue->dev->sync->cmd_io;
-	state->fifo = calloc(size, sizeof(*state->fifo));
+	/* the slots are 64-byte aligned (calloc() would not honour the type's alignment) */
+	state->fifo = xnvme_plat_aligned_alloc(64, (size_t)size * sizeof(*state->fifo));
 	if (!state->fifo) {
 		emu_term(queue);
 		return -ENOMEM;
 	}
+	memset(state->fifo, 0, (size_t)size * sizeof(*state->fifo));
 	return 0;
 }
 
@@ -165,19 +168,13 @@ emu_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbyt
 {
 	struct emu_state *state = ctx->async.queue->state;
 	uint32_t tail = state->tail;
-	struct emu_entry *e;
 
 	/* not reached: the core bounds outstanding commands by the capacity, the FIFO holds that */
 	if (XNVME_BE_UNLIKELY(tail - state->head > state->mask)) {
 		return -EBUSY;
 	}
-	e = &state->fifo[tail & state->mask];
-	e->ctx = ctx;
-	e->buf = buf;
-	e->buf_cnt = buf_cnt;
-	e->buf_nbytes = buf_nbytes;
-	e->mbuf = mbuf;
-	e->mbuf_nbytes = mbuf_nbytes;
+	state->fifo[tail & state->mask] = (struct emu_entry){ctx, buf, buf_cnt, buf_nbytes, mbuf,
+							     mbuf_nbytes};
 	state->tail = tail + 1;
 	return 0;
 }
