@@ -127,7 +127,8 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		ctx->async.queue = q;
 		ctx->async.cb = cb_noop;
 		/* linked in pool order: the first get returns pool[0] */
-		xnvme_queue_ctx_link_set(ctx, i + 1 < npool ? (uintptr_t)&q->pool[i + 1] : 0);
+		xnvme_queue_ctx_link_set(ctx, i + 1 < npool ? (uintptr_t)&q->pool[i + 1]
+							    : XNVME_QUEUE_CTX_END);
 	}
 	q->free_head = q->pool;
 
@@ -274,7 +275,7 @@ xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 		return get_cmd_ctx_fail(queue);
 	}
 	ctx = queue->free_head;
-	if (XNVME_BE_UNLIKELY(!ctx)) {
+	if (XNVME_BE_UNLIKELY((uintptr_t)ctx == XNVME_QUEUE_CTX_END)) {
 		return get_cmd_ctx_fail(queue);
 	}
 	queue->free_head = (struct xnvme_cmd_ctx *)xnvme_queue_ctx_link(ctx);

@@ -242,7 +242,8 @@ struct xnvme_queue {
 	 * ready"); set at init and by the general path (xnvme_be_queue_geo_refresh()).
 	 */
 	const struct xnvme_dev *geo_dev;
-	struct xnvme_cmd_ctx *free_head; ///< free list linked through the contexts, NULL: empty
+	/** free list linked through the contexts; XNVME_QUEUE_CTX_END: empty */
+	struct xnvme_cmd_ctx *free_head;
 	struct xnvme_cmd_ctx *pool;
 	uint64_t last_idx; ///< capacity, as a 64-bit word for put's one-compare range check
 	struct xnvme_dev *dev;
@@ -257,11 +258,13 @@ struct xnvme_queue {
 
 /**
  * The queue core's word of a pooled context, in its reserved area (be_rsvd[4..11], 8-byte
- * aligned): the next free context (NULL at the end) while on the free list,
- * XNVME_QUEUE_CTX_TAKEN while taken. Mechanisms may use be_rsvd[0..3], never this word.
+ * aligned): the next free context (XNVME_QUEUE_CTX_END after the last) while on the free list,
+ * XNVME_QUEUE_CTX_TAKEN (0, as in a context a client cleared) while taken. Mechanisms may use
+ * be_rsvd[0..3], never this word.
  */
 #define XNVME_QUEUE_CTX_LINK_OFS 4
-#define XNVME_QUEUE_CTX_TAKEN ((uintptr_t)1)
+#define XNVME_QUEUE_CTX_TAKEN ((uintptr_t)0)
+#define XNVME_QUEUE_CTX_END ((uintptr_t)1)
 _Static_assert((offsetof(struct xnvme_cmd_ctx, be_rsvd) + XNVME_QUEUE_CTX_LINK_OFS) % 8 == 0,
 	       "the link word of a context is 8-byte aligned");
 _Static_assert(sizeof(((struct xnvme_cmd_ctx *)0)->be_rsvd) - XNVME_QUEUE_CTX_LINK_OFS >=
