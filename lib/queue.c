@@ -37,7 +37,7 @@ queue_free(struct xnvme_queue *queue)
 static int
 poke_checked(struct xnvme_queue *queue, uint32_t max)
 {
-	if (XNVME_BE_UNLIKELY(!queue->outstanding || queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX)) {
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
 		return 0;
 	}
 	return queue->mech_poke(queue, max);

@@ -392,6 +392,17 @@ xnvme_cmd_pass_async(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, 
 	return queue->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 }
 
+/**
+ * The tests xnvme_queue_poke() leaves to a poke_checks mechanism, for one that has no cheaper
+ * equivalent: true when the poke must return 0 at once (nothing outstanding: never wait; or
+ * more than XNVME_QUEUE_POKE_DEPTH_MAX pokes nested)
+ */
+static inline bool
+xnvme_be_poke_skip(const struct xnvme_queue *queue)
+{
+	return !queue->outstanding || queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX;
+}
+
 /** For cmd_io_counted: refuses a command the core counted (takes the count back); returns err */
 static inline int
 xnvme_be_cmd_io_refused(struct xnvme_cmd_ctx *ctx, int err)
