@@ -52,7 +52,7 @@ cmd_io_uncount(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 	       size_t mbuf_nbytes)
 {
 	struct xnvme_queue *queue = ctx->async.queue;
-	int err = queue->async->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	int err = queue->mech_cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 
 	if (XNVME_BE_UNLIKELY(err)) {
 		queue->outstanding--;
@@ -111,6 +111,7 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 
 	q->dev = dev;
 	q->async = dev->async;
+	q->mech_cmd_io = dev->async->cmd_io;
 	q->cmd_io = dev->async->cmd_io_counted ? dev->async->cmd_io_counted : cmd_io_uncount;
 	q->mech_poke = dev->async->poke;
 	q->poke = dev->async->poke_checks ? dev->async->poke : poke_checked;

@@ -249,6 +249,9 @@ struct xnvme_queue {
 	struct xnvme_dev *dev;
 	const struct xnvme_be_async *async;
 	int (*mech_poke)(struct xnvme_queue *queue, uint32_t max); ///< async->poke
+	/** async->cmd_io, for the core wrapper of a mechanism without cmd_io_counted */
+	int (*mech_cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+			   size_t mbuf_nbytes);
 	/** the ring of a mechanism with async->queue_ring (else no entries): its own to use */
 	uint32_t ring_head;
 	uint32_t ring_tail;
