@@ -58,14 +58,6 @@ on_cpl(struct xnvme_cmd_ctx *ctx, void *cb_arg)
 	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
 }
 
-/* A refused submission: the context goes back to the pool, the loop ends with the error */
-__attribute__((noinline, cold)) static int
-submit_failed(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx, int err)
-{
-	xnvme_queue_put_cmd_ctx(queue, ctx);
-	return err;
-}
-
 /*
  * The measured loop: keeps up to lp->qd reads in flight until lp->ios have completed. Each
  * context comes from the pool with the callback and argument xnvme_queue_set_cb() gave them
@@ -89,7 +81,7 @@ nil_loop_run(struct loop *lp)
 			int err = xnvme_nvm_read(ctx, lp->nsid, slba, 0, lp->buf, NULL);
 
 			if (err) {
-				return submit_failed(lp->queue, ctx, err);
+				return err; /* the queue is terminated next: ctx needs no put */
 			}
 			slba = (slba + 7) & lp->lba_mask;
 		}

@@ -42,12 +42,25 @@ sync_verdict(struct xnvme_cmd_ctx *ctx, int err)
 	return err;
 }
 
+/* The synchronous branch of xnvme_cmd_pass(), out of line: the asynchronous one needs no frame */
+__attribute__((noinline)) static int
+cmd_pass_sync(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+	      size_t mbuf_nbytes)
+{
+	int err;
+
+	if (ctx->opts != XNVME_CMD_SYNC || !ctx->dev) {
+		return -EINVAL;
+	}
+	cpl_clear(ctx);
+	err = ctx->dev->sync->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	return sync_verdict(ctx, err);
+}
+
 int
 xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	       size_t mbuf_nbytes)
 {
-	int err;
-
 	if (XNVME_BE_UNLIKELY(!ctx)) {
 		return -EINVAL;
 	}
@@ -55,12 +68,7 @@ xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 	if (XNVME_BE_LIKELY(ctx->opts == XNVME_CMD_ASYNC)) {
 		return xnvme_cmd_pass_async(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 	}
-	if (ctx->opts != XNVME_CMD_SYNC || !ctx->dev) {
-		return -EINVAL;
-	}
-	cpl_clear(ctx);
-	err = ctx->dev->sync->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
-	return sync_verdict(ctx, err);
+	return cmd_pass_sync(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 }
 
 int

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Queues: a pool of capacity + 1 pre-bound contexts on a free stack (the spare lets clients
+ * Queues: a pool of capacity + 1 pre-bound contexts on a free list (the spare lets clients
  * take one more context than they may submit), plus the async mechanism's state.
  *
  * The rules clients see (callbacks, nesting, NULL, the pool, drain_timeout) are documented in
@@ -30,7 +30,34 @@ static void
 queue_free(struct xnvme_queue *queue)
 {
 	xnvme_plat_aligned_free(queue->pool);
-	free(queue);
+	xnvme_plat_aligned_free(queue);
+}
+
+/* queue->poke of a mechanism whose poke leaves the nesting and outstanding tests to the core */
+static int
+poke_checked(struct xnvme_queue *queue, uint32_t max)
+{
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
+	return queue->mech_poke(queue, max);
+}
+
+/*
+ * queue->cmd_io of a mechanism without cmd_io_counted: the core counted the command before
+ * the call, so a refusal takes the count back
+ */
+static int
+cmd_io_uncount(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+	       size_t mbuf_nbytes)
+{
+	struct xnvme_queue *queue = ctx->async.queue;
+	int err = queue->mech_cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+
+	if (XNVME_BE_UNLIKELY(err)) {
+		queue->outstanding--;
+	}
+	return err;
 }
 
 /*
@@ -53,7 +80,8 @@ int
 xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvme_queue **queue)
 {
 	struct xnvme_queue *q;
-	uint32_t npool = (uint32_t)capacity + 1;
+	uint32_t npool = (uint32_t)capacity + 1, nring;
+	size_t qsize;
 	int err;
 
 	xnvme_last_error_set("%s", "");
@@ -64,10 +92,15 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 	}
 	*queue = NULL;
 
-	q = calloc(1, sizeof(*q) + npool * sizeof(q->free[0]));
+	/* the per-I/O fields share the first cache line */
+	nring = dev->async->queue_ring ? xnvme_be_ring_size(capacity) : 0;
+	qsize = sizeof(*q) + nring * sizeof(q->ring[0]);
+	q = xnvme_plat_aligned_alloc(64, qsize);
 	if (!q) {
 		return -ENOMEM;
 	}
+	memset(q, 0, qsize);
+	q->ring_mask = nring ? nring - 1 : 0;
 	/* contexts are 128 bytes: cache-line aligned, no context straddles two lines */
 	q->pool = xnvme_plat_aligned_alloc(64, npool * sizeof(*q->pool));
 	if (!q->pool) {
@@ -78,8 +111,10 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 
 	q->dev = dev;
 	q->async = dev->async;
-	q->cmd_io = dev->async->cmd_io;
-	q->poke = dev->async->poke;
+	q->mech_cmd_io = dev->async->cmd_io;
+	q->cmd_io = dev->async->cmd_io_counted ? dev->async->cmd_io_counted : cmd_io_uncount;
+	q->mech_poke = dev->async->poke;
+	q->poke = dev->async->poke_checks ? dev->async->poke : poke_checked;
 	q->capacity = capacity;
 	q->last_idx = capacity;
 	q->depth = 1;
@@ -92,11 +127,11 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		ctx->opts = XNVME_CMD_ASYNC;
 		ctx->async.queue = q;
 		ctx->async.cb = cb_noop;
-		/* pushed in reverse so that the first get returns pool[0] */
-		q->free[npool - 1 - i] = ctx;
-		XNVME_QUEUE_CTX_FREE(ctx) = 1;
+		/* linked in pool order: the first get returns pool[0] */
+		xnvme_queue_ctx_link_set(ctx, i + 1 < npool ? (uintptr_t)&q->pool[i + 1]
+							    : XNVME_QUEUE_CTX_END);
 	}
-	q->nfree = npool;
+	q->free_head = q->pool;
 
 	err = q->async->init(q, opts);
 	if (err) {
@@ -142,17 +177,15 @@ xnvme_queue_term(struct xnvme_queue *queue)
 }
 
 /*
- * The mechanism's poke as a tail call: depth is counted around each callback
- * (xnvme_queue_complete()), so depth - 1 pokes are in progress when this one starts
+ * The poke as a tail call: depth is counted around each callback (xnvme_queue_complete()), so
+ * depth - 1 pokes are in progress when this one starts. queue->poke makes the nesting bound
+ * and nothing-outstanding tests (the mechanism's own poke, or poke_checked()).
  */
 int
 xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
-	}
-	if (XNVME_BE_UNLIKELY(!queue->outstanding || queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX)) {
-		return 0;
 	}
 	return queue->poke(queue, max);
 }
@@ -248,11 +281,15 @@ xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 {
 	struct xnvme_cmd_ctx *ctx;
 
-	if (XNVME_BE_UNLIKELY(!queue || !queue->nfree)) {
+	if (XNVME_BE_UNLIKELY(!queue)) {
 		return get_cmd_ctx_fail(queue);
 	}
-	ctx = queue->free[--queue->nfree];
-	XNVME_QUEUE_CTX_FREE(ctx) = 0;
+	ctx = queue->free_head;
+	if (XNVME_BE_UNLIKELY((uintptr_t)ctx == XNVME_QUEUE_CTX_END)) {
+		return get_cmd_ctx_fail(queue);
+	}
+	queue->free_head = (struct xnvme_cmd_ctx *)xnvme_queue_ctx_link(ctx);
+	xnvme_queue_ctx_link_set(ctx, XNVME_QUEUE_CTX_TAKEN);
 	return ctx;
 }
 
@@ -278,19 +315,20 @@ xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 		return -EINVAL;
 	}
 	/*
-	 * O(1): a context of this pool (address range and alignment) that is not on the stack.
-	 * The offset rotated right by log2(128) is the index for an aligned context, and has
-	 * high bits set for a misaligned one; NULL and addresses below the pool wrap around. So
-	 * one compare with the capacity checks all three, and the free byte is read only inside
-	 * the pool.
+	 * O(1): a context of this pool (address range and alignment) that is taken, not on the
+	 * free list. The offset rotated right by log2(128) is the index for an aligned context,
+	 * and has high bits set for a misaligned one; NULL and addresses below the pool wrap
+	 * around. So one compare with the capacity checks all three, and the link word is read
+	 * only inside the pool.
 	 */
 	off = (uintptr_t)ctx - (uintptr_t)queue->pool;
 	idx = (off >> CTX_SHIFT) | (off << (sizeof(off) * CHAR_BIT - CTX_SHIFT));
-	if (XNVME_BE_UNLIKELY(idx > queue->last_idx || XNVME_QUEUE_CTX_FREE(ctx))) {
+	if (XNVME_BE_UNLIKELY(idx > queue->last_idx ||
+			      xnvme_queue_ctx_link(ctx) != XNVME_QUEUE_CTX_TAKEN)) {
 		return -EINVAL;
 	}
-	XNVME_QUEUE_CTX_FREE(ctx) = 1;
-	queue->free[queue->nfree++] = ctx;
+	xnvme_queue_ctx_link_set(ctx, (uintptr_t)queue->free_head);
+	queue->free_head = ctx;
 	return 0;
 }
 

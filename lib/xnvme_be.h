@@ -14,7 +14,9 @@
  * - Sync mechanisms return 0 or a negative errno; -EIO when the command completed with an
  *   NVMe status (the core enforces this as well).
  * - Async mechanisms: cmd_io/cmd_iov queue the context (0) or refuse it (-EBUSY/-EAGAIN, no
- *   side effects). The core checks capacity and counts outstanding commands; poke reaps up to
+ *   side effects). The core checks capacity and counts outstanding commands (before the
+ *   call when the mechanism has cmd_io_counted, which then takes the count back on refusal,
+ *   so that the core hands over with a tail call); poke reaps up to
  *   `max` (0: all ready) and completes each context with xnvme_queue_complete() (or, in a
  *   batch it brackets with queue->depth++/--, xnvme_queue_complete_in_batch()).
  */
@@ -90,10 +92,31 @@ struct xnvme_be_async {
 	/** releases queue->state; outstanding commands are abandoned */
 	int (*term)(struct xnvme_queue *queue);
 	int (*poke)(struct xnvme_queue *queue, uint32_t max);
+	/**
+	 * true: poke itself returns 0 without reaping when queue->depth exceeds
+	 * XNVME_QUEUE_POKE_DEPTH_MAX and when it has nothing to deliver, and never waits when
+	 * nothing is outstanding, so xnvme_queue_poke() hands over right after its NULL test.
+	 * false: the core makes those tests first (one jump more per poke).
+	 */
+	bool poke_checks;
+	/**
+	 * true: the core allocates queue->ring[] (xnvme_be_ring_size(capacity) entries, mask in
+	 * queue->ring_mask, head and tail zero) for the mechanism: a ring at a fixed offset from
+	 * the queue, no pointer to load per command
+	 */
+	bool queue_ring;
 	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		      size_t mbuf_nbytes);
 	int (*cmd_iov)(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt,
 		       size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes);
+	/**
+	 * Optional cmd_io for a command the core has already counted in queue->outstanding, so
+	 * that read/write hand over with a tail call: same contract as cmd_io, except that a
+	 * refusal must take the count back (xnvme_be_cmd_io_refused()). NULL: the core wraps
+	 * cmd_io (one call more per command).
+	 */
+	int (*cmd_io_counted)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes,
+			      void *mbuf, size_t mbuf_nbytes);
 	/** an fd readable while completions are pending, or -ENOSYS */
 	int (*get_completion_fd)(struct xnvme_queue *queue);
 };
@@ -182,31 +205,36 @@ struct xnvme_dev {
 #define XNVME_QUEUE_POKE_DEPTH_MAX 8
 
 /**
- * Queue: pool of capacity + 1 contexts, a free stack, and the mechanism's state.
+ * Queue: pool of capacity + 1 contexts, a free list, and the mechanism's state.
  *
  * Nested pokes (a callback that pokes its own queue): every mechanism's poke takes the
  * completions it will deliver off its ring or list before running any callback and keeps them
  * in storage of its own level (a claimed ring range, the stack, or links through per-context
  * entries), never in a scratch array shared by all pokes of the queue.
+ *
+ * The fields of the per-I/O path (get, read/write, poke, put) come first: one cache line.
  */
 struct xnvme_queue {
-	struct xnvme_dev *dev;
-	const struct xnvme_be_async *async;
 	uint32_t capacity;
 	uint32_t outstanding;
-	uint32_t nfree;
+	int opts; ///< between outstanding and depth: gcc would vectorise their --/++ pair
 	/**
 	 * 1 + the callbacks of this queue running (xnvme_queue_complete() counts them), so what a
 	 * mechanism's poke reads here is the number of pokes in progress: 1 at the top level,
 	 * more when nested in a callback. Outside any poke it is 1.
 	 */
 	uint32_t depth;
-	int opts;
 	void *state; ///< mechanism-private, set by async->init, released by async->term
-	struct xnvme_cmd_ctx *pool;
-	/** async->cmd_io and async->poke, one load closer to the per-I/O path */
+	/**
+	 * async->cmd_io_counted, or a core wrapper of async->cmd_io that takes the count back on
+	 * refusal: called with the command already counted outstanding
+	 */
 	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		      size_t mbuf_nbytes);
+	/**
+	 * async->poke when it makes the nesting and nothing-outstanding tests itself
+	 * (async->poke_checks), else a core wrapper that makes them and calls mech_poke
+	 */
 	int (*poke)(struct xnvme_queue *queue, uint32_t max);
 	/**
 	 * `dev` once its geometry is derived, else a value no device has: read/write take their
@@ -214,15 +242,52 @@ struct xnvme_queue {
 	 * ready"); set at init and by the general path (xnvme_be_queue_geo_refresh()).
 	 */
 	const struct xnvme_dev *geo_dev;
+	/** free list linked through the contexts; XNVME_QUEUE_CTX_END: empty */
+	struct xnvme_cmd_ctx *free_head;
+	struct xnvme_cmd_ctx *pool;
 	uint64_t last_idx; ///< capacity, as a 64-bit word for put's one-compare range check
-	struct xnvme_cmd_ctx *free[]; ///< free stack of capacity + 1 entries, nfree of them used
+	struct xnvme_dev *dev;
+	const struct xnvme_be_async *async;
+	int (*mech_poke)(struct xnvme_queue *queue, uint32_t max); ///< async->poke
+	/** async->cmd_io, for the core wrapper of a mechanism without cmd_io_counted */
+	int (*mech_cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+			   size_t mbuf_nbytes);
+	/** the ring of a mechanism with async->queue_ring (else no entries): its own to use */
+	uint32_t ring_head;
+	uint32_t ring_tail;
+	uint32_t ring_mask;
+	struct xnvme_cmd_ctx *ring[];
 };
 
 /**
- * The queue core's byte of a pooled context's reserved area: 1 while the context is on the
- * free stack. Mechanisms may use be_rsvd[0..10], never this one.
+ * The queue core's word of a pooled context, in its reserved area (be_rsvd[4..11], 8-byte
+ * aligned): the next free context (XNVME_QUEUE_CTX_END after the last) while on the free list,
+ * XNVME_QUEUE_CTX_TAKEN (0, as in a context a client cleared) while taken. Mechanisms may use
+ * be_rsvd[0..3], never this word.
  */
-#define XNVME_QUEUE_CTX_FREE(ctx) ((ctx)->be_rsvd[11])
+#define XNVME_QUEUE_CTX_LINK_OFS 4
+#define XNVME_QUEUE_CTX_TAKEN ((uintptr_t)0)
+#define XNVME_QUEUE_CTX_END ((uintptr_t)1)
+_Static_assert((offsetof(struct xnvme_cmd_ctx, be_rsvd) + XNVME_QUEUE_CTX_LINK_OFS) % 8 == 0,
+	       "the link word of a context is 8-byte aligned");
+_Static_assert(sizeof(((struct xnvme_cmd_ctx *)0)->be_rsvd) - XNVME_QUEUE_CTX_LINK_OFS >=
+		       sizeof(uintptr_t),
+	       "the link word fits the reserved area");
+
+static inline uintptr_t
+xnvme_queue_ctx_link(const struct xnvme_cmd_ctx *ctx)
+{
+	uintptr_t v;
+
+	memcpy(&v, &ctx->be_rsvd[XNVME_QUEUE_CTX_LINK_OFS], sizeof(v));
+	return v;
+}
+
+static inline void
+xnvme_queue_ctx_link_set(struct xnvme_cmd_ctx *ctx, uintptr_t v)
+{
+	memcpy(&ctx->be_rsvd[XNVME_QUEUE_CTX_LINK_OFS], &v, sizeof(v));
+}
 
 /** Index of a pooled context in its queue's pool (0..capacity) */
 static inline uint32_t
@@ -314,25 +379,45 @@ xnvme_dev_geo_ready(const struct xnvme_dev *dev)
 
 /**
  * The asynchronous branch of xnvme_cmd_pass() for hot paths that already know the context is
- * asynchronous (ctx->opts == XNVME_CMD_ASYNC): capacity check, cpl cleared, mechanism submit,
- * outstanding counted. Identical in effect to xnvme_cmd_pass() on such a context.
+ * asynchronous (ctx->opts == XNVME_CMD_ASYNC): capacity check, cpl cleared, outstanding
+ * counted, then the mechanism's submission as a tail call (queue->cmd_io takes the count back
+ * when it refuses). Identical in effect to xnvme_cmd_pass() on such a context.
  */
 static inline int
 xnvme_cmd_pass_async(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		     size_t mbuf_nbytes)
 {
 	struct xnvme_queue *queue = ctx->async.queue;
-	int err;
+	uint32_t outstanding;
 
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
 	}
-	if (XNVME_BE_UNLIKELY(queue->outstanding >= queue->capacity)) {
+	outstanding = queue->outstanding;
+	if (XNVME_BE_UNLIKELY(outstanding >= queue->capacity)) {
 		return -EBUSY;
 	}
 	memset(&ctx->cpl, 0, sizeof(ctx->cpl));
-	err = queue->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
-	queue->outstanding += !err;
+	queue->outstanding = outstanding + 1;
+	return queue->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+}
+
+/**
+ * The tests xnvme_queue_poke() leaves to a poke_checks mechanism, for one that has no cheaper
+ * equivalent: true when the poke must return 0 at once (nothing outstanding: never wait; or
+ * more than XNVME_QUEUE_POKE_DEPTH_MAX pokes nested)
+ */
+static inline bool
+xnvme_be_poke_skip(const struct xnvme_queue *queue)
+{
+	return !queue->outstanding || queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX;
+}
+
+/** For cmd_io_counted: refuses a command the core counted (takes the count back); returns err */
+static inline int
+xnvme_be_cmd_io_refused(struct xnvme_cmd_ctx *ctx, int err)
+{
+	ctx->async.queue->outstanding--;
 	return err;
 }
 

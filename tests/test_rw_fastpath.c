@@ -10,6 +10,8 @@
  *  - a pooled context whose device or queue is NULL gives -EINVAL, one switched to synchronous
  *    completes synchronously, one with opts 0 gives -EINVAL;
  *  - put refuses NULL, misaligned, below- and past-the-pool contexts and double puts;
+ *  - a mechanism's refusal (thrpool: a context outside the pool) leaves outstanding as
+ *    it was (the core counts before handing over and takes the count back);
  *  - nil: callbacks that submit and poke nest exactly 8 pokes deep, the 9th returns 0 without
  *    reaping; drain/term from the deepest callback give -EDEADLK, and after it all the queue
  *    is back at the top level (drain 0, term 0). The queue's depth, which the Linux
@@ -208,6 +210,19 @@ test_rules(struct xnvme_dev *dev, const char *mech)
 	CHECK_EQ(xnvme_nvm_read(ctx, nsid, 100, 0, back, NULL), 0);
 	CHECK_EQ(xnvme_queue_drain(q), 1);
 	CHECK_EQ(c.calls, 5);
+
+	/*
+	 * a copy outside the pool takes the fast path (same device and queue): thrpool refuses
+	 * it, and the count the core made before handing it over is taken back
+	 */
+	if (!strcmp(mech, "thrpool")) {
+		sctx = *ctx;
+		CHECK_EQ(xnvme_nvm_read(&sctx, nsid, 0, 0, buf, NULL), -EINVAL);
+		CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
+		if (xnvme_queue_get_outstanding(q)) {
+			goto exit; /* a drain would wait for a command nobody holds */
+		}
+	}
 
 	/* put: only a taken context of this pool, once */
 	ctx = xnvme_queue_get_cmd_ctx(q);

@@ -5,17 +5,35 @@
  * mechanism supports works, and a client polling for one command makes progress.
  */
 #include <errno.h>
-#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include "async_deferred.h"
+#include <string.h>
 #include "async_stubs.h"
+#include "xnvme_plat.h"
+
+/*
+ * One submitted command and what it passes to the sync mechanism, kept in the FIFO slot
+ * itself: no per-context table to index, so any context of the queue can be submitted.
+ * 64 bytes: a slot is one cache line, its address one shift.
+ */
+struct emu_entry {
+	_Alignas(64) struct xnvme_cmd_ctx *ctx;
+	void *buf;         ///< dbuf, or the iovec array when vectored
+	size_t buf_cnt;    ///< 0: `buf` is a plain buffer; else dvec_cnt + 1 (an iovec array)
+	size_t buf_nbytes; ///< dbuf_nbytes or dvec_nbytes
+	void *mbuf;
+	size_t mbuf_nbytes;
+};
+_Static_assert(sizeof(struct emu_entry) == 64, "one FIFO slot per cache line");
 
 struct emu_state {
 	uint32_t head;
 	uint32_t tail;
 	uint32_t mask;
-	struct xnvme_cmd_ctx **fifo;
-	struct xnvme_be_deferred *entries; ///< indexed by xnvme_queue_ctx_idx()
+	struct emu_entry *fifo;
+	/** the device's sync cmd_io, one load closer */
+	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		      size_t mbuf_nbytes);
 };
 
 static int
@@ -24,8 +42,7 @@ emu_term(struct xnvme_queue *queue)
 	struct emu_state *state = queue->state;
 
 	if (state) {
-		free(state->fifo);
-		free(state->entries);
+		xnvme_plat_aligned_free(state->fifo);
 		free(state);
 	}
 	queue->state = NULL;
@@ -46,13 +63,34 @@ emu_init(struct xnvme_queue *queue, int opts)
 	}
 	queue->state = state;
 	state->mask = size - 1;
-	state->fifo = calloc(size, sizeof(*state->fifo));
-	state->entries = calloc((size_t)queue->capacity + 1, sizeof(*state->entries));
-	if (!state->fifo || !state->entries) {
+	state->cmd_io = queue->dev->sync->cmd_io;
+	/* the slots are 64-byte aligned (calloc() would not honour the type's alignment) */
+	state->fifo = xnvme_plat_aligned_alloc(64, (size_t)size * sizeof(*state->fifo));
+	if (!state->fifo) {
 		emu_term(queue);
 		return -ENOMEM;
 	}
+	memset(state->fifo, 0, (size_t)size * sizeof(*state->fifo));
 	return 0;
+}
+
+/* Runs a command through the device's sync mechanism and completes it */
+static inline void
+emu_run(struct xnvme_queue *queue, const struct emu_state *state, const struct emu_entry *e)
+{
+	struct xnvme_cmd_ctx *ctx = e->ctx;
+	int err;
+
+	if (XNVME_BE_UNLIKELY(e->buf_cnt)) {
+		err = queue->dev->sync->cmd_iov(ctx, e->buf, e->buf_cnt - 1, e->buf_nbytes,
+						e->mbuf, e->mbuf_nbytes);
+	} else {
+		err = state->cmd_io(ctx, e->buf, e->buf_nbytes, e->mbuf, e->mbuf_nbytes);
+	}
+	if (XNVME_BE_UNLIKELY(err < 0) && !xnvme_cmd_ctx_cpl_status(ctx)) {
+		xnvme_cpl_set_errno(ctx, err);
+	}
+	xnvme_queue_complete(queue, ctx);
 }
 
 /* Commands one poke level takes off the FIFO before running them (kept on its stack) */
@@ -62,7 +100,7 @@ emu_init(struct xnvme_queue *queue, int opts)
 static __attribute__((noinline)) int
 emu_poke_batch(struct xnvme_queue *queue, struct emu_state *state, uint32_t n, uint32_t max)
 {
-	struct xnvme_cmd_ctx *batch[EMU_BATCH];
+	struct emu_entry batch[EMU_BATCH];
 	uint32_t done = 0;
 
 	/* Commands submitted by the callbacks below wait for the next poke */
@@ -90,45 +128,54 @@ emu_poke_batch(struct xnvme_queue *queue, struct emu_state *state, uint32_t n, u
 			batch[i] = state->fifo[state->head++ & state->mask];
 		}
 		for (uint32_t i = 0; i < nb; ++i) {
-			xnvme_be_deferred_run(state->entries, queue, batch[i]);
-			xnvme_queue_complete(queue, batch[i]);
+			emu_run(queue, state, &batch[i]);
 		}
 		done += nb;
 	}
 	return (int)done;
 }
 
+/*
+ * Makes the core's tests itself (poke_checks): beyond the nesting bound it runs nothing;
+ * an empty FIFO (nothing outstanding at this level) gives 0 from emu_poke_batch().
+ */
 static int
 emu_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct emu_state *state = queue->state;
-	struct xnvme_cmd_ctx *ctx;
+	uint32_t head = state->head, n = state->tail - head;
+	struct emu_entry e;
 
-	if (state->tail - state->head != 1) {
-		return emu_poke_batch(queue, state, state->tail - state->head, max);
+	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->depth, __ATOMIC_RELAXED) >
+			      XNVME_QUEUE_POKE_DEPTH_MAX)) {
+		return 0;
 	}
-	/* one command (queue depth 1, or reaped one at a time): no batch to copy out */
-	ctx = state->fifo[state->head++ & state->mask];
-	xnvme_be_deferred_run(state->entries, queue, ctx);
-	xnvme_queue_complete(queue, ctx);
+	if (n != 1) {
+		return emu_poke_batch(queue, state, n, max);
+	}
+	/* one command (queue depth 1, or reaped one at a time): copied out of its slot, which a
+	 * submission from the callback may reuse */
+	e = state->fifo[head & state->mask];
+	state->head = head + 1;
+	emu_run(queue, state, &e);
 	return 1;
 }
 
-static int
+/* buf_cnt: 0 for a plain buffer, else the iovec count + 1 */
+static inline int
 emu_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbytes, void *mbuf,
-	   size_t mbuf_nbytes, bool vectored)
+	   size_t mbuf_nbytes)
 {
 	struct emu_state *state = ctx->async.queue->state;
-	struct xnvme_be_deferred *d = xnvme_be_deferred_at(state->entries, ctx);
+	uint32_t tail = state->tail;
 
-	if (!d) {
-		return -EINVAL; /* not a context of this queue's pool */
-	}
-	if (state->tail - state->head > state->mask) {
+	/* not reached: the core bounds outstanding commands by the capacity, the FIFO holds that */
+	if (XNVME_BE_UNLIKELY(tail - state->head > state->mask)) {
 		return -EBUSY;
 	}
-	xnvme_be_deferred_set(d, buf, buf_cnt, buf_nbytes, mbuf, mbuf_nbytes, vectored);
-	state->fifo[state->tail++ & state->mask] = ctx;
+	state->fifo[tail & state->mask] = (struct emu_entry){ctx, buf, buf_cnt, buf_nbytes, mbuf,
+							     mbuf_nbytes};
+	state->tail = tail + 1;
 	return 0;
 }
 
@@ -136,14 +183,27 @@ static int
 emu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	   size_t mbuf_nbytes)
 {
-	return emu_submit(ctx, dbuf, 0, dbuf_nbytes, mbuf, mbuf_nbytes, false);
+	return emu_submit(ctx, dbuf, 0, dbuf_nbytes, mbuf, mbuf_nbytes);
+}
+
+/* Counted by the core before the call (the read/write fast path's tail call) */
+static int
+emu_cmd_io_counted(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		   size_t mbuf_nbytes)
+{
+	int err = emu_submit(ctx, dbuf, 0, dbuf_nbytes, mbuf, mbuf_nbytes);
+
+	return XNVME_BE_UNLIKELY(err) ? xnvme_be_cmd_io_refused(ctx, err) : 0;
 }
 
 static int
 emu_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
 	    void *mbuf, size_t mbuf_nbytes)
 {
-	return emu_submit(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes, true);
+	if (dvec_cnt == SIZE_MAX) {
+		return -EINVAL; /* dvec_cnt + 1 marks the entry as vectored */
+	}
+	return emu_submit(ctx, dvec, dvec_cnt + 1, dvec_nbytes, mbuf, mbuf_nbytes);
 }
 
 const struct xnvme_be_async xnvme_be_async_emu = {
@@ -152,7 +212,9 @@ const struct xnvme_be_async xnvme_be_async_emu = {
 	.init = emu_init,
 	.term = emu_term,
 	.poke = emu_poke,
+	.poke_checks = true,
 	.cmd_io = emu_cmd_io,
 	.cmd_iov = emu_cmd_iov,
+	.cmd_io_counted = emu_cmd_io_counted,
 	.get_completion_fd = xnvme_be_async_no_completion_fd,
 };

@@ -109,29 +109,47 @@ psync_xfer(int fd, bool direct, const struct psync_rw *rw, char *buf, size_t nby
 	return moved < nbytes ? 1 : 0;
 }
 
+/* psync_cmd_io_rest()'s `ret` for a command that made no first transfer (not a READ/WRITE) */
+#define PSYNC_NO_XFER ((ssize_t)INT64_MIN)
+
 /*
- * What psync_cmd_io() leaves to this: a first transfer that moved `ret` (< nbytes, or a
- * negative return with errno as the call left it) is continued or folded as psync_xfer()
- * does; anything but a READ/WRITE (`kind` from the decoding) is decoded afresh the long way.
+ * What psync_cmd_io() leaves to this. `ret` is PSYNC_NO_XFER when it made no transfer
+ * (decoded afresh the long way: FLUSH, refused commands, a geometry not derived yet), else
+ * what the first pread/pwrite of a decoded READ/WRITE returned: a byte count short of the
+ * transfer, or -errno. Those are continued or folded as psync_xfer() does.
  */
-static __attribute__((noinline)) int
-psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, int kind, void *dbuf, size_t dbuf_nbytes, uint64_t off,
-		  size_t len, ssize_t ret)
+static __attribute__((noinline, cold)) int
+psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, ssize_t ret)
 {
 	const struct xnvme_be_linux_state *state = ctx->dev->state;
-	struct psync_rw rw = {kind == XNVME_BE_LINUX_RW_WRITE, (off_t)off, len};
+	struct psync_rw rw;
 	size_t done = 0;
 	int err;
 
-	if (kind != XNVME_BE_LINUX_RW_READ && kind != XNVME_BE_LINUX_RW_WRITE) {
-		/* FLUSH or a failed decoding; decoding again is harmless (cpl is set anew) */
+	if (ret == PSYNC_NO_XFER) {
+		/* FLUSH, a refused command, or a first command that derives the geometry */
 		err = psync_decode(ctx, state->fd, dbuf_nbytes, &rw);
+		if (err) {
+			return err < 0 ? err : 0;
+		}
+		if (!dbuf && rw.nbytes) {
+			return xnvme_be_linux_errno(ctx, EFAULT);
+		}
+		err = psync_xfer(state->fd, state->direct, &rw, dbuf, rw.nbytes, rw.off, &done);
+		if (err < 0) {
+			return xnvme_be_linux_errno(ctx, err);
+		}
+		ctx->cpl.result = done;
+		return 0;
+	}
+	/* a READ/WRITE that decoded: decoded again for its offset and length (the same) */
+	err = psync_decode(ctx, state->fd, dbuf_nbytes, &rw);
+	if (err) {
 		return err < 0 ? err : 0;
 	}
 	if (ret < 0) {
-		err = errno;
-		if (err != EINTR) {
-			return xnvme_be_linux_errno(ctx, err);
+		if (ret != -EINTR) {
+			return xnvme_be_linux_errno(ctx, (int)ret);
 		}
 		ret = 0; /* interrupted before moving anything: psync_xfer() retries */
 	} else if (!ret) {
@@ -139,7 +157,7 @@ psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, int kind, void *dbuf, size_t dbuf_n
 		return 0;
 	}
 	done = (size_t)ret;
-	err = psync_xfer(state->fd, state->direct, &rw, (char *)dbuf + done, len - done,
+	err = psync_xfer(state->fd, state->direct, &rw, (char *)dbuf + done, rw.nbytes - done,
 			 rw.off + (off_t)done, &done);
 	if (err < 0) {
 		return xnvme_be_linux_errno(ctx, err);
@@ -148,20 +166,36 @@ psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, int kind, void *dbuf, size_t dbuf_n
 	return 0;
 }
 
+#if defined(__x86_64__) && defined(SYS_pread64) && defined(SYS_pwrite64)
 /*
- * One pread/pwrite; -1 with errno on failure. On 64-bit Linux the system call itself: glibc's
- * wrappers are cancellation points and spend ~30 instructions per call switching the thread's
- * cancellation type around the call. Elsewhere (an off_t split over two registers) the wrappers.
+ * One pread/pwrite: the byte count or -errno. The system call instruction itself: it
+ * clobbers only rcx and r11, so the caller keeps its values in registers across it and needs
+ * no stack frame. glibc's pread/pwrite are cancellation points (~30 instructions switching
+ * the cancellation type around the call) and syscall() shuffles its arguments and sets errno.
  */
 static inline ssize_t
 psync_rw1(int fd, bool write, void *buf, size_t len, off_t off)
 {
-#if defined(__LP64__) && defined(SYS_pread64) && defined(SYS_pwrite64)
-	return syscall(write ? SYS_pwrite64 : SYS_pread64, fd, buf, len, off);
-#else
-	return write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
-#endif
+	register long r10 __asm__("r10") = (long)off;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"((long)(write ? SYS_pwrite64 : SYS_pread64)), "D"((long)fd), "S"(buf),
+			   "d"(len), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret;
 }
+#else
+/* One pread/pwrite: the byte count or -errno (elsewhere through the libc wrappers) */
+static inline ssize_t
+psync_rw1(int fd, bool write, void *buf, size_t len, off_t off)
+{
+	ssize_t ret = write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+
+	return ret < 0 ? -errno : ret;
+}
+#endif
 
 /*
  * The common case inline: a READ/WRITE that one pread/pwrite moves entirely. Partial
@@ -174,24 +208,28 @@ psync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mb
 	const struct xnvme_be_linux_state *state = ctx->dev->state;
 	uint64_t off = 0;
 	size_t len = 0;
-	ssize_t ret = 0;
+	ssize_t ret;
 	int kind;
 
 	(void)mbuf; /* files and these block devices carry no metadata */
 	(void)mbuf_nbytes;
 
-	kind = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
-	if (XNVME_BE_LIKELY(kind == XNVME_BE_LINUX_RW_READ || kind == XNVME_BE_LINUX_RW_WRITE)) {
-		if (XNVME_BE_UNLIKELY(!dbuf && len)) {
-			return xnvme_be_linux_errno(ctx, EFAULT);
-		}
-		ret = psync_rw1(state->fd, kind == XNVME_BE_LINUX_RW_WRITE, dbuf, len, (off_t)off);
-		if (XNVME_BE_LIKELY((size_t)ret == len)) {
-			ctx->cpl.result = len;
-			return 0;
-		}
+	if (XNVME_BE_UNLIKELY(!xnvme_be_linux_rw_geo_ok(ctx->dev))) {
+		return psync_cmd_io_rest(ctx, dbuf, dbuf_nbytes, PSYNC_NO_XFER);
 	}
-	return psync_cmd_io_rest(ctx, kind, dbuf, dbuf_nbytes, off, len, ret);
+	kind = xnvme_be_linux_rw_decode_as(ctx, dbuf_nbytes, &off, &len, true);
+	if (XNVME_BE_UNLIKELY(kind != XNVME_BE_LINUX_RW_READ && kind != XNVME_BE_LINUX_RW_WRITE)) {
+		return psync_cmd_io_rest(ctx, dbuf, dbuf_nbytes, PSYNC_NO_XFER);
+	}
+	if (XNVME_BE_UNLIKELY(!dbuf && len)) {
+		return xnvme_be_linux_errno(ctx, EFAULT);
+	}
+	ret = psync_rw1(state->fd, kind == XNVME_BE_LINUX_RW_WRITE, dbuf, len, (off_t)off);
+	if (XNVME_BE_LIKELY((size_t)ret == len)) {
+		ctx->cpl.result = len;
+		return 0;
+	}
+	return psync_cmd_io_rest(ctx, dbuf, dbuf_nbytes, ret);
 }
 
 /*
