@@ -70,12 +70,12 @@ struct thrpool_state {
 	/* Set at init, then read only (the workers read them too) */
 	struct xnvme_queue *queue;
 	struct xnvme_cmd_ctx **sq;
-	struct xnvme_cmd_ctx **link; ///< per context (index): completion stack and ready list
+	struct xnvme_cmd_ctx **link;       ///< per context (index): completion stack and ready list
 	struct xnvme_be_deferred *entries; ///< per context (index): the submitted buffers
 	uint32_t mask;
 	uint32_t nworkers;     ///< workers started
 	uint32_t ncpu_workers; ///< workers awake at most while commands do not block
-	bool wait;    ///< idle pokes may sleep (not XNVME_QUEUE_POKE_SPIN)
+	bool wait;             ///< idle pokes may sleep (not XNVME_QUEUE_POKE_SPIN)
 	int nthreads;
 	pthread_t *threads;
 	sem_t sq_sem; ///< one post per claimed sleeper, one per worker at stop
