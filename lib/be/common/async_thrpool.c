@@ -28,8 +28,9 @@
  *   (both sequentially consistent), so a wake-up is never lost. A semaphore rather than a
  *   condition variable: a post wakes a sleeper with one call and cannot be lost (glibc < 2.38
  *   condvars can, bug 25847);
- * - an idle poke (see thrpool_idle_wait()) sleeps only when the caller polls in a row, and the
- *   workers post to it only while it sleeps.
+ * - an idle poke (see thrpool_idle_wait()) sleeps only when the caller polls in a row, the
+ *   workers post to it only while it sleeps, and while commands do not block it sleeps until
+ *   several have finished, not the first.
  * Idle workers do not spin: on two CPUs a spinning worker cost more CPU per I/O than the
  * wake-ups it saved.
  *
@@ -53,6 +54,9 @@
 
 /* One command in this many of each worker is checked for blocking in the OS */
 #define THRPOOL_SAMPLE 32
+
+/* Most completions an idle poke waits for at once (thrpool_idle_wait()) */
+#define THRPOOL_WAIT_BATCH 16
 
 /* Separates the fields one side writes from those the other side writes */
 #define THRPOOL_LINE 64
@@ -79,7 +83,7 @@ struct thrpool_state {
 	int nthreads;
 	pthread_t *threads;
 	sem_t sq_sem; ///< one post per claimed sleeper, one per worker at stop
-	sem_t cq_sem; ///< posted by the worker that clears `waiting`
+	sem_t cq_sem; ///< posted by the worker that counts `waiting` down to 0
 
 	/* The queue's thread alone (submit, poke) */
 	struct xnvme_cmd_ctx *ready_head; ///< taken off the stack, not yet delivered
@@ -92,7 +96,7 @@ struct thrpool_state {
 	_Alignas(THRPOOL_LINE) uint32_t sq_head; ///< moved by the worker that claims a command
 
 	_Alignas(THRPOOL_LINE) struct xnvme_cmd_ctx *cq_top; ///< stack of finished commands
-	int waiting; ///< a poke sleeps (or is about to) on cq_sem
+	uint32_t waiting; ///< completions a poke sleeping on cq_sem waits for; 0: none sleeps
 
 	_Alignas(THRPOOL_LINE) uint32_t nsleeping; ///< sleepers no wake-up has claimed yet
 	uint32_t blocking; ///< 1 when the last sampled command blocked in the OS
@@ -215,6 +219,7 @@ thrpool_complete(struct thrpool_state *state, struct xnvme_cmd_ctx *ctx)
 {
 	struct xnvme_cmd_ctx **link = &state->link[xnvme_queue_ctx_idx(state->queue, ctx)];
 	struct xnvme_cmd_ctx *top = __atomic_load_n(&state->cq_top, __ATOMIC_RELAXED);
+	uint32_t n;
 
 	do {
 		*link = top;
@@ -222,12 +227,18 @@ thrpool_complete(struct thrpool_state *state, struct xnvme_cmd_ctx *ctx)
 					      __ATOMIC_RELAXED));
 	/*
 	 * Pairs with thrpool_idle_wait(): it sets `waiting` and then reads cq_top, this stored
-	 * cq_top and now reads `waiting`, so one of the two sees the other. One worker takes the
-	 * flag and posts once.
+	 * cq_top and now reads `waiting`, so one of the two sees the other. The worker that
+	 * counts it down to 0 posts, once.
 	 */
-	if (__atomic_load_n(&state->waiting, __ATOMIC_SEQ_CST) &&
-	    __atomic_exchange_n(&state->waiting, 0, __ATOMIC_SEQ_CST)) {
-		sem_post(&state->cq_sem);
+	n = __atomic_load_n(&state->waiting, __ATOMIC_SEQ_CST);
+	while (n) {
+		if (__atomic_compare_exchange_n(&state->waiting, &n, n - 1, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST)) {
+			if (n == 1) {
+				sem_post(&state->cq_sem);
+			}
+			break;
+		}
 	}
 }
 
@@ -376,16 +387,24 @@ thrpool_init(struct xnvme_queue *queue, int opts)
 /*
  * The second top-level poke in a row that finds nothing ready while workers hold commands:
  * the caller waits for one, so sleep until a worker posts (at most XNVME_BE_POKE_WAIT_NS)
- * instead of spinning against the workers for the CPU.
+ * instead of spinning against the workers for the CPU. While commands do not block, it waits
+ * for a quarter of the outstanding ones (at most THRPOOL_WAIT_BATCH): they finish within
+ * microseconds of each other, the rest keep the workers busy meanwhile, and the caller wakes
+ * once per batch instead of once per command.
  */
 static __attribute__((noinline)) void
 thrpool_idle_wait(struct xnvme_queue *queue, struct thrpool_state *state)
 {
 	struct timespec ts;
 	bool woken = false;
+	uint32_t want = 1;
 
 	if (!state->wait || queue->depth != 1 || !queue->outstanding || state->nidle++ < 1) {
 		return;
+	}
+	if (!__atomic_load_n(&state->blocking, __ATOMIC_RELAXED) && queue->outstanding >= 8) {
+		want = queue->outstanding / 4;
+		want = want > THRPOOL_WAIT_BATCH ? THRPOOL_WAIT_BATCH : want;
 	}
 	clock_gettime(THRPOOL_WAIT_CLOCK, &ts);
 	ts.tv_nsec += XNVME_BE_POKE_WAIT_NS;
@@ -393,7 +412,7 @@ thrpool_idle_wait(struct xnvme_queue *queue, struct thrpool_state *state)
 		ts.tv_sec += 1;
 		ts.tv_nsec -= 1000000000L;
 	}
-	__atomic_store_n(&state->waiting, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&state->waiting, want, __ATOMIC_SEQ_CST);
 	while (!__atomic_load_n(&state->cq_top, __ATOMIC_SEQ_CST)) {
 		if (THRPOOL_SEM_WAIT_UNTIL(&state->cq_sem, &ts)) {
 			if (errno == EINTR) {
@@ -409,8 +428,8 @@ thrpool_idle_wait(struct xnvme_queue *queue, struct thrpool_state *state)
 		break;
 	}
 	/*
-	 * A worker that took the flag posts once. A post this wait did not take is owed: counted,
-	 * and taken by a later wait, instead of blocking for it here.
+	 * The worker that counted `waiting` down to 0 posts once. A post this wait did not take
+	 * is owed: counted, and taken by a later wait, instead of blocking for it here.
 	 */
 	if (!__atomic_exchange_n(&state->waiting, 0, __ATOMIC_SEQ_CST) && !woken) {
 		state->stale++;
