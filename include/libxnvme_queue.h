@@ -97,9 +97,10 @@ xnvme_queue_term(struct xnvme_queue *queue);
  * Callable from a callback of the queue (see Callbacks above). A poke that finds nothing ready
  * returns 0 at once; on Linux the io_uring, io_uring_cmd, libaio, posix and thrpool mechanisms
  * make the second such poke in a row (not nested in a callback) wait up to 1 ms for a
- * completion instead, so a caller polling in a loop sleeps rather than spins (on io_uring and
- * io_uring_cmd a poke that submitted commands and reaped none counts as the first such poke,
- * so a submit-then-wait loop sleeps at its second poke). They never wait
+ * completion instead (thrpool, while its commands only take CPU: for a quarter of the
+ * outstanding ones, at most 16), so a caller polling in a loop sleeps rather than spins (on
+ * io_uring and io_uring_cmd a poke that submitted commands and reaped none counts as the first
+ * such poke, so a submit-then-wait loop sleeps at its second poke). They never wait
  * once xnvme_queue_get_completion_fd() was called (the caller then waits on the fd itself), nor
  * on a queue created with XNVME_QUEUE_POKE_SPIN (callers that poll several queues in turn or
  * run an event loop).
