@@ -12,7 +12,6 @@
  * - term: a queue terminated with commands queued and running returns 0 without waiting for
  *   a callback, and the device serves a new queue afterwards (data compared).
  */
-#include <dirent.h>
 #include "xnvme_test.h"
 
 #define ENV_NTHREADS "XNVME_BE_CBI_ASYNC_THRPOOL_NTHREADS"
@@ -49,18 +48,7 @@ fill(uint8_t *buf, size_t nbytes, uint64_t blk, uint32_t seed)
 static int
 nthreads_count(void)
 {
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	if (!dir) {
-		return -1;
-	}
-	while ((e = readdir(dir))) {
-		n += e->d_name[0] != '.';
-	}
-	closedir(dir);
-	return n;
+	return xnvme_test_dir_entries("/proc/self/task");
 }
 
 /*
