@@ -153,7 +153,7 @@ thrpool_wake(struct thrpool_state *state)
 	most = __atomic_load_n(&state->blocking, __ATOMIC_RELAXED) ? state->nworkers
 								   : state->ncpu_workers;
 	n = __atomic_load_n(&state->nsleeping, __ATOMIC_SEQ_CST);
-	/* nthreads - n are awake (or claimed): they look at the ring before they sleep */
+	/* nworkers - n are awake (or claimed): they look at the ring before they sleep */
 	while (n && state->nworkers - n < most) {
 		if (__atomic_compare_exchange_n(&state->nsleeping, &n, n - 1, false,
 						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
