@@ -97,12 +97,13 @@ xnvme_queue_term(struct xnvme_queue *queue);
  * Callable from a callback of the queue (see Callbacks above). A poke that finds nothing ready
  * returns 0 at once; on Linux the io_uring, io_uring_cmd, libaio, posix and thrpool mechanisms
  * make the second such poke in a row (not nested in a callback) wait up to 1 ms for a
- * completion instead, so a caller polling in a loop sleeps rather than spins (on io_uring and
- * io_uring_cmd a poke that submitted commands and reaped none counts as the first such poke,
- * so a submit-then-wait loop sleeps at its second poke). On io_uring, io_uring_cmd, libaio and
- * posix the bound grows on a slow device: each wait that ran out with nothing completed
- * doubles the queue's next one, up to 16 ms, and 16 waits in a row that completions end
- * within a quarter of the bound halve it again (down to 1 ms); inside
+ * completion instead (thrpool, while its commands only take CPU: for a quarter of the
+ * outstanding ones, at most 16), so a caller polling in a loop sleeps rather than spins (on
+ * io_uring and io_uring_cmd a poke that submitted commands and reaped none counts as the first
+ * such poke, so a submit-then-wait loop sleeps at its second poke). On io_uring, io_uring_cmd,
+ * libaio and posix the bound grows on a slow device: each wait that ran out with nothing
+ * completed doubles the queue's next one, up to 16 ms, and 16 waits in a row that completions
+ * end within a quarter of the bound halve it again (down to 1 ms); inside
  * xnvme_queue_drain_timeout() it stays 1 ms. With 8 or more commands outstanding, posix
  * sleeps until about an eighth of them have finished (glibc runs them in submission order),
  * so each wake-up delivers several. They never wait

@@ -276,4 +276,27 @@ xnvme_test_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+#ifndef _WIN32
+#include <dirent.h>
+
+/* Entries of a directory but "." and "..", e.g. /proc/self/fd or /proc/self/task; -1 when it
+ * cannot be read */
+static inline int
+xnvme_test_dir_entries(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *de;
+	int n = 0;
+
+	if (!dir) {
+		return -1;
+	}
+	while ((de = readdir(dir))) {
+		n += de->d_name[0] != '.';
+	}
+	closedir(dir);
+	return n;
+}
+#endif
+
 #endif /* XNVME_TEST_H */

@@ -37,6 +37,17 @@ xnvme_plat_pagesize(void);
 int
 xnvme_plat_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
 
+/* The number of CPUs online now (at least 1). */
+unsigned int
+xnvme_plat_ncpus(void);
+
+/*
+ * How many times the calling thread has blocked (voluntary context switches: waits for I/O,
+ * locks, sleeps; not preemption) since it started, or -1 where the OS does not tell.
+ */
+long
+xnvme_plat_thread_nblocked(void);
+
 /*
  * Anonymous memory of `nbytes` that reads as zeroes and takes physical pages only when written
  * (large ramdisks cost what they store). Returns NULL with errno set on failure.

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "xnvme_plat.h"
 
@@ -42,4 +43,25 @@ xnvme_plat_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
 	err = pthread_create(thread, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return err;
+}
+
+unsigned int
+xnvme_plat_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+long
+xnvme_plat_thread_nblocked(void)
+{
+#ifdef RUSAGE_THREAD
+	struct rusage ru;
+
+	if (!getrusage(RUSAGE_THREAD, &ru)) {
+		return ru.ru_nvcsw;
+	}
+#endif
+	return -1;
 }

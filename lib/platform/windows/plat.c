@@ -42,3 +42,18 @@ xnvme_plat_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
 	/* Windows delivers console events on a thread of their own: nothing to block */
 	return pthread_create(thread, NULL, fn, arg);
 }
+
+unsigned int
+xnvme_plat_ncpus(void)
+{
+	SYSTEM_INFO si;
+
+	GetSystemInfo(&si);
+	return si.dwNumberOfProcessors ? (unsigned int)si.dwNumberOfProcessors : 1;
+}
+
+long
+xnvme_plat_thread_nblocked(void)
+{
+	return -1;
+}
