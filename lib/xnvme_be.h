@@ -115,8 +115,8 @@ struct xnvme_be_async {
 	 * refusal must take the count back (xnvme_be_cmd_io_refused()). NULL: the core wraps
 	 * cmd_io (one call more per command).
 	 */
-	int (*cmd_io_counted)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes,
-			      void *mbuf, size_t mbuf_nbytes);
+	int (*cmd_io_counted)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+			      size_t mbuf_nbytes);
 	/** an fd readable while completions are pending, or -ENOSYS */
 	int (*get_completion_fd)(struct xnvme_queue *queue);
 };

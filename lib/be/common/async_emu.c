@@ -82,8 +82,8 @@ emu_run(struct xnvme_queue *queue, const struct emu_state *state, const struct e
 	int err;
 
 	if (XNVME_BE_UNLIKELY(e->buf_cnt)) {
-		err = queue->dev->sync->cmd_iov(ctx, e->buf, e->buf_cnt - 1, e->buf_nbytes,
-						e->mbuf, e->mbuf_nbytes);
+		err = queue->dev->sync->cmd_iov(ctx, e->buf, e->buf_cnt - 1, e->buf_nbytes, e->mbuf,
+						e->mbuf_nbytes);
 	} else {
 		err = state->cmd_io(ctx, e->buf, e->buf_nbytes, e->mbuf, e->mbuf_nbytes);
 	}
@@ -173,8 +173,8 @@ emu_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbyt
 	if (XNVME_BE_UNLIKELY(tail - state->head > state->mask)) {
 		return -EBUSY;
 	}
-	state->fifo[tail & state->mask] = (struct emu_entry){ctx, buf, buf_cnt, buf_nbytes, mbuf,
-							     mbuf_nbytes};
+	state->fifo[tail & state->mask] =
+		(struct emu_entry){ctx, buf, buf_cnt, buf_nbytes, mbuf, mbuf_nbytes};
 	state->tail = tail + 1;
 	return 0;
 }

@@ -126,12 +126,12 @@ struct la_state {
 	int efd;          ///< eventfd of get_completion_fd, -1 until asked for
 	uint32_t unarmed; ///< commands in the kernel without IOCB_FLAG_RESFD, once efd >= 0
 	uint32_t nready;
-	uint32_t nidle;               ///< pokes in a row that found nothing ready
+	uint32_t nidle;                    ///< pokes in a row that found nothing ready
 	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
-	bool wait;                    ///< idle pokes may wait in io_getevents
-	struct xnvme_cmd_ctx **ready; ///< completed without reaching the kernel
-	struct iocb *iocbs;           ///< per pooled context, indexed by xnvme_queue_ctx_idx()
-	struct iovec *scratch;        ///< LA_IOV_SCRATCH entries
+	bool wait;                         ///< idle pokes may wait in io_getevents
+	struct xnvme_cmd_ctx **ready;      ///< completed without reaching the kernel
+	struct iocb *iocbs;                ///< per pooled context, indexed by xnvme_queue_ctx_idx()
+	struct iovec *scratch;             ///< LA_IOV_SCRATCH entries
 };
 
 static struct {
@@ -452,8 +452,9 @@ la_poke_batch(struct xnvme_queue *queue, struct la_state *state, uint32_t max)
 			if (__builtin_expect(ret < 0, 0)) {
 				ret = la_syscall_reap(state, batch + nb, want - nb, 0);
 			} else if (!ret && !nb && !n && la_may_wait(queue, state)) {
-				ret = la_syscall_reap(state, batch, want,
-						      xnvme_be_linux_pwait_begin(&state->pwait, queue));
+				ret = la_syscall_reap(
+					state, batch, want,
+					xnvme_be_linux_pwait_begin(&state->pwait, queue));
 				xnvme_be_linux_pwait_end(&state->pwait, ret == 0);
 				if (ret < 0) {
 					state->wait = false; /* refused: spin from now on */

@@ -61,7 +61,7 @@ struct paio_state {
 	struct paio_entry *entries; ///< indexed by xnvme_queue_ctx_idx()
 	uint32_t nidle;             ///< pokes in a row that delivered nothing
 	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
-	bool wait;                  ///< idle pokes may wait in aio_suspend()
+	bool wait;                         ///< idle pokes may wait in aio_suspend()
 };
 
 /*

@@ -107,10 +107,10 @@ struct xnvme_be_linux_uring {
 	unsigned int sq_mask;     ///< the SQ's ring mask
 	unsigned int sq_entries;  ///< the SQ's size
 	uint64_t sqe_w0;          ///< the first 8 bytes of every SQE, opcode 0 (flags, fd)
-	bool wait;             ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
-	uint32_t nidle;        ///< pokes in a row that found nothing to do
+	bool wait;      ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
+	uint32_t nidle; ///< pokes in a row that found nothing to do
 	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
-	int reg_idx;           ///< registered ring fd index, -1: none
+	int reg_idx;                       ///< registered ring fd index, -1: none
 	uint64_t reg_owner;    ///< self() of the thread holding reg_idx, else ..._URING_NO_OWNER
 	bool fixed_bufs;       ///< opts.register_buffers: a sparse buffer table is registered
 	bool cmd_fixed;        ///< fixed_bufs and the kernel takes IORING_URING_CMD_FIXED

@@ -28,7 +28,7 @@
 #define XNVME_BE_LINUX_POKE_WAIT_SHORT 16
 
 struct xnvme_be_linux_pwait {
-	uint32_t ns;     ///< bound of the next wait; 0 (zeroed state) counts as XNVME_BE_POKE_WAIT_NS
+	uint32_t ns; ///< bound of the next wait; 0 (zeroed state) counts as XNVME_BE_POKE_WAIT_NS
 	uint32_t nshort; ///< waits in a row that ended within a quarter of their bound
 	uint64_t t0;     ///< CLOCK_MONOTONIC ns when the current wait began
 };
@@ -58,8 +58,9 @@ static inline void
 xnvme_be_linux_pwait_end(struct xnvme_be_linux_pwait *pw, bool expired)
 {
 	if (expired) {
-		pw->ns = pw->ns >= XNVME_BE_LINUX_POKE_WAIT_MAX_NS / 2 ? XNVME_BE_LINUX_POKE_WAIT_MAX_NS
-								     : 2 * pw->ns;
+		pw->ns = pw->ns >= XNVME_BE_LINUX_POKE_WAIT_MAX_NS / 2
+				 ? XNVME_BE_LINUX_POKE_WAIT_MAX_NS
+				 : 2 * pw->ns;
 		pw->nshort = 0;
 	} else if (pw->ns > XNVME_BE_POKE_WAIT_NS) {
 		if (xnvme_be_linux_pwait_now() - pw->t0 >= pw->ns / 4) {
