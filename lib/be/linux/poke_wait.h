@@ -30,7 +30,7 @@
 struct xnvme_be_linux_pwait {
 	uint32_t ns; ///< bound of the next wait; 0 (zeroed state) counts as XNVME_BE_POKE_WAIT_NS
 	uint32_t nshort; ///< waits in a row that ended within a quarter of their bound
-	uint64_t t0;     ///< CLOCK_MONOTONIC ns when the current wait began
+	uint64_t t0;     ///< CLOCK_MONOTONIC ns when the current wait began (read only above the base bound)
 };
 
 static inline uint64_t
@@ -46,10 +46,12 @@ xnvme_be_linux_pwait_now(void)
 static inline uint32_t
 xnvme_be_linux_pwait_begin(struct xnvme_be_linux_pwait *pw, const struct xnvme_queue *queue)
 {
-	if (pw->ns < XNVME_BE_POKE_WAIT_NS) {
+	if (pw->ns <= XNVME_BE_POKE_WAIT_NS) {
+		/* the base bound cannot shrink: no clock read, so a fast device pays nothing */
 		pw->ns = XNVME_BE_POKE_WAIT_NS;
+	} else {
+		pw->t0 = xnvme_be_linux_pwait_now();
 	}
-	pw->t0 = xnvme_be_linux_pwait_now();
 	return (queue->opts & XNVME_BE_QUEUE_DEADLINE) ? XNVME_BE_POKE_WAIT_NS : pw->ns;
 }
 
