@@ -30,8 +30,7 @@
 struct xnvme_be_linux_pwait {
 	uint32_t ns; ///< bound of the next wait; 0 (zeroed state) counts as XNVME_BE_POKE_WAIT_NS
 	uint32_t nshort; ///< waits in a row that ended within a quarter of their bound
-	uint64_t
-		t0; ///< CLOCK_MONOTONIC ns when the current wait began (read only above the base bound)
+	uint64_t t0;     ///< CLOCK_MONOTONIC ns at the wait's start (read above the base bound)
 };
 
 static inline uint64_t
