@@ -107,12 +107,12 @@ if build "$out/build-asan" -Db_sanitize=address,undefined -Db_lundef=false -Dbui
 		mtest "$out/build-asan" asan --suite unit --num-processes 2
 fi
 
-step "ThreadSanitizer: the concurrency and churn programs"
+step "ThreadSanitizer: the concurrency, churn and thread-pool programs"
 tsan="$out/build-tsan"
 if { [ -f "$tsan/build.ninja" ] || meson setup "$tsan" -Db_sanitize=thread -Db_lundef=false \
 	-Dtools=false -Dwerror=true >"$out/build-tsan-setup.log" 2>&1; } &&
-	ninja -C "$tsan" tests/test_threads tests/test_churn >"$out/build-tsan-build.log" 2>&1; then
-	TSAN_OPTIONS=halt_on_error=1 mtest "$tsan" tsan --no-rebuild threads churn
+	ninja -C "$tsan" tests/test_threads tests/test_churn tests/test_thrpool tests/test_async_mechanisms >"$out/build-tsan-build.log" 2>&1; then
+	TSAN_OPTIONS=halt_on_error=1 mtest "$tsan" tsan --no-rebuild threads churn thrpool async_mechanisms
 else
 	tail -30 "$out/build-tsan-setup.log" "$out/build-tsan-build.log" 2>/dev/null
 	failed=$((failed + 1)); failures+=("tsan build")

@@ -48,6 +48,14 @@ fi
 
 # A cold prefix takes ~10 s to create; wineboot first so that no test pays it under a timeout
 [ -d "$WINEPREFIX/drive_c" ] || wine64 wineboot -i >/dev/null 2>&1
+# One wineserver for the whole run: left to itself it exits a few seconds after its last
+# client, and a program starting while it shuts down fails with "recvmsg: Connection reset by
+# peer" before running any code of ours. Wine's own background processes are started here,
+# on /dev/null: started by a test they would live on with the server and keep the test's
+# output pipe open, so meson would wait for it until the timeout.
+wineserver -p
+trap 'wineserver -k >/dev/null 2>&1' EXIT
+wine64 cmd /c exit 0 </dev/null >/dev/null 2>&1
 
 meson test -C "$build" --no-rebuild --num-processes 2 >"$build/test.log" 2>&1
 grep -E '^ *[0-9]+/[0-9]+ ' "$build/test.log"
