@@ -308,6 +308,8 @@ uring_abandon(struct xnvme_be_linux_uring *u, uint32_t outstanding)
 	} else {
 		unseen = ring->sq.sqe_tail - IO_URING_READ_ONCE(*ring->sq.khead);
 	}
+	/* the watchdog, when armed, completes like a command (seen or not, as they are) */
+	outstanding += u->wd_armed ? 1 : 0;
 	inflight = outstanding > unseen ? outstanding - unseen : 0;
 
 	while (inflight) {
@@ -693,6 +695,11 @@ uring_reap(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u, unsigned i
 			break;
 		}
 		cqe = &cq->cqes[(size_t)(head & mask) << (pass ? 1 : 0)];
+		if (__builtin_expect(cqe->user_data == XNVME_BE_LINUX_URING_WD_DATA, 0)) {
+			io_uring_smp_store_release(cq->khead, head + 1);
+			u->wd_armed = false; /* the watchdog ran out: no command, no callback */
+			continue;
+		}
 		ctx = (struct xnvme_cmd_ctx *)(uintptr_t)cqe->user_data;
 		uring_cpl(ctx, cqe, pass);
 		io_uring_smp_store_release(cq->khead, head + 1);
@@ -704,21 +711,73 @@ uring_reap(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u, unsigned i
 	return (int)n;
 }
 
+/* True when the only CQE ready is the watchdog's: the wait ran out with nothing completed */
+static bool
+uring_wd_alone(const struct xnvme_be_linux_uring *u)
+{
+	const struct io_uring_cq *cq = &u->ring.cq;
+	unsigned int head = IO_URING_READ_ONCE(*cq->khead);
+	unsigned int shift = (u->setup_flags & IORING_SETUP_CQE32) ? 1 : 0;
+
+	return io_uring_smp_load_acquire(cq->ktail) - head == 1 &&
+	       cq->cqes[(size_t)(head & u->cq_mask) << shift].user_data ==
+		       XNVME_BE_LINUX_URING_WD_DATA;
+}
+
+/*
+ * Queues the watchdog: a timeout SQE (no command counted) that completes `bound_ns` from now
+ * and so ends any wait in progress then. Returns the SQEs to submit: 1, or 0 when the ring
+ * has no free SQE (the caller then waits with a timeout instead).
+ */
+static unsigned int
+uring_wd_arm(struct xnvme_be_linux_uring *u, uint32_t bound_ns)
+{
+	unsigned int shift = (u->setup_flags & IORING_SETUP_SQE128) ? 1 : 0;
+	struct io_uring_sqe *sqe = xnvme_be_linux_uring_get_sqe(u, shift);
+	struct io_uring_sq *sq = &u->ring.sq;
+
+	if (!sqe) {
+		return 0;
+	}
+	u->wd_ts.tv_sec = 0;
+	u->wd_ts.tv_nsec = bound_ns;
+	io_uring_prep_timeout(sqe, &u->wd_ts, 0, 0);
+	sqe->user_data = XNVME_BE_LINUX_URING_WD_DATA;
+	sq->sqe_head = sq->sqe_tail;
+	io_uring_smp_store_release(sq->ktail, sq->sqe_tail);
+	u->wd_armed = true;
+	u->wd_arms++;
+	return 1;
+}
+
 /*
  * A poke that finds nothing to do, right after another that found nothing either or that only
- * submitted, comes from a caller waiting for a completion: wait for one in the kernel (bounded
- * by XNVME_BE_POKE_WAIT_NS, more on a slow device: poke_wait.h) instead of returning at once,
- * so the caller sleeps like fio's own io_uring engine instead of spinning against the threads that do the I/O (io-wq workers on
- * tmpfs, the loop device's kworker). The first such poke still returns at once, and nested
- * pokes never wait. Returns true when completions may be ready.
+ * submitted, comes from a caller waiting for a completion: wait for one in the kernel instead
+ * of returning at once, so the caller sleeps like fio's own io_uring engine instead of
+ * spinning against the threads that do the I/O (io-wq workers on tmpfs, the loop device's
+ * kworker). The first such poke still returns at once, and nested pokes never wait. Returns
+ * true when completions may be ready.
+ *
+ * The wait is bounded (XNVME_BE_POKE_WAIT_NS, more on a slow device: poke_wait.h), but not by
+ * a timeout of the wait itself: that arms and cancels a kernel timer per wait, which in a
+ * virtual machine costs microseconds per I/O (timer programming exits to the hypervisor).
+ * Instead a watchdog, a timeout SQE of the bound, goes in with the wait when none is armed and
+ * stays armed across waits until it fires: its CQE ends the wait then, and the reaper drops
+ * it. At thousands of I/Os per second that is one timer per bound instead of one per wait;
+ * a wait the watchdog ends early (armed by an earlier wait) merely returns 0 sooner. Inside
+ * xnvme_queue_drain_timeout() the wait keeps its own 1 ms timeout, so a longer watchdog
+ * cannot delay the deadline.
  */
 static __attribute__((noinline)) bool
 uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 {
 	struct __kernel_timespec ts = {.tv_sec = 0};
 	struct io_uring_getevents_arg arg = {.ts = (uint64_t)(uintptr_t)&ts};
-	unsigned int flags = IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG;
+	unsigned int flags = IORING_ENTER_GETEVENTS;
 	unsigned int fd = (unsigned int)u->ring.ring_fd;
+	unsigned int nsub = 0;
+	bool armed_here = false, expired;
+	uint32_t bound;
 	int ret;
 
 	if (!u->wait || !queue->outstanding || queue->depth > 1 || u->nidle++ < 1) {
@@ -728,9 +787,23 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 		fd = (unsigned int)u->reg_idx;
 		flags |= IORING_ENTER_REGISTERED_RING;
 	}
-	ts.tv_nsec = xnvme_be_linux_pwait_begin(&u->pwait, queue);
-	ret = xnvme_be_linux_uring_sys_enter(fd, 0, 1, flags, &arg, sizeof(arg));
-	xnvme_be_linux_pwait_end(&u->pwait, ret == -ETIME && !io_uring_cq_ready(&u->ring));
+	u->nwaits++;
+	bound = xnvme_be_linux_pwait_begin(&u->pwait, queue);
+	if (!(queue->opts & XNVME_BE_QUEUE_DEADLINE) && !u->wd_armed) {
+		nsub = uring_wd_arm(u, bound);
+		armed_here = nsub != 0;
+	}
+	if (u->wd_armed && !(queue->opts & XNVME_BE_QUEUE_DEADLINE)) {
+		ret = xnvme_be_linux_uring_sys_enter(fd, nsub, 1, flags, NULL, 0);
+		/* ran out: the watchdog this wait armed is all that came */
+		expired = armed_here && uring_wd_alone(u);
+	} else {
+		ts.tv_nsec = bound;
+		ret = xnvme_be_linux_uring_sys_enter(fd, 0, 1, flags | IORING_ENTER_EXT_ARG, &arg,
+						     sizeof(arg));
+		expired = ret == -ETIME && !io_uring_cq_ready(&u->ring);
+	}
+	xnvme_be_linux_pwait_end(&u->pwait, expired);
 	if (ret == -EBADF || ret == -EINVAL || ret == -EOPNOTSUPP) {
 		u->wait = false; /* lost registration or an old kernel: spin from now */
 	}
