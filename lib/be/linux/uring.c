@@ -285,6 +285,21 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 	return 0;
 }
 
+/* Submits the removal of the armed watchdog (both CQEs carry its user_data); 1 when submitted */
+static int
+uring_wd_cancel(struct xnvme_be_linux_uring *u)
+{
+	unsigned int shift = (u->setup_flags & IORING_SETUP_SQE128) ? 1 : 0;
+	struct io_uring_sqe *sqe = xnvme_be_linux_uring_get_sqe(u, shift);
+
+	if (!sqe) {
+		return 0;
+	}
+	io_uring_prep_timeout_remove(sqe, XNVME_BE_LINUX_URING_WD_DATA, 0);
+	sqe->user_data = XNVME_BE_LINUX_URING_WD_DATA;
+	return io_uring_submit(&u->ring);
+}
+
 /*
  * Waits for the commands the kernel has taken and not yet completed: term abandons commands
  * without callbacks, but the caller may free their buffers right after, and a read landing
@@ -311,6 +326,9 @@ uring_abandon(struct xnvme_be_linux_uring *u, uint32_t outstanding)
 	/* the watchdog, when armed, completes like a command (seen or not, as they are) */
 	outstanding += u->wd_armed ? 1 : 0;
 	inflight = outstanding > unseen ? outstanding - unseen : 0;
+	if (u->wd_armed && !unseen && uring_wd_cancel(u) == 1) {
+		inflight++; /* rather than wait out its bound: the removal's CQE comes too */
+	}
 
 	while (inflight) {
 		int err = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
