@@ -111,8 +111,9 @@ static const uint8_t lu_op_plain[] = {IORING_OP_READ, IORING_OP_WRITE};
 static const uint8_t lu_op_vec[] = {IORING_OP_READV, IORING_OP_WRITEV};
 static const uint8_t lu_op_fixed[] = {IORING_OP_READ_FIXED, IORING_OP_WRITE_FIXED};
 
-static int
-lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
+/* The submission of a read, write or flush, inlined into both entries below */
+static inline __attribute__((always_inline)) int
+lu_rw(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_be_linux_uring *u = ctx->async.queue->state;
 	struct io_uring_sqe *sqe;
@@ -156,6 +157,12 @@ lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		}
 	}
 	return lu_queue_rw(u, sqe, lu_op_plain[rw], dbuf, (uint32_t)len, off, 0, ctx);
+}
+
+static int
+lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
+{
+	return lu_rw(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 }
 
 static int
@@ -225,12 +232,24 @@ invalid:
 	return lu_queue_nop(u, ctx);
 }
 
+/* The queue's cmd_io: the command is already counted, a refusal takes the count back */
+static int
+lu_cmd_io_counted(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
+		  size_t mbuf_nbytes)
+{
+	int err = lu_rw(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+
+	return __builtin_expect(err != 0, 0) ? xnvme_be_cmd_io_refused(ctx, err) : 0;
+}
+
 const struct xnvme_be_async xnvme_be_linux_async_liburing = {
 	.name = "io_uring",
 	.check_support = lu_check_support,
 	.init = lu_init,
 	.term = xnvme_be_linux_uring_queue_term,
 	.poke = xnvme_be_linux_uring_poke_rw,
+	.poke_checks = true,
+	.cmd_io_counted = lu_cmd_io_counted,
 	.cmd_io = lu_cmd_io,
 	.cmd_iov = lu_cmd_iov,
 	.get_completion_fd = xnvme_be_linux_uring_queue_completion_fd,

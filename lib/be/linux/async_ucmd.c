@@ -278,6 +278,7 @@ const struct xnvme_be_async xnvme_be_linux_async_ucmd = {
 	.init = uc_init,
 	.term = xnvme_be_linux_uring_queue_term,
 	.poke = xnvme_be_linux_uring_poke_pass,
+	.poke_checks = true,
 	.cmd_io = uc_cmd_io,
 	.cmd_iov = uc_cmd_iov,
 	.get_completion_fd = xnvme_be_linux_uring_queue_completion_fd,
