@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The idle wait of the io_uring and posix mechanisms (lib/be/linux/uring.c, async_posix.c),
- * bounded by a watchdog rather than by a timer per wait (io_uring: a timeout SQE in the ring;
- * posix: a timerfd read through POSIX AIO). The command waited for is a one-byte read of a
- * pipe, started as the mechanism's submission would (white box): it completes only when the
- * test writes the pipe.
+ * The idle wait of the io_uring mechanism (lib/be/linux/uring.c), bounded by a watchdog (a
+ * timeout SQE in the ring) rather than by a timer per wait. The command waited for is a
+ * one-byte read of a pipe, started as the mechanism's submission would (white box): it
+ * completes only when the test writes the pipe.
  *  - a waiting poke returns 0 within its bound (1 ms first, growing on expiry) after really
  *    waiting; the watchdog's completion never reaches a callback nor the outstanding count;
  *    the command's completion then arrives exactly once;
@@ -12,8 +11,10 @@
  *  - xnvme_queue_drain_timeout() keeps its deadline while a long watchdog is armed;
  *  - term with a command outstanding and a watchdog armed waits for the command, not for
  *    the watchdog.
- * Links the static library for the mechanisms' state (be_linux_uring.h, be_linux_posix.h).
- * Exit: 0 pass, 1 fail (io_uring refused by the kernel: its part is skipped with a note).
+ * Links the static library for the ring's state (lib/be/linux/be_linux_uring.h).
+ * Built with liburing only. Exit: 0 pass, 1 fail, 77 skip (the kernel refuses io_uring, or
+ * under valgrind, which neither sees the kernel's writes through the ring nor keeps its
+ * timing).
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -23,7 +24,6 @@
 #include <unistd.h>
 #include "xnvme_test.h"
 #include "be_linux.h"
-#include "be_linux_posix.h"
 #include "be_linux_uring.h"
 
 #define MS 1000000ull
@@ -66,7 +66,6 @@ struct mech {
 	struct xnvme_be_linux_pwait *(*pwait)(struct xnvme_queue *q);
 };
 
-#ifdef XNVME_HAVE_LIBURING
 static struct xnvme_be_linux_uring *
 ring_of(struct xnvme_queue *q)
 {
@@ -117,70 +116,6 @@ uring_pwait(struct xnvme_queue *q)
 
 static const struct mech mech_uring = {"io_uring", uring_start_read, uring_armed, uring_arms,
 				       uring_waits, uring_pwait};
-#endif
-
-static struct paio_state *
-paio_of(struct xnvme_queue *q)
-{
-	return (struct paio_state *)q->state;
-}
-
-static struct xnvme_cmd_ctx *
-posix_start_read(struct xnvme_queue *q, int rfd, void *buf)
-{
-	struct paio_state *st = paio_of(q);
-	struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
-	struct paio_entry *e;
-	uint32_t idx;
-
-	CHECK(ctx != NULL);
-	if (!ctx) {
-		return NULL;
-	}
-	idx = xnvme_queue_ctx_idx(q, ctx);
-	e = &st->entries[idx];
-	e->buf = buf;
-	e->nbytes = 1;
-	e->done = 0;
-	e->off = 0;
-	e->op = PAIO_OP_READ;
-	e->phase = PAIO_PH_INFLIGHT;
-	e->cb.aio_fildes = rfd;
-	e->cb.aio_buf = buf;
-	e->cb.aio_nbytes = 1;
-	e->cb.aio_offset = 0;
-	CHECK(!aio_read(&e->cb));
-	st->live[st->nlive++] = idx;
-	q->outstanding++;
-	return ctx;
-}
-
-static bool
-posix_armed(struct xnvme_queue *q)
-{
-	return paio_of(q)->wd_armed;
-}
-
-static uint64_t
-posix_arms(struct xnvme_queue *q)
-{
-	return paio_of(q)->wd_arms;
-}
-
-static uint64_t
-posix_waits(struct xnvme_queue *q)
-{
-	return paio_of(q)->nwaits;
-}
-
-static struct xnvme_be_linux_pwait *
-posix_pwait(struct xnvme_queue *q)
-{
-	return &paio_of(q)->pwait;
-}
-
-static const struct mech mech_posix = {"posix", posix_start_read, posix_armed, posix_arms,
-				       posix_waits, posix_pwait};
 
 /* Pokes until `r` has `calls` callbacks or 2 s passed */
 static void
@@ -381,26 +316,23 @@ int
 main(void)
 {
 	char path[] = "/dev/shm/xnvme-idle-wait-XXXXXX";
-	int fd = mkstemp(path);
+	int fd;
 
+	if (getenv("LD_PRELOAD") && strstr(getenv("LD_PRELOAD"), "vgpreload")) {
+		printf("SKIP: under valgrind\n");
+		return XNVME_TEST_SKIP;
+	}
+	if (!xnvme_be_linux_uring_caps()->ring) {
+		printf("SKIP: the kernel refuses io_uring\n");
+		return XNVME_TEST_SKIP;
+	}
+	fd = mkstemp(path);
 	if (fd < 0 || ftruncate(fd, 1 << 20)) {
 		printf("FAIL: a file in /dev/shm\n");
 		return 1;
 	}
 	close(fd);
-#ifdef XNVME_HAVE_LIBURING
-	if (getenv("LD_PRELOAD") && strstr(getenv("LD_PRELOAD"), "vgpreload")) {
-		/* valgrind neither sees the kernel's writes through the ring nor keeps its timing */
-		printf("# skip io_uring: under valgrind\n");
-	} else if (xnvme_be_linux_uring_caps()->ring) {
-		run(&mech_uring, path);
-	} else {
-		printf("# skip io_uring: the kernel refuses io_uring\n");
-	}
-#else
-	printf("# skip io_uring: built without liburing\n");
-#endif
-	run(&mech_posix, path);
+	run(&mech_uring, path);
 	unlink(path);
 	return xnvme_test_result("idle_wait");
 }

@@ -14,13 +14,23 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/timerfd.h>
-#include <unistd.h>
 #include "../common/async_stubs.h"
 #include "be_linux.h"
 #include "be_linux_rw.h"
-#include "be_linux_posix.h"
+#include "poke_wait.h"
+
+enum paio_phase {
+	PAIO_PH_READY = 1, ///< cpl is final; complete at the next poke
+	PAIO_PH_INFLIGHT,  ///< the aiocb belongs to the AIO implementation
+	PAIO_PH_RESTART,   ///< (re)submission was refused with EAGAIN; retried by poke
+};
+
+enum paio_op {
+	PAIO_OP_NONE = 0,
+	PAIO_OP_READ,
+	PAIO_OP_WRITE,
+	PAIO_OP_FSYNC,
+};
 
 /* The operation of each xnvme_be_linux_rw_decode() verdict */
 static const enum paio_op paio_op_of[] = {
@@ -28,6 +38,30 @@ static const enum paio_op paio_op_of[] = {
 	[XNVME_BE_LINUX_RW_WRITE] = PAIO_OP_WRITE,
 	[XNVME_BE_LINUX_RW_FLUSH] = PAIO_OP_FSYNC,
 	[XNVME_BE_LINUX_RW_FAILED] = PAIO_OP_NONE,
+};
+
+struct paio_entry {
+	struct aiocb cb;
+	char *buf;
+	size_t nbytes;
+	size_t done;
+	off_t off;
+	enum paio_op op;
+	enum paio_phase phase;
+	uint32_t next; ///< pool index of the next context a poke delivers (PAIO_NONE: last)
+};
+
+#define PAIO_NONE UINT32_MAX
+
+struct paio_state {
+	int fd;
+	bool direct;
+	uint32_t nlive;
+	uint32_t *live;             ///< pool indices of pending commands, in submission order
+	struct paio_entry *entries; ///< indexed by xnvme_queue_ctx_idx()
+	uint32_t nidle;             ///< pokes in a row that delivered nothing
+	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
+	bool wait;                         ///< idle pokes may wait in aio_suspend()
 };
 
 /*
@@ -146,89 +180,12 @@ paio_maybe_done(const struct aiocb *cb)
 #define PAIO_SUSPEND_MAX 4
 #define PAIO_SUSPEND_DEPTH 8
 
-/*
- * The bound of a wait is not a timeout of aio_suspend(): glibc arms and cancels a kernel timer
- * for each, which in a virtual machine costs microseconds per I/O (timer programming exits to
- * the hypervisor). A watchdog bounds the waits instead: a timerfd armed with the bound and a
- * read of it through POSIX AIO (glibc runs it on a helper thread of its own, with read()
- * where pread() is refused), listed with the requests waited for. It stays in flight across
- * waits until the timer expires, so a wait it ends early (armed by an earlier wait) merely
- * returns sooner, and there is one timer per bound rather than one per wait. Inside
- * xnvme_queue_drain_timeout() (XNVME_BE_QUEUE_DEADLINE), or without a timerfd, the wait keeps
- * its own timeout.
- */
-
-/* True when the watchdog's read finished (collected); it is then no longer armed */
-static bool
-paio_wd_collect(struct paio_state *state)
-{
-	if (!state->wd_armed || aio_error(&state->wd_cb) == EINPROGRESS) {
-		return false;
-	}
-	(void)aio_return(&state->wd_cb);
-	state->wd_armed = false;
-	return true;
-}
-
-/* Arms the watchdog for `bound_ns`; false when it cannot (the wait then keeps a timeout) */
-static bool
-paio_wd_arm(struct paio_state *state, uint32_t bound_ns)
-{
-	struct itimerspec its = {.it_value = {.tv_sec = 0, .tv_nsec = (long)bound_ns}};
-
-	if (state->wd_fd < 0) {
-		state->wd_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-		if (state->wd_fd < 0) {
-			state->wd_ok = false;
-			return false;
-		}
-	}
-	if (timerfd_settime(state->wd_fd, 0, &its, NULL)) {
-		state->wd_ok = false;
-		return false;
-	}
-	memset(&state->wd_cb, 0, sizeof(state->wd_cb));
-	state->wd_cb.aio_fildes = state->wd_fd;
-	state->wd_cb.aio_buf = &state->wd_ticks;
-	state->wd_cb.aio_nbytes = sizeof(state->wd_ticks);
-	state->wd_cb.aio_sigevent.sigev_notify = SIGEV_NONE;
-	if (aio_read(&state->wd_cb)) {
-		state->wd_ok = false;
-		return false;
-	}
-	state->wd_armed = true;
-	state->wd_arms++;
-	return true;
-}
-
-/* Ends an armed watchdog at once (term): expire the timer, wait for its read */
-static void
-paio_wd_disarm(struct paio_state *state)
-{
-	struct itimerspec now = {.it_value = {.tv_sec = 0, .tv_nsec = 1}};
-	const struct aiocb *list[1] = {&state->wd_cb};
-
-	if (state->wd_armed) {
-		(void)timerfd_settime(state->wd_fd, 0, &now, NULL);
-		while (aio_error(&state->wd_cb) == EINPROGRESS) {
-			aio_suspend(list, 1, NULL);
-		}
-		(void)aio_return(&state->wd_cb);
-		state->wd_armed = false;
-	}
-	if (state->wd_fd >= 0) {
-		close(state->wd_fd);
-		state->wd_fd = -1;
-	}
-}
-
 static __attribute__((noinline)) bool
 paio_idle_wait(struct xnvme_queue *queue, struct paio_state *state)
 {
-	const struct aiocb *susp[PAIO_SUSPEND_MAX + 1];
+	const struct aiocb *susp[PAIO_SUSPEND_MAX];
 	struct timespec ts = {0, 0};
 	uint32_t from = state->nlive / PAIO_SUSPEND_DEPTH;
-	bool armed_here = false, expired;
 	int cnt = 0, ret;
 
 	if (!state->wait || queue->depth != 1 || state->nidle++ < 1) {
@@ -247,27 +204,9 @@ paio_idle_wait(struct xnvme_queue *queue, struct paio_state *state)
 	if (!cnt) {
 		return false;
 	}
-	state->nwaits++;
 	ts.tv_nsec = xnvme_be_linux_pwait_begin(&state->pwait, queue);
-	if (state->wd_ok && !(queue->opts & XNVME_BE_QUEUE_DEADLINE)) {
-		(void)paio_wd_collect(state); /* one that ran out while nobody waited */
-		if (!state->wd_armed) {
-			armed_here = paio_wd_arm(state, (uint32_t)ts.tv_nsec);
-		}
-	}
-	if (state->wd_armed && !(queue->opts & XNVME_BE_QUEUE_DEADLINE)) {
-		susp[cnt] = &state->wd_cb;
-		(void)aio_suspend(susp, cnt + 1, NULL);
-		/* ran out: the watchdog this wait armed ended it, none of the listed finished */
-		expired = paio_wd_collect(state) && armed_here;
-		for (int i = 0; expired && i < cnt; ++i) {
-			expired = aio_error(susp[i]) == EINPROGRESS;
-		}
-	} else {
-		ret = aio_suspend(susp, cnt, &ts);
-		expired = ret && errno == EAGAIN;
-	}
-	xnvme_be_linux_pwait_end(&state->pwait, expired);
+	ret = aio_suspend(susp, cnt, &ts);
+	xnvme_be_linux_pwait_end(&state->pwait, ret && errno == EAGAIN);
 	return true;
 }
 
@@ -462,7 +401,6 @@ paio_term(struct xnvme_queue *queue)
 
 	if (state) {
 		paio_abandon(state);
-		paio_wd_disarm(state);
 		free(state->entries);
 		free(state->live);
 		free(state);
@@ -490,8 +428,6 @@ paio_init(struct xnvme_queue *queue, int opts)
 	state->direct = lstate->direct;
 	state->live = calloc(nctx, sizeof(*state->live));
 	state->wait = !xnvme_be_queue_poke_spin(opts);
-	state->wd_ok = true;
-	state->wd_fd = -1;
 	state->entries = calloc(nctx, sizeof(*state->entries));
 	if (!state->live || !state->entries) {
 		paio_term(queue);

@@ -14,9 +14,9 @@
  * xnvme_queue_drain_timeout() runs (XNVME_BE_QUEUE_DEADLINE in queue->opts) every wait keeps
  * the base bound, so its deadline is seen as before.
  *
- * io_uring and posix keep the bound with a watchdog armed once per bound rather than a
- * timeout per wait (uring.c, async_posix.c): a wait that armed it and ends with only the
- * watchdog expired is the one that "ran out".
+ * io_uring keeps the bound with a watchdog armed once per bound rather than a timeout per
+ * wait (uring.c): a wait that armed it and ends with only the watchdog expired is the one
+ * that "ran out".
  */
 #ifndef XNVME_BE_LINUX_POKE_WAIT_H
 #define XNVME_BE_LINUX_POKE_WAIT_H
