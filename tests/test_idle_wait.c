@@ -114,8 +114,8 @@ uring_pwait(struct xnvme_queue *q)
 	return &ring_of(q)->pwait;
 }
 
-static const struct mech mech_uring = {"io_uring", uring_start_read, uring_armed, uring_arms,
-				       uring_waits, uring_pwait};
+static const struct mech mech_uring = {"io_uring", uring_start_read, uring_armed,
+				       uring_arms, uring_waits,      uring_pwait};
 
 /* Pokes until `r` has `calls` callbacks or 2 s passed */
 static void
@@ -148,20 +148,40 @@ write_bytes(void *arg)
 	return NULL;
 }
 
+/* A queue of the mechanism under test with its callback record and the pipe read from */
+struct rig {
+	struct xnvme_queue *q;
+	struct rec r;
+	int pfd[2];
+	char byte; ///< what the reads land in
+};
+
+static struct xnvme_queue *
+rig_open(struct xnvme_dev *dev, struct rig *g)
+{
+	memset(g, 0, sizeof(*g));
+	CHECK(!pipe2(g->pfd, O_CLOEXEC));
+	CHECK(!xnvme_queue_init(dev, 8, 0, &g->q));
+	xnvme_queue_set_cb(g->q, on_cpl, &g->r);
+	return g->q;
+}
+
+static void
+rig_close(struct rig *g)
+{
+	close(g->pfd[0]);
+	close(g->pfd[1]);
+}
+
 /* A command that does not complete: each waiting poke returns within its bound */
 static void
 test_bound(const struct mech *m, struct xnvme_dev *dev)
 {
+	struct rig g;
+	struct xnvme_queue *q = rig_open(dev, &g);
 	struct xnvme_cmd_ctx *ctx;
-	struct xnvme_queue *q;
-	struct rec r = {0};
-	char byte;
-	int pfd[2];
 
-	CHECK(!pipe2(pfd, O_CLOEXEC));
-	CHECK(!xnvme_queue_init(dev, 8, 0, &q));
-	xnvme_queue_set_cb(q, on_cpl, &r);
-	ctx = m->start_read(q, pfd[0], &byte);
+	ctx = m->start_read(q, g.pfd[0], &g.byte);
 
 	CHECK_EQ(xnvme_queue_poke(q, 0), 0); /* submits: the first poke that found nothing */
 	for (int i = 0; i < 6; ++i) {
@@ -175,33 +195,31 @@ test_bound(const struct mech *m, struct xnvme_dev *dev)
 			continue; /* the poke after a watchdog: returns at once, waits next time */
 		}
 		MCHECK(n == 0, "wait %d: poke %d", i, n);
-		MCHECK(dt >= bound / 2 && dt < bound + 200 * MS, "wait %d: %.2f ms, bound %.2f ms", i,
-		       dt / 1e6, bound / 1e6);
+		MCHECK(dt >= bound / 2 && dt < bound + 200 * MS, "wait %d: %.2f ms, bound %.2f ms",
+		       i, dt / 1e6, bound / 1e6);
 	}
-	MCHECK(m->arms(q) >= 2, "watchdogs armed: %lu",
-	       (unsigned long)m->arms(q));
+	MCHECK(m->arms(q) >= 2, "watchdogs armed: %lu", (unsigned long)m->arms(q));
 	MCHECK(m->pwait(q)->ns > MS, "bound grew: %u ns", m->pwait(q)->ns);
-	CHECK_EQ(r.calls, 0u);
+	CHECK_EQ(g.r.calls, 0u);
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 1u);
 
-	CHECK_EQ(write(pfd[1], "y", 1), 1);
-	poke_until(q, &r, 1);
-	CHECK_EQ(r.calls, 1u);
-	CHECK(r.last == ctx);
-	CHECK_EQ(byte, 'y');
+	CHECK_EQ(write(g.pfd[1], "y", 1), 1);
+	poke_until(q, &g.r, 1);
+	CHECK_EQ(g.r.calls, 1u);
+	CHECK(g.r.last == ctx);
+	CHECK_EQ(g.byte, 'y');
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 0u);
 	/* the watchdog still armed, if any, completes without a callback */
 	for (int i = 0; i < 50 && m->armed(q); ++i) {
-		struct xnvme_cmd_ctx *c2 = m->start_read(q, pfd[0], &byte);
+		struct xnvme_cmd_ctx *c2 = m->start_read(q, g.pfd[0], &g.byte);
 
-		CHECK_EQ(write(pfd[1], "z", 1), 1);
-		poke_until(q, &r, r.calls + 1);
-		CHECK(r.last == c2);
+		CHECK_EQ(write(g.pfd[1], "z", 1), 1);
+		poke_until(q, &g.r, g.r.calls + 1);
+		CHECK(g.r.last == c2);
 	}
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 0u);
 	CHECK(!xnvme_queue_term(q));
-	close(pfd[0]);
-	close(pfd[1]);
+	rig_close(&g);
 }
 
 /*
@@ -212,73 +230,64 @@ test_bound(const struct mech *m, struct xnvme_dev *dev)
 static void
 test_arms_per_wait(const struct mech *m, struct xnvme_dev *dev)
 {
+	struct rig g;
+	struct xnvme_queue *q = rig_open(dev, &g);
 	struct writer w = {.n = 500, .gap_us = 100};
-	struct xnvme_queue *q;
-	struct rec r = {0};
 	uint64_t waits, arms, t0, ms;
 	pthread_t thr;
-	char byte;
-	int pfd[2];
 
-	CHECK(!pipe2(pfd, O_CLOEXEC));
-	CHECK(!xnvme_queue_init(dev, 8, 0, &q));
-	xnvme_queue_set_cb(q, on_cpl, &r);
-	w.wfd = pfd[1];
+	w.wfd = g.pfd[1];
 	t0 = now_ns();
 	CHECK(!pthread_create(&thr, NULL, write_bytes, &w));
 	for (unsigned int i = 0; i < w.n; ++i) {
-		struct xnvme_cmd_ctx *ctx = m->start_read(q, pfd[0], &byte);
+		struct xnvme_cmd_ctx *ctx = m->start_read(q, g.pfd[0], &g.byte);
 
-		poke_until(q, &r, i + 1);
-		MCHECK(r.calls == i + 1 && r.last == ctx, "read %u: %u callbacks", i, r.calls);
+		poke_until(q, &g.r, i + 1);
+		MCHECK(g.r.calls == i + 1 && g.r.last == ctx, "read %u: %u callbacks", i,
+		       g.r.calls);
 	}
 	ms = (now_ns() - t0) / MS;
 	pthread_join(thr, NULL);
 	waits = m->waits(q);
 	arms = m->arms(q);
-	printf("# %s: %u reads in %lu ms: %lu waits, %lu watchdogs\n", m->name, w.n, (unsigned long)ms,
-	       (unsigned long)waits, (unsigned long)arms);
+	printf("# %s: %u reads in %lu ms: %lu waits, %lu watchdogs\n", m->name, w.n,
+	       (unsigned long)ms, (unsigned long)waits, (unsigned long)arms);
 	MCHECK(waits >= w.n / 2, "waits %lu", (unsigned long)waits);
 	MCHECK(arms >= 1 && arms <= ms + 1 && arms < waits, "watchdogs %lu for %lu waits in %lu ms",
 	       (unsigned long)arms, (unsigned long)waits, (unsigned long)ms);
 	CHECK(!xnvme_queue_term(q));
-	close(pfd[0]);
-	close(pfd[1]);
+	rig_close(&g);
 }
 
 /* drain_timeout's deadline holds while a long watchdog is armed; term does not wait it out */
 static void
 test_deadline(const struct mech *m, struct xnvme_dev *dev)
 {
+	struct rig g;
+	struct xnvme_queue *q = rig_open(dev, &g);
 	struct writer w = {.n = 1, .gap_us = 2000};
-	struct xnvme_queue *q;
-	struct rec r = {0};
 	uint64_t t0, dt;
 	pthread_t thr;
-	char byte;
-	int pfd[2], ret;
+	int ret;
 
-	CHECK(!pipe2(pfd, O_CLOEXEC));
-	CHECK(!xnvme_queue_init(dev, 8, 0, &q));
-	xnvme_queue_set_cb(q, on_cpl, &r);
-	w.wfd = pfd[1];
+	w.wfd = g.pfd[1];
 
 	/* a wait a completion ends after ~2 ms leaves its 500 ms watchdog armed */
 	m->pwait(q)->ns = 500 * MS;
-	m->start_read(q, pfd[0], &byte);
+	m->start_read(q, g.pfd[0], &g.byte);
 	CHECK(!pthread_create(&thr, NULL, write_bytes, &w));
-	poke_until(q, &r, 1);
+	poke_until(q, &g.r, 1);
 	pthread_join(thr, NULL);
-	CHECK_EQ(r.calls, 1u);
+	CHECK_EQ(g.r.calls, 1u);
 	CHECK(m->armed(q));
 
-	m->start_read(q, pfd[0], &byte);
+	m->start_read(q, g.pfd[0], &g.byte);
 	t0 = now_ns();
 	ret = xnvme_queue_drain_timeout(q, 3000);
 	dt = now_ns() - t0;
 	MCHECK(ret == -ETIMEDOUT, "drain_timeout: %d", ret);
 	MCHECK(dt >= 3 * MS && dt < 250 * MS, "drain_timeout(3 ms) took %.2f ms", dt / 1e6);
-	CHECK_EQ(r.calls, 1u);
+	CHECK_EQ(g.r.calls, 1u);
 
 	/* term with that command outstanding (it completes in ~2 ms) cancels the watchdog */
 	CHECK(m->armed(q));
@@ -288,9 +297,8 @@ test_deadline(const struct mech *m, struct xnvme_dev *dev)
 	dt = now_ns() - t0;
 	pthread_join(thr, NULL);
 	MCHECK(dt < 250 * MS, "term took %.2f ms", dt / 1e6);
-	CHECK_EQ(r.calls, 1u); /* term runs no callbacks */
-	close(pfd[0]);
-	close(pfd[1]);
+	CHECK_EQ(g.r.calls, 1u); /* term runs no callbacks */
+	rig_close(&g);
 }
 
 /* Opens `path` with the mechanism of `m` and runs every check on it */

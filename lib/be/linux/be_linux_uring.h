@@ -116,11 +116,11 @@ struct xnvme_be_linux_uring {
 	bool wait;      ///< an idle poke may wait in the kernel (EXT_ARG; not SQPOLL/IOPOLL)
 	uint32_t nidle; ///< pokes in a row that found nothing to do
 	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
-	bool wd_armed;   ///< the watchdog (a timeout SQE, see uring_idle_wait()) is in the kernel
-	uint64_t wd_arms;                 ///< watchdogs armed so far (tests, statistics)
-	uint64_t nwaits;                  ///< idle waits so far (tests, statistics)
-	struct __kernel_timespec wd_ts;   ///< the relative expiry of the last one armed
-	int reg_idx;                       ///< registered ring fd index, -1: none
+	bool wd_armed;    ///< the watchdog (a timeout SQE, see uring_idle_wait()) is in the kernel
+	uint64_t wd_arms; ///< watchdogs armed so far (tests, statistics)
+	uint64_t nwaits;  ///< idle waits so far (tests, statistics)
+	struct __kernel_timespec wd_ts; ///< the relative expiry of the last one armed
+	int reg_idx;                    ///< registered ring fd index, -1: none
 	uint64_t reg_owner;    ///< self() of the thread holding reg_idx, else ..._URING_NO_OWNER
 	bool fixed_bufs;       ///< opts.register_buffers: a sparse buffer table is registered
 	bool cmd_fixed;        ///< fixed_bufs and the kernel takes IORING_URING_CMD_FIXED
