@@ -13,6 +13,11 @@
  * latency that would make every other wait run out). While
  * xnvme_queue_drain_timeout() runs (XNVME_BE_QUEUE_DEADLINE in queue->opts) every wait keeps
  * the base bound, so its deadline is seen as before.
+ *
+ * libaio bounds its waits with a per-queue watchdog that stays armed across waits until it
+ * fires (async_libaio.c), so a wait can also end before its own bound, when a watchdog armed
+ * by an earlier wait fires: it did not run out its bound and is not counted either way (no
+ * xnvme_be_linux_pwait_end()).
  */
 #ifndef XNVME_BE_LINUX_POKE_WAIT_H
 #define XNVME_BE_LINUX_POKE_WAIT_H
