@@ -11,9 +11,9 @@
  *  - inside xnvme_queue_drain_timeout() a watchdog set 100 ms ahead does not hold the wait:
  *    -ETIMEDOUT a few ms after the deadline; term with that watchdog armed returns at once;
  *  - 2000 commands that complete ~100 us after submission, each waited for: the watchdog is
- *    armed at most once per ms of the run (it stays armed until it fires) and, when the
- *    waits did end well within the bound, for at most a quarter of the commands; every
- *    command gets one callback (also on a context parked by the term above);
+ *    armed at most once per ms of the run (it stays armed until it fires), so, when the run
+ *    took less than 500 ms, for at most a quarter of the commands; every command gets one
+ *    callback (also on the context the term above parked);
  *  - after get_completion_fd, an armed watchdog's event is consumed silently: no callback,
  *    the count of commands without the eventfd flag unchanged.
  * Exit: 0 pass, 1 fail, 77 skip (no libaio mechanism, no IOCB_CMD_POLL or timerfd).
@@ -192,33 +192,33 @@ static void
 fast_commands(struct xnvme_queue *q, struct run *r, int tfd)
 {
 	struct la_state *st = q->state;
-	uint64_t arms0 = st->wd_arms, t0 = now_ns(), elapsed_ms;
-	uint32_t quick = 0;
+	uint64_t arms, arms0 = st->wd_arms, t0 = now_ns(), elapsed_ms;
 	struct iocb cb;
 
 	for (uint32_t i = 0; i < NFAST; ++i) {
-		uint64_t t1 = now_ns();
-
 		timer_in(tfd, 100000);
 		if (submit_poll(q, r, &cb, tfd)) {
 			CHECKF(0, "submit %u", i);
 			return;
 		}
 		poke_until_done(q, r, i);
-		quick += now_ns() - t1 < MS / 2;
 	}
 	elapsed_ms = (now_ns() - t0) / MS;
-	printf("# %d commands in %llu ms, %u within 0.5 ms: %llu watchdog arms\n", NFAST,
-	       (unsigned long long)elapsed_ms, quick, (unsigned long long)(st->wd_arms - arms0));
-	CHECKF(st->wd_arms > arms0, "the waits never armed the watchdog");
-	/* each arm but the last is followed by a firing at least 1 ms later */
-	CHECKF(st->wd_arms - arms0 <= elapsed_ms + 1, "%llu arms in %llu ms",
-	       (unsigned long long)(st->wd_arms - arms0), (unsigned long long)elapsed_ms);
-	if (quick >= NFAST * 9 / 10) {
-		CHECKF(st->wd_arms - arms0 <= NFAST / 4, "%llu arms for %d waits",
-		       (unsigned long long)(st->wd_arms - arms0), NFAST);
+	arms = st->wd_arms - arms0;
+	printf("# %d commands in %llu ms: %llu watchdog arms\n", NFAST,
+	       (unsigned long long)elapsed_ms, (unsigned long long)arms);
+	CHECKF(arms > 0, "the waits never armed the watchdog");
+	/* each arm but the last is followed by its firing, at least 1 ms later */
+	CHECKF(arms <= elapsed_ms + 1, "%llu arms in %llu ms", (unsigned long long)arms,
+	       (unsigned long long)elapsed_ms);
+	/* so where the commands are fast (~0.11 ms each here, ~0.25 under QEMU's TCG), a small
+	 * fraction of the waits: a timer per wait would have armed one for about every command */
+	if (elapsed_ms < NFAST / 4) {
+		CHECKF(arms <= NFAST / 4, "%llu arms for %d commands", (unsigned long long)arms,
+		       NFAST);
 	} else {
-		printf("# the machine is slow: %u of %d waits within 0.5 ms\n", quick, NFAST);
+		printf("# the machine is slow: %llu ms for %d commands\n",
+		       (unsigned long long)elapsed_ms, NFAST);
 	}
 }
 
