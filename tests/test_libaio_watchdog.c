@@ -15,15 +15,22 @@
  *    took less than 500 ms, for at most a quarter of the commands; every command gets one
  *    callback (also on the context the term above parked);
  *  - after get_completion_fd, an armed watchdog's event is consumed silently: no callback,
- *    the count of commands without the eventfd flag unchanged.
+ *    the count of commands without the eventfd flag unchanged;
+ *  - in a child whose timerfd_create a seccomp filter refuses: waits keep their own timeout,
+ *    bounded the same, no arm, nothing printed (skipped under valgrind or without seccomp).
  * Exit: 0 pass, 1 fail, 77 skip (no libaio mechanism, no IOCB_CMD_POLL or timerfd).
  */
 #include <fcntl.h>
 #include <poll.h>
+#include <stddef.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <sys/wait.h>
 #include "xnvme_test.h"
 #include "xnvme_be.h"
 #include "be/linux/be_linux_libaio.h"
@@ -254,8 +261,114 @@ completion_fd(struct xnvme_queue *q, struct run *r, int pipefd[2])
 	CHECK_EQ(r->calls, calls0);
 	CHECK_EQ(write(pipefd[1], "x", 1), 1);
 	poke_until_done(q, r, calls0);
+	CHECK_EQ(read(pipefd[0], &(char){0}, 1), 1);
 	CHECK_EQ(st->unarmed, 0);
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 0);
+}
+
+/* timerfd_create fails with ENOSYS from now on */
+static int
+deny_timerfd(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_timerfd_create, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+	};
+	struct sock_fprog prog = {.len = sizeof(f) / sizeof(f[0]), .filter = f};
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)) {
+		return -errno;
+	}
+	return 0;
+}
+
+/* The child's part: no timerfd, so no watchdog; its stderr goes to a file that must stay empty */
+static int
+without_timerfd(struct xnvme_dev *dev, int pipefd[2])
+{
+	FILE *log = tmpfile();
+	struct xnvme_queue *q = NULL;
+	struct run r = {0};
+	struct la_state *st;
+	struct iocb cb;
+	long nlog;
+	int err;
+
+	if (deny_timerfd()) {
+		return xnvme_test_skip("seccomp filters are not permitted here");
+	}
+	if (!log || dup2(fileno(log), STDERR_FILENO) < 0) {
+		return 1;
+	}
+	CHECK(timerfd_create(CLOCK_MONOTONIC, 0) < 0 && errno == ENOSYS);
+	err = xnvme_queue_init(dev, 4, 0, &q);
+	CHECK_EQ(err, 0);
+	if (err) {
+		return 1;
+	}
+	xnvme_queue_set_cb(q, on_cpl, &r);
+	st = q->state;
+	CHECK_EQ(submit_poll(q, &r, &cb, pipefd[0]), 0);
+	CHECK_EQ(xnvme_queue_poke(q, 0), 0);
+	for (int i = 0; i < 3; ++i) {
+		uint64_t t0 = now_ns(), dt;
+
+		CHECK_EQ(xnvme_queue_poke(q, 0), 0);
+		dt = now_ns() - t0;
+		CHECKF(dt >= MS / 2 && dt < 200 * MS, "timed wait %d took %llu us", i,
+		       (unsigned long long)dt / 1000);
+	}
+	CHECK_EQ(st->wd_fd, XNVME_BE_LINUX_LIBAIO_WD_REFUSED);
+	CHECK_EQ(st->wd_arms, 0);
+	CHECK_EQ(st->pwait.ns, 8 * MS); /* the timed waits ran out: the bound grew as before */
+	CHECK_EQ(write(pipefd[1], "x", 1), 1);
+	poke_until_done(q, &r, 0);
+	CHECK_EQ(read(pipefd[0], &(char){0}, 1), 1);
+	CHECK_EQ(xnvme_queue_term(q), 0);
+	fflush(stderr);
+	nlog = ftell(log);
+	if (nlog) {
+		char line[256];
+
+		rewind(log);
+		while (fgets(line, sizeof(line), log)) {
+			printf("# child's stderr: %s", line);
+		}
+	}
+	CHECKF(nlog == 0, "%ld bytes on stderr", nlog);
+	return xnvme_test_result("test_libaio_watchdog (no timerfd)");
+}
+
+/* without_timerfd() in a child process (a seccomp filter cannot be taken back) */
+static void
+fallback(struct xnvme_dev *dev, int pipefd[2])
+{
+	const char *pre = getenv("LD_PRELOAD");
+	int status = 0;
+	pid_t pid;
+
+	if (pre && strstr(pre, "vgpreload")) {
+		printf("# no fallback part: valgrind does not run seccomp filters\n");
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		int ret = without_timerfd(dev, pipefd);
+
+		fflush(stdout);
+		_exit(ret);
+	}
+	if (pid > 0) {
+		CHECK_EQ(waitpid(pid, &status, 0), pid);
+		CHECKF(WIFEXITED(status) &&
+			       (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == XNVME_TEST_SKIP),
+		       "the child without timerfd: status %#x", status);
+	}
 }
 
 int
@@ -325,6 +438,7 @@ main(void)
 		completion_fd(q, &r, pipefd);
 		CHECK_EQ(xnvme_queue_term(q), 0);
 	}
+	fallback(dev, pipefd);
 	close(tfd);
 	close(pipefd[0]);
 	close(pipefd[1]);
