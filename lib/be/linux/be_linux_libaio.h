@@ -38,13 +38,14 @@ struct la_state {
 	 * may block in io_getevents without a timeout of its own
 	 */
 	bool wd_armed;
+	struct xnvme_cmd_ctx **ready; ///< completed without reaching the kernel
+	struct iocb *iocbs;           ///< per pooled context, indexed by xnvme_queue_ctx_idx()
+	struct iovec *scratch;        ///< LA_IOV_SCRATCH entries
+	/* the watchdog's cold part (arming, term), behind the fields of the per-I/O path */
 	int wd_fd;         ///< the watchdog's timerfd, or XNVME_BE_LINUX_LIBAIO_WD_NONE/_REFUSED
 	uint32_t wd_ns;    ///< the interval the watchdog was last armed with
 	uint64_t wd_arms;  ///< watchdog arms (timerfd_settime + io_submit): statistics and tests
 	struct iocb wd_cb; ///< IOCB_CMD_POLL on wd_fd; its event's data is this state
-	struct xnvme_cmd_ctx **ready; ///< completed without reaching the kernel
-	struct iocb *iocbs;           ///< per pooled context, indexed by xnvme_queue_ctx_idx()
-	struct iovec *scratch;        ///< LA_IOV_SCRATCH entries
 };
 
 #endif /* XNVME_HAVE_LIBAIO */
