@@ -106,8 +106,8 @@ xnvme_queue_term(struct xnvme_queue *queue);
  * end within a quarter of the bound halve it again (down to 1 ms); inside
  * xnvme_queue_drain_timeout() it stays 1 ms. With 8 or more commands outstanding, posix
  * sleeps until about an eighth of them have finished (glibc runs them in submission order),
- * so each wake-up delivers several. io_uring and io_uring_cmd keep the bound without a kernel
- * timer per wait: one timer of the bound stays armed across waits until it expires,
+ * so each wake-up delivers several. io_uring, io_uring_cmd and libaio keep the bound without a
+ * kernel timer per wait: one timer of the bound stays armed across waits until it expires,
  * so a wait may also end before its bound, returning 0 (call poke again). They never wait
  * once xnvme_queue_get_completion_fd() was called (the caller then waits on the fd itself), nor
  * on a queue created with XNVME_QUEUE_POKE_SPIN (callers that poll several queues in turn or

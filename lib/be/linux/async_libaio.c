@@ -26,9 +26,22 @@
  * header size) does poke fall back to io_getevents with a zero timeout. A poke that finds
  * nothing ready returns 0; the second such poke in a row waits in io_getevents for one event
  * (at most XNVME_BE_POKE_WAIT_NS, more on a slow device: poke_wait.h; never with
- * XNVME_QUEUE_POKE_SPIN). Events are taken in batches of LA_REAP_BATCH and the head
- * advanced before their callbacks run, so a callback's nested poke never touches what an
- * outer poke still has to deliver.
+ * XNVME_QUEUE_POKE_SPIN).
+ *
+ * The wait's bound is a per-queue watchdog, not a timeout of io_getevents: a timeout makes the
+ * kernel arm and cancel a high-resolution timer per wait, which costs microseconds of CPU per
+ * I/O where programming the timer exits a virtual machine. The watchdog is a timerfd with an
+ * IOCB_CMD_POLL iocb on it in the queue's own context, whose event's data is the state (never
+ * a context): a wait that finds it unarmed sets the timer (one-shot, the wait's bound) and
+ * submits the poll, then waits without a timeout. It stays armed across waits until it fires,
+ * so a device completing in tens of microseconds pays about one arm per bound instead of a
+ * timer per wait; a wait it ends returns 0 like a timeout. Every reaper consumes its event
+ * without counting it (no callback, not outstanding, no IOCB_FLAG_RESFD: not in `unarmed`).
+ * Inside xnvme_queue_drain_timeout() waits keep their own 1 ms timeout; a kernel without
+ * IOCB_CMD_POLL (before 4.18) or timerfd gets timed waits for that queue.
+ *
+ * Events are taken in batches of LA_REAP_BATCH and the head advanced before their callbacks
+ * run, so a callback's nested poke never touches what an outer poke still has to deliver.
  *
  * Completion fd: xnvme_queue_get_completion_fd() creates an eventfd on first use; from then
  * on every iocb carries IOCB_FLAG_RESFD. Without it no iocb pays for signalling one. Commands
@@ -40,14 +53,16 @@
  *
  * AIO contexts are reused: io_destroy waits for an RCU grace period (~30 ms), which made
  * every short-lived queue slow to terminate. Term first waits for the requests the kernel
- * still holds (their buffers may be freed once term returns) and reaps their events, then
- * parks the now idle context in a small process-wide cache; init takes the smallest parked
- * context with room for its capacity before calling io_setup. Parked contexts count against
- * fs.aio-max-nr, so the cache holds at most LA_CACHE_EVENTS events and an io_setup refused
- * with EAGAIN destroys them and retries. Contexts of a parent process are not inherited
- * across fork and are never handed out in the child.
+ * still holds (their buffers may be freed once term returns; an armed watchdog is made to
+ * fire at once and counted with them) and reaps their events, then parks the now idle context
+ * in a small process-wide cache; init takes the smallest parked context with room for its
+ * capacity before calling io_setup. Parked contexts count against fs.aio-max-nr, so the cache
+ * holds at most LA_CACHE_EVENTS events and an io_setup refused with EAGAIN destroys them and
+ * retries. Contexts of a parent process are not inherited across fork and are never handed
+ * out in the child.
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -55,16 +70,17 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 #include "../common/async_stubs.h"
 #include "be_linux.h"
+#include "be_linux_libaio.h"
 #include "be_linux_rw.h"
 #include "poke_wait.h"
 #include "xnvme_config.h"
 
 #ifdef XNVME_HAVE_LIBAIO
-#include <libaio.h>
 
 /*
  * Valgrind's io_setup wrapper makes only the events asked for addressable, the kernel's ring
@@ -117,22 +133,6 @@ _Static_assert(sizeof(struct io_event) == 32, "io_event");
 #ifndef IOCB_FLAG_RESFD
 #define IOCB_FLAG_RESFD (1 << 0) /* linux/aio_abi.h: signal aio_resfd on completion */
 #endif
-
-struct la_state {
-	io_context_t aio;
-	struct la_ring *ring;   ///< the mapped ring of `aio`, NULL: reap with io_getevents
-	unsigned int nr_events; ///< what `aio` was set up with
-	int fd;
-	int efd;          ///< eventfd of get_completion_fd, -1 until asked for
-	uint32_t unarmed; ///< commands in the kernel without IOCB_FLAG_RESFD, once efd >= 0
-	uint32_t nready;
-	uint32_t nidle;                    ///< pokes in a row that found nothing ready
-	struct xnvme_be_linux_pwait pwait; ///< bound of the next idle wait (poke_wait.h)
-	bool wait;                         ///< idle pokes may wait in io_getevents
-	struct xnvme_cmd_ctx **ready;      ///< completed without reaching the kernel
-	struct iocb *iocbs;                ///< per pooled context, indexed by xnvme_queue_ctx_idx()
-	struct iovec *scratch;             ///< LA_IOV_SCRATCH entries
-};
 
 static struct {
 	pthread_mutex_t lock;
@@ -273,6 +273,70 @@ la_signal(const struct la_state *state)
 	}
 }
 
+/*
+ * True for the watchdog's event, which is consumed here (the watchdog is unarmed); false for a
+ * command's. Its data is the state, never a context.
+ */
+static inline bool
+la_wd_event(struct la_state *state, const void *data)
+{
+	if (__builtin_expect(data != (const void *)state, 1)) {
+		return false;
+	}
+	state->wd_armed = false;
+	return true;
+}
+
+/*
+ * Bounds the idle wait about to start by `ns` with the watchdog: 1 armed now (timerfd one-shot
+ * in `ns`, then its poll iocb submitted), 0 already armed (it fires within `ns`: a bound that
+ * shrank since moves the timer closer, the poll stays), -1 not available (the wait carries its
+ * own timeout: timerfd or IOCB_CMD_POLL refused, for good, or the kernel short of slots).
+ */
+static int
+la_wd_arm(struct la_state *state, uint32_t ns)
+{
+	struct itimerspec its = {.it_value = {.tv_sec = 0, .tv_nsec = (long)ns}};
+	struct iocb *cb = &state->wd_cb;
+	long ret;
+
+	if (state->wd_armed) {
+		if (ns < state->wd_ns && !timerfd_settime(state->wd_fd, 0, &its, NULL)) {
+			state->wd_ns = ns;
+		}
+		return 0;
+	}
+	if (state->wd_fd == XNVME_BE_LINUX_LIBAIO_WD_REFUSED) {
+		return -1;
+	}
+	if (state->wd_fd < 0) {
+		state->wd_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (state->wd_fd < 0) {
+			state->wd_fd = XNVME_BE_LINUX_LIBAIO_WD_REFUSED;
+			return -1;
+		}
+		io_prep_poll(cb, state->wd_fd, POLLIN); /* no IOCB_FLAG_RESFD: nobody waits on it */
+		cb->data = state;
+	}
+	/* also clears the expiration count of the last firing: the poll sees no stale POLLIN */
+	if (timerfd_settime(state->wd_fd, 0, &its, NULL)) {
+		return -1;
+	}
+	ret = syscall(SYS_io_submit, state->aio, 1L, &cb);
+	if (ret != 1) {
+		if (ret < 0 && errno != EAGAIN && errno != EINTR) {
+			/* no IOCB_CMD_POLL (before Linux 4.18): the timer fires unseen, harmlessly */
+			close(state->wd_fd);
+			state->wd_fd = XNVME_BE_LINUX_LIBAIO_WD_REFUSED;
+		}
+		return -1;
+	}
+	state->wd_armed = true;
+	state->wd_ns = ns;
+	state->wd_arms++;
+	return 1;
+}
+
 static int
 la_check_support(struct xnvme_dev *dev)
 {
@@ -290,11 +354,19 @@ la_term(struct xnvme_queue *queue)
 			uint32_t inflight = queue->outstanding > state->nready
 						    ? queue->outstanding - state->nready
 						    : 0;
+			/* an armed watchdog fires now: its event is one more to wait for */
+			struct itimerspec now = {.it_value = {.tv_sec = 0, .tv_nsec = 1}};
+			bool fired =
+				!state->wd_armed || !timerfd_settime(state->wd_fd, 0, &now, NULL);
 
-			if (!la_quiesce(state->aio, inflight) ||
+			if (!fired || !la_quiesce(state->aio, inflight + state->wd_armed) ||
 			    !la_cache_put(state->aio, state->nr_events)) {
-				io_destroy(state->aio); /* waits for what is left in flight */
+				/* cancels the watchdog, waits for what is left in flight */
+				io_destroy(state->aio);
 			}
+		}
+		if (state->wd_fd >= 0) {
+			close(state->wd_fd); /* after the context: no poll left on it */
 		}
 		if (state->efd >= 0) {
 			close(state->efd);
@@ -323,6 +395,7 @@ la_init(struct xnvme_queue *queue, int opts)
 	state = queue->state;
 	state->fd = lstate->fd;
 	state->efd = -1;
+	state->wd_fd = XNVME_BE_LINUX_LIBAIO_WD_NONE;
 	/* before the cache lookup: a reused context must wait like a fresh one */
 	state->wait = !xnvme_be_queue_poke_spin(opts);
 	state->ready = calloc(nctx, sizeof(*state->ready));
@@ -365,6 +438,7 @@ la_ring_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want
 	unsigned int nr = ring->nr, head = ring->head;
 	unsigned int tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
 	uint32_t nb = 0;
+	bool moved = false; ///< the watchdog's event was taken
 
 	if (__builtin_expect(tail >= nr || head >= nr, 0)) {
 		return -1;
@@ -373,17 +447,21 @@ la_ring_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want
 		const struct io_event *ev = &ring->events[head];
 		struct xnvme_cmd_ctx *ctx = (struct xnvme_cmd_ctx *)(uintptr_t)ev->data;
 
+		if (++head == nr) {
+			head = 0;
+		}
+		if (la_wd_event(state, ctx)) {
+			moved = true;
+			continue;
+		}
 		if (__builtin_expect(state->unarmed != 0, 0) &&
 		    !(((const struct iocb *)(uintptr_t)ev->obj)->u.c.flags & IOCB_FLAG_RESFD)) {
 			state->unarmed--;
 		}
 		xnvme_be_linux_rw_cpl(ctx, (long)ev->res);
 		batch[nb++] = ctx;
-		if (++head == nr) {
-			head = 0;
-		}
 	}
-	if (nb) {
+	if (nb || moved) {
 		/* the events are read: the kernel may reuse their slots */
 		__atomic_store_n(&ring->head, head, __ATOMIC_RELEASE);
 	}
@@ -391,16 +469,16 @@ la_ring_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want
 }
 
 /*
- * The system call route of la_ring_reap(); the negative errno on failure. With `wait_ns`, waits
- * up to that long for the first event (see la_may_wait()).
+ * The system call route of la_ring_reap(); the negative errno on failure. Waits for `min_nr`
+ * events up to `ts` (NULL: no timeout of its own, see la_wait()).
  */
 static int
-la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want,
-		uint32_t wait_ns)
+la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t want, long min_nr,
+		struct timespec *ts)
 {
-	struct timespec ts = {0, (long)wait_ns};
 	struct io_event events[LA_REAP_BATCH];
-	int ret = io_getevents(state->aio, wait_ns ? 1 : 0, (long)want, events, &ts);
+	int ret = io_getevents(state->aio, min_nr, (long)want, events, ts);
+	int n = 0;
 
 	if (ret == -EINTR) {
 		return 0;
@@ -408,12 +486,42 @@ la_syscall_reap(struct la_state *state, struct xnvme_cmd_ctx **batch, uint32_t w
 	for (int i = 0; i < ret; ++i) {
 		struct xnvme_cmd_ctx *ctx = events[i].data;
 
+		if (la_wd_event(state, ctx)) {
+			continue;
+		}
 		if (state->unarmed &&
 		    !(((const struct iocb *)events[i].obj)->u.c.flags & IOCB_FLAG_RESFD)) {
 			state->unarmed--;
 		}
 		xnvme_be_linux_rw_cpl(ctx, (long)events[i].res);
-		batch[i] = ctx;
+		batch[n++] = ctx;
+	}
+	return ret < 0 ? ret : n;
+}
+
+/*
+ * The idle wait for one event, bounded as poke_wait.h says. It blocks without a timeout of its
+ * own while the watchdog is armed (arming it when it is not), so the kernel arms no timer per
+ * wait: at a fast device's rate about one arm per bound, not one per wait. A wait that the
+ * watchdog armed here ends is one that ran out; one ended by a watchdog armed earlier says
+ * nothing about the device. Inside drain_timeout (XNVME_BE_QUEUE_DEADLINE) and where the
+ * watchdog is not available the wait carries its own timeout, as the 1 ms there must hold
+ * also while a longer watchdog is armed.
+ */
+static __attribute__((noinline)) int
+la_wait(struct xnvme_queue *queue, struct la_state *state, struct xnvme_cmd_ctx **batch,
+	uint32_t want)
+{
+	uint32_t ns = xnvme_be_linux_pwait_begin(&state->pwait, queue);
+	struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)ns};
+	int arm = (queue->opts & XNVME_BE_QUEUE_DEADLINE) ? -1 : la_wd_arm(state, ns);
+	bool armed = state->wd_armed;
+	int ret = la_syscall_reap(state, batch, want, 1, arm < 0 ? &ts : NULL);
+
+	if (ret > 0) {
+		xnvme_be_linux_pwait_end(&state->pwait, false);
+	} else if (!ret && (armed && !state->wd_armed ? arm == 1 : arm < 0)) {
+		xnvme_be_linux_pwait_end(&state->pwait, true);
 	}
 	return ret;
 }
@@ -450,12 +558,11 @@ la_poke_batch(struct xnvme_queue *queue, struct la_state *state, uint32_t max)
 		if (nb < want) {
 			ret = state->ring ? la_ring_reap(state, batch + nb, want - nb) : -1;
 			if (__builtin_expect(ret < 0, 0)) {
-				ret = la_syscall_reap(state, batch + nb, want - nb, 0);
+				struct timespec zero = {0, 0};
+
+				ret = la_syscall_reap(state, batch + nb, want - nb, 0, &zero);
 			} else if (!ret && !nb && !n && la_may_wait(queue, state)) {
-				ret = la_syscall_reap(
-					state, batch, want,
-					xnvme_be_linux_pwait_begin(&state->pwait, queue));
-				xnvme_be_linux_pwait_end(&state->pwait, ret == 0);
+				ret = la_wait(queue, state, batch, want);
 				if (ret < 0) {
 					state->wait = false; /* refused: spin from now on */
 					ret = 0;
@@ -508,7 +615,8 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 		if (next == ring->nr) {
 			next = 0;
 		}
-		if (__atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE) == next && head < ring->nr) {
+		if (__atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE) == next && head < ring->nr &&
+		    ring->events[head].data != (void *)state) {
 			const struct io_event *ev = &ring->events[head];
 
 			ctx = (struct xnvme_cmd_ctx *)(uintptr_t)ev->data;

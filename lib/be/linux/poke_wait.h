@@ -14,9 +14,11 @@
  * xnvme_queue_drain_timeout() runs (XNVME_BE_QUEUE_DEADLINE in queue->opts) every wait keeps
  * the base bound, so its deadline is seen as before.
  *
- * io_uring keeps the bound with a watchdog armed once per bound rather than a timeout per
- * wait (uring.c): a wait that armed it and ends with only the watchdog expired is the one
- * that "ran out".
+ * io_uring, io_uring_cmd and libaio bound their waits with a per-queue watchdog that stays
+ * armed across waits until it fires (uring.c, async_libaio.c), not with a timer per wait. A
+ * wait that armed it and ends with only the watchdog fired ran out its bound; a wait that a
+ * watchdog armed by an earlier wait ends did not, and is not counted either way (no
+ * xnvme_be_linux_pwait_end()).
  */
 #ifndef XNVME_BE_LINUX_POKE_WAIT_H
 #define XNVME_BE_LINUX_POKE_WAIT_H

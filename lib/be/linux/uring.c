@@ -794,7 +794,7 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 	unsigned int flags = IORING_ENTER_GETEVENTS;
 	unsigned int fd = (unsigned int)u->ring.ring_fd;
 	unsigned int nsub = 0;
-	bool armed_here = false, expired;
+	bool armed_here = false;
 	uint32_t bound;
 	int ret;
 
@@ -813,15 +813,18 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 	}
 	if (u->wd_armed && !(queue->opts & XNVME_BE_QUEUE_DEADLINE)) {
 		ret = xnvme_be_linux_uring_sys_enter(fd, nsub, 1, flags, NULL, 0);
-		/* ran out: the watchdog this wait armed is all that came */
-		expired = armed_here && uring_wd_alone(u);
+		if (!uring_wd_alone(u)) {
+			xnvme_be_linux_pwait_end(&u->pwait, false);
+		} else if (armed_here) {
+			xnvme_be_linux_pwait_end(&u->pwait, true); /* ran out its bound */
+		} /* else an earlier wait's watchdog ended it early: not counted (poke_wait.h) */
 	} else {
 		ts.tv_nsec = bound;
 		ret = xnvme_be_linux_uring_sys_enter(fd, 0, 1, flags | IORING_ENTER_EXT_ARG, &arg,
 						     sizeof(arg));
-		expired = ret == -ETIME && !io_uring_cq_ready(&u->ring);
+		xnvme_be_linux_pwait_end(&u->pwait,
+					 ret == -ETIME && !io_uring_cq_ready(&u->ring));
 	}
-	xnvme_be_linux_pwait_end(&u->pwait, expired);
 	if (ret == -EBADF || ret == -EINVAL || ret == -EOPNOTSUPP) {
 		u->wait = false; /* lost registration or an old kernel: spin from now */
 	}
