@@ -822,8 +822,7 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 		ts.tv_nsec = bound;
 		ret = xnvme_be_linux_uring_sys_enter(fd, 0, 1, flags | IORING_ENTER_EXT_ARG, &arg,
 						     sizeof(arg));
-		xnvme_be_linux_pwait_end(&u->pwait,
-					 ret == -ETIME && !io_uring_cq_ready(&u->ring));
+		xnvme_be_linux_pwait_end(&u->pwait, ret == -ETIME && !io_uring_cq_ready(&u->ring));
 	}
 	if (ret == -EBADF || ret == -EINVAL || ret == -EOPNOTSUPP) {
 		u->wait = false; /* lost registration or an old kernel: spin from now */
