@@ -36,15 +36,6 @@ struct rec {
 	struct xnvme_cmd_ctx *last;
 };
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void
 on_cpl(struct xnvme_cmd_ctx *ctx, void *arg)
 {
@@ -121,9 +112,9 @@ static const struct mech mech_uring = {"io_uring", uring_start_read, uring_armed
 static void
 poke_until(struct xnvme_queue *q, struct rec *r, unsigned int calls)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = xnvme_test_now_ns();
 
-	while (r->calls < calls && now_ns() - t0 < 2000 * MS) {
+	while (r->calls < calls && xnvme_test_now_ns() - t0 < 2000 * MS) {
 		CHECK(xnvme_queue_poke(q, 0) >= 0);
 	}
 }
@@ -185,12 +176,12 @@ test_bound(const struct mech *m, struct xnvme_dev *dev)
 
 	CHECK_EQ(xnvme_queue_poke(q, 0), 0); /* submits: the first poke that found nothing */
 	for (int i = 0; i < 6; ++i) {
-		uint64_t t0 = now_ns(), dt;
+		uint64_t t0 = xnvme_test_now_ns(), dt;
 		uint64_t arms = m->arms(q);
 		uint32_t bound = m->pwait(q)->ns ? m->pwait(q)->ns : (uint32_t)MS;
 		int n = xnvme_queue_poke(q, 0);
 
-		dt = now_ns() - t0;
+		dt = xnvme_test_now_ns() - t0;
 		if (!m->armed(q) && arms == m->arms(q)) {
 			continue; /* the poke after a watchdog: returns at once, waits next time */
 		}
@@ -237,7 +228,7 @@ test_arms_per_wait(const struct mech *m, struct xnvme_dev *dev)
 	pthread_t thr;
 
 	w.wfd = g.pfd[1];
-	t0 = now_ns();
+	t0 = xnvme_test_now_ns();
 	CHECK(!pthread_create(&thr, NULL, write_bytes, &w));
 	for (unsigned int i = 0; i < w.n; ++i) {
 		struct xnvme_cmd_ctx *ctx = m->start_read(q, g.pfd[0], &g.byte);
@@ -246,7 +237,7 @@ test_arms_per_wait(const struct mech *m, struct xnvme_dev *dev)
 		MCHECK(g.r.calls == i + 1 && g.r.last == ctx, "read %u: %u callbacks", i,
 		       g.r.calls);
 	}
-	ms = (now_ns() - t0) / MS;
+	ms = (xnvme_test_now_ns() - t0) / MS;
 	pthread_join(thr, NULL);
 	waits = m->waits(q);
 	arms = m->arms(q);
@@ -282,9 +273,9 @@ test_deadline(const struct mech *m, struct xnvme_dev *dev)
 	CHECK(m->armed(q));
 
 	m->start_read(q, g.pfd[0], &g.byte);
-	t0 = now_ns();
+	t0 = xnvme_test_now_ns();
 	ret = xnvme_queue_drain_timeout(q, 3000);
-	dt = now_ns() - t0;
+	dt = xnvme_test_now_ns() - t0;
 	MCHECK(ret == -ETIMEDOUT, "drain_timeout: %d", ret);
 	MCHECK(dt >= 3 * MS && dt < 250 * MS, "drain_timeout(3 ms) took %.2f ms", dt / 1e6);
 	CHECK_EQ(g.r.calls, 1u);
@@ -292,9 +283,9 @@ test_deadline(const struct mech *m, struct xnvme_dev *dev)
 	/* term with that command outstanding (it completes in ~2 ms) cancels the watchdog */
 	CHECK(m->armed(q));
 	CHECK(!pthread_create(&thr, NULL, write_bytes, &w));
-	t0 = now_ns();
+	t0 = xnvme_test_now_ns();
 	CHECK(!xnvme_queue_term(q));
-	dt = now_ns() - t0;
+	dt = xnvme_test_now_ns() - t0;
 	pthread_join(thr, NULL);
 	MCHECK(dt < 250 * MS, "term took %.2f ms", dt / 1e6);
 	CHECK_EQ(g.r.calls, 1u); /* term runs no callbacks */

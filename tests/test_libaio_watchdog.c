@@ -57,15 +57,6 @@ on_cpl(struct xnvme_cmd_ctx *ctx, void *arg)
 	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
 }
 
-static uint64_t
-now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void
 timer_in(int tfd, uint64_t ns)
 {
@@ -107,9 +98,9 @@ submit_poll(struct xnvme_queue *q, struct run *r, struct iocb *cb, int fd)
 static void
 poke_until_done(struct xnvme_queue *q, struct run *r, uint32_t calls0)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = xnvme_test_now_ns();
 
-	while (r->calls == calls0 && now_ns() - t0 < 10000 * MS) {
+	while (r->calls == calls0 && xnvme_test_now_ns() - t0 < 10000 * MS) {
 		int n = xnvme_queue_poke(q, 0);
 
 		CHECKF(n >= 0, "poke: %d", n);
@@ -129,10 +120,10 @@ never_completes(struct xnvme_queue *q, struct run *r, int pipefd[2])
 	CHECK_EQ(submit_poll(q, r, &cb, pipefd[0]), 0);
 	CHECK_EQ(xnvme_queue_poke(q, 0), 0); /* the first idle poke returns at once */
 	for (int i = 0; i < 6; ++i) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = xnvme_test_now_ns();
 
 		n = xnvme_queue_poke(q, 0);
-		dt[i] = now_ns() - t0;
+		dt[i] = xnvme_test_now_ns() - t0;
 		CHECKF(n == 0, "wait %d: poke %d", i, n);
 		CHECKF(dt[i] < 200 * MS, "wait %d took %llu us", i,
 		       (unsigned long long)dt[i] / 1000);
@@ -175,9 +166,9 @@ deadline_and_term(struct xnvme_queue *q, struct run *r, int pipefd[2], int tfd)
 	timer_in(st->wd_fd, 100 * MS); /* fires long after the deadline below */
 
 	CHECK_EQ(submit_poll(q, r, &cb, pipefd[0]), 0);
-	t0 = now_ns();
+	t0 = xnvme_test_now_ns();
 	ret = xnvme_queue_drain_timeout(q, 2000);
-	dt = now_ns() - t0;
+	dt = xnvme_test_now_ns() - t0;
 	CHECK_EQ(ret, -ETIMEDOUT);
 	CHECKF(dt >= 2 * MS && dt < 50 * MS, "drain_timeout(2 ms) took %llu us",
 	       (unsigned long long)dt / 1000);
@@ -187,9 +178,9 @@ deadline_and_term(struct xnvme_queue *q, struct run *r, int pipefd[2], int tfd)
 	CHECK_EQ(read(pipefd[0], &(char){0}, 1), 1);
 
 	CHECKF(st->wd_armed, "the watchdog fired before its time");
-	t0 = now_ns();
+	t0 = xnvme_test_now_ns();
 	CHECK_EQ(xnvme_queue_term(q), 0);
-	dt = now_ns() - t0;
+	dt = xnvme_test_now_ns() - t0;
 	CHECKF(dt < 50 * MS, "term with an armed watchdog took %llu us",
 	       (unsigned long long)dt / 1000);
 }
@@ -199,7 +190,7 @@ static void
 fast_commands(struct xnvme_queue *q, struct run *r, int tfd)
 {
 	struct la_state *st = q->state;
-	uint64_t arms, arms0 = st->wd_arms, t0 = now_ns(), elapsed_ms;
+	uint64_t arms, arms0 = st->wd_arms, t0 = xnvme_test_now_ns(), elapsed_ms;
 	struct iocb cb;
 
 	for (uint32_t i = 0; i < NFAST; ++i) {
@@ -210,7 +201,7 @@ fast_commands(struct xnvme_queue *q, struct run *r, int tfd)
 		}
 		poke_until_done(q, r, i);
 	}
-	elapsed_ms = (now_ns() - t0) / MS;
+	elapsed_ms = (xnvme_test_now_ns() - t0) / MS;
 	arms = st->wd_arms - arms0;
 	printf("# %d commands in %llu ms: %llu watchdog arms\n", NFAST,
 	       (unsigned long long)elapsed_ms, (unsigned long long)arms);
@@ -314,10 +305,10 @@ without_timerfd(struct xnvme_dev *dev, int pipefd[2])
 	CHECK_EQ(submit_poll(q, &r, &cb, pipefd[0]), 0);
 	CHECK_EQ(xnvme_queue_poke(q, 0), 0);
 	for (int i = 0; i < 3; ++i) {
-		uint64_t t0 = now_ns(), dt;
+		uint64_t t0 = xnvme_test_now_ns(), dt;
 
 		CHECK_EQ(xnvme_queue_poke(q, 0), 0);
-		dt = now_ns() - t0;
+		dt = xnvme_test_now_ns() - t0;
 		CHECKF(dt >= MS / 2 && dt < 200 * MS, "timed wait %d took %llu us", i,
 		       (unsigned long long)dt / 1000);
 	}

@@ -248,6 +248,16 @@ xnvme_test_iov(struct iovec *iov, void *buf, const size_t *seg, int n)
 	}
 }
 
+/* CLOCK_MONOTONIC in nanoseconds, for checks of how long a call took */
+static inline uint64_t
+xnvme_test_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 /* The exit status of a program whose checks are done: 0 none failed, 1 some did */
 static inline int
 xnvme_test_result(const char *name)
