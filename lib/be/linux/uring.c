@@ -285,12 +285,18 @@ uring_setup(struct xnvme_be_linux_uring *u, struct xnvme_queue *queue, const cha
 	return 0;
 }
 
+/* A free SQE for the watchdog's own requests, whatever the ring's SQE size; NULL when full */
+static struct io_uring_sqe *
+uring_wd_sqe(struct xnvme_be_linux_uring *u)
+{
+	return xnvme_be_linux_uring_get_sqe(u, (u->setup_flags & IORING_SETUP_SQE128) ? 1 : 0);
+}
+
 /* Submits the removal of the armed watchdog (both CQEs carry its user_data); 1 when submitted */
 static int
 uring_wd_cancel(struct xnvme_be_linux_uring *u)
 {
-	unsigned int shift = (u->setup_flags & IORING_SETUP_SQE128) ? 1 : 0;
-	struct io_uring_sqe *sqe = xnvme_be_linux_uring_get_sqe(u, shift);
+	struct io_uring_sqe *sqe = uring_wd_sqe(u);
 
 	if (!sqe) {
 		return 0;
@@ -750,8 +756,7 @@ uring_wd_alone(const struct xnvme_be_linux_uring *u)
 static unsigned int
 uring_wd_arm(struct xnvme_be_linux_uring *u, uint32_t bound_ns)
 {
-	unsigned int shift = (u->setup_flags & IORING_SETUP_SQE128) ? 1 : 0;
-	struct io_uring_sqe *sqe = xnvme_be_linux_uring_get_sqe(u, shift);
+	struct io_uring_sqe *sqe = uring_wd_sqe(u);
 	struct io_uring_sq *sq = &u->ring.sq;
 
 	if (!sqe) {
@@ -793,8 +798,8 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 	struct io_uring_getevents_arg arg = {.ts = (uint64_t)(uintptr_t)&ts};
 	unsigned int flags = IORING_ENTER_GETEVENTS;
 	unsigned int fd = (unsigned int)u->ring.ring_fd;
+	bool deadline = queue->opts & XNVME_BE_QUEUE_DEADLINE;
 	unsigned int nsub = 0;
-	bool armed_here = false;
 	uint32_t bound;
 	int ret;
 
@@ -807,15 +812,14 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 	}
 	u->nwaits++;
 	bound = xnvme_be_linux_pwait_begin(&u->pwait, queue);
-	if (!(queue->opts & XNVME_BE_QUEUE_DEADLINE) && !u->wd_armed) {
-		nsub = uring_wd_arm(u, bound);
-		armed_here = nsub != 0;
+	if (!deadline && !u->wd_armed) {
+		nsub = uring_wd_arm(u, bound); /* 1: armed here, 0: no free SQE, wait timed */
 	}
-	if (u->wd_armed && !(queue->opts & XNVME_BE_QUEUE_DEADLINE)) {
+	if (!deadline && u->wd_armed) {
 		ret = xnvme_be_linux_uring_sys_enter(fd, nsub, 1, flags, NULL, 0);
 		if (!uring_wd_alone(u)) {
 			xnvme_be_linux_pwait_end(&u->pwait, false);
-		} else if (armed_here) {
+		} else if (nsub) {
 			xnvme_be_linux_pwait_end(&u->pwait, true); /* ran out its bound */
 		} /* else an earlier wait's watchdog ended it early: not counted (poke_wait.h) */
 	} else {
