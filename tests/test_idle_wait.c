@@ -28,9 +28,6 @@
 
 #define MS 1000000ull
 
-/* A check naming the mechanism `m` under test */
-#define MCHECK(cond, ...) CHECK_AT(m->name, "idle wait", cond, __VA_ARGS__)
-
 struct rec {
 	unsigned int calls;
 	struct xnvme_cmd_ctx *last;
@@ -46,17 +43,6 @@ on_cpl(struct xnvme_cmd_ctx *ctx, void *arg)
 	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
 }
 
-/* What the checks need of a mechanism's state */
-struct mech {
-	const char *name;
-	/* starts a one-byte read of `rfd` into `buf` for a pooled context, counted outstanding */
-	struct xnvme_cmd_ctx *(*start_read)(struct xnvme_queue *q, int rfd, void *buf);
-	bool (*armed)(struct xnvme_queue *q);
-	uint64_t (*arms)(struct xnvme_queue *q);
-	uint64_t (*waits)(struct xnvme_queue *q);
-	struct xnvme_be_linux_pwait *(*pwait)(struct xnvme_queue *q);
-};
-
 static struct xnvme_be_linux_uring *
 ring_of(struct xnvme_queue *q)
 {
@@ -64,7 +50,7 @@ ring_of(struct xnvme_queue *q)
 }
 
 static struct xnvme_cmd_ctx *
-uring_start_read(struct xnvme_queue *q, int rfd, void *buf)
+start_read(struct xnvme_queue *q, int rfd, void *buf)
 {
 	struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(q);
 	struct io_uring_sqe *sqe;
@@ -80,33 +66,6 @@ uring_start_read(struct xnvme_queue *q, int rfd, void *buf)
 	q->outstanding++;
 	return ctx;
 }
-
-static bool
-uring_armed(struct xnvme_queue *q)
-{
-	return ring_of(q)->wd_armed;
-}
-
-static uint64_t
-uring_arms(struct xnvme_queue *q)
-{
-	return ring_of(q)->wd_arms;
-}
-
-static uint64_t
-uring_waits(struct xnvme_queue *q)
-{
-	return ring_of(q)->nwaits;
-}
-
-static struct xnvme_be_linux_pwait *
-uring_pwait(struct xnvme_queue *q)
-{
-	return &ring_of(q)->pwait;
-}
-
-static const struct mech mech_uring = {"io_uring", uring_start_read, uring_armed,
-				       uring_arms, uring_waits,      uring_pwait};
 
 /* Pokes until `r` has `calls` callbacks or 2 s passed */
 static void
@@ -166,31 +125,32 @@ rig_close(struct rig *g)
 
 /* A command that does not complete: each waiting poke returns within its bound */
 static void
-test_bound(const struct mech *m, struct xnvme_dev *dev)
+test_bound(struct xnvme_dev *dev)
 {
 	struct rig g;
 	struct xnvme_queue *q = rig_open(dev, &g);
 	struct xnvme_cmd_ctx *ctx;
 
-	ctx = m->start_read(q, g.pfd[0], &g.byte);
+	ctx = start_read(q, g.pfd[0], &g.byte);
 
 	CHECK_EQ(xnvme_queue_poke(q, 0), 0); /* submits: the first poke that found nothing */
 	for (int i = 0; i < 6; ++i) {
 		uint64_t t0 = xnvme_test_now_ns(), dt;
-		uint64_t arms = m->arms(q);
-		uint32_t bound = m->pwait(q)->ns ? m->pwait(q)->ns : (uint32_t)MS;
+		uint64_t arms = ring_of(q)->wd_arms;
+		uint32_t bound = ring_of(q)->pwait.ns ? ring_of(q)->pwait.ns : (uint32_t)MS;
 		int n = xnvme_queue_poke(q, 0);
 
 		dt = xnvme_test_now_ns() - t0;
-		if (!m->armed(q) && arms == m->arms(q)) {
+		if (!ring_of(q)->wd_armed && arms == ring_of(q)->wd_arms) {
 			continue; /* the poke after a watchdog: returns at once, waits next time */
 		}
-		MCHECK(n == 0, "wait %d: poke %d", i, n);
-		MCHECK(dt >= bound / 2 && dt < bound + 200 * MS, "wait %d: %.2f ms, bound %.2f ms",
+		CHECKF(n == 0, "wait %d: poke %d", i, n);
+		CHECKF(dt >= bound / 2 && dt < bound + 200 * MS, "wait %d: %.2f ms, bound %.2f ms",
 		       i, dt / 1e6, bound / 1e6);
 	}
-	MCHECK(m->arms(q) >= 2, "watchdogs armed: %lu", (unsigned long)m->arms(q));
-	MCHECK(m->pwait(q)->ns > MS, "bound grew: %u ns", m->pwait(q)->ns);
+	CHECKF(ring_of(q)->wd_arms >= 2, "watchdogs armed: %lu",
+	       (unsigned long)ring_of(q)->wd_arms);
+	CHECKF(ring_of(q)->pwait.ns > MS, "bound grew: %u ns", ring_of(q)->pwait.ns);
 	CHECK_EQ(g.r.calls, 0u);
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 1u);
 
@@ -201,8 +161,8 @@ test_bound(const struct mech *m, struct xnvme_dev *dev)
 	CHECK_EQ(g.byte, 'y');
 	CHECK_EQ(xnvme_queue_get_outstanding(q), 0u);
 	/* the watchdog still armed, if any, completes without a callback */
-	for (int i = 0; i < 50 && m->armed(q); ++i) {
-		struct xnvme_cmd_ctx *c2 = m->start_read(q, g.pfd[0], &g.byte);
+	for (int i = 0; i < 50 && ring_of(q)->wd_armed; ++i) {
+		struct xnvme_cmd_ctx *c2 = start_read(q, g.pfd[0], &g.byte);
 
 		CHECK_EQ(write(g.pfd[1], "z", 1), 1);
 		poke_until(q, &g.r, g.r.calls + 1);
@@ -219,7 +179,7 @@ test_bound(const struct mech *m, struct xnvme_dev *dev)
  * many waits (a timer per wait would be one each)
  */
 static void
-test_arms_per_wait(const struct mech *m, struct xnvme_dev *dev)
+test_arms_per_wait(struct xnvme_dev *dev)
 {
 	struct rig g;
 	struct xnvme_queue *q = rig_open(dev, &g);
@@ -231,20 +191,20 @@ test_arms_per_wait(const struct mech *m, struct xnvme_dev *dev)
 	t0 = xnvme_test_now_ns();
 	CHECK(!pthread_create(&thr, NULL, write_bytes, &w));
 	for (unsigned int i = 0; i < w.n; ++i) {
-		struct xnvme_cmd_ctx *ctx = m->start_read(q, g.pfd[0], &g.byte);
+		struct xnvme_cmd_ctx *ctx = start_read(q, g.pfd[0], &g.byte);
 
 		poke_until(q, &g.r, i + 1);
-		MCHECK(g.r.calls == i + 1 && g.r.last == ctx, "read %u: %u callbacks", i,
+		CHECKF(g.r.calls == i + 1 && g.r.last == ctx, "read %u: %u callbacks", i,
 		       g.r.calls);
 	}
 	ms = (xnvme_test_now_ns() - t0) / MS;
 	pthread_join(thr, NULL);
-	waits = m->waits(q);
-	arms = m->arms(q);
-	printf("# %s: %u reads in %lu ms: %lu waits, %lu watchdogs\n", m->name, w.n,
-	       (unsigned long)ms, (unsigned long)waits, (unsigned long)arms);
-	MCHECK(waits >= w.n / 2, "waits %lu", (unsigned long)waits);
-	MCHECK(arms >= 1 && arms <= ms + 1 && arms < waits, "watchdogs %lu for %lu waits in %lu ms",
+	waits = ring_of(q)->nwaits;
+	arms = ring_of(q)->wd_arms;
+	printf("# %u reads in %lu ms: %lu waits, %lu watchdogs\n", w.n, (unsigned long)ms,
+	       (unsigned long)waits, (unsigned long)arms);
+	CHECKF(waits >= w.n / 2, "waits %lu", (unsigned long)waits);
+	CHECKF(arms >= 1 && arms <= ms + 1 && arms < waits, "watchdogs %lu for %lu waits in %lu ms",
 	       (unsigned long)arms, (unsigned long)waits, (unsigned long)ms);
 	CHECK(!xnvme_queue_term(q));
 	rig_close(&g);
@@ -252,7 +212,7 @@ test_arms_per_wait(const struct mech *m, struct xnvme_dev *dev)
 
 /* drain_timeout's deadline holds while a long watchdog is armed; term does not wait it out */
 static void
-test_deadline(const struct mech *m, struct xnvme_dev *dev)
+test_deadline(struct xnvme_dev *dev)
 {
 	struct rig g;
 	struct xnvme_queue *q = rig_open(dev, &g);
@@ -264,49 +224,49 @@ test_deadline(const struct mech *m, struct xnvme_dev *dev)
 	w.wfd = g.pfd[1];
 
 	/* a wait a completion ends after ~2 ms leaves its 500 ms watchdog armed */
-	m->pwait(q)->ns = 500 * MS;
-	m->start_read(q, g.pfd[0], &g.byte);
+	ring_of(q)->pwait.ns = 500 * MS;
+	start_read(q, g.pfd[0], &g.byte);
 	CHECK(!pthread_create(&thr, NULL, write_bytes, &w));
 	poke_until(q, &g.r, 1);
 	pthread_join(thr, NULL);
 	CHECK_EQ(g.r.calls, 1u);
-	CHECK(m->armed(q));
+	CHECK(ring_of(q)->wd_armed);
 
-	m->start_read(q, g.pfd[0], &g.byte);
+	start_read(q, g.pfd[0], &g.byte);
 	t0 = xnvme_test_now_ns();
 	ret = xnvme_queue_drain_timeout(q, 3000);
 	dt = xnvme_test_now_ns() - t0;
-	MCHECK(ret == -ETIMEDOUT, "drain_timeout: %d", ret);
-	MCHECK(dt >= 3 * MS && dt < 250 * MS, "drain_timeout(3 ms) took %.2f ms", dt / 1e6);
+	CHECKF(ret == -ETIMEDOUT, "drain_timeout: %d", ret);
+	CHECKF(dt >= 3 * MS && dt < 250 * MS, "drain_timeout(3 ms) took %.2f ms", dt / 1e6);
 	CHECK_EQ(g.r.calls, 1u);
 
 	/* term with that command outstanding (it completes in ~2 ms) cancels the watchdog */
-	CHECK(m->armed(q));
+	CHECK(ring_of(q)->wd_armed);
 	CHECK(!pthread_create(&thr, NULL, write_bytes, &w));
 	t0 = xnvme_test_now_ns();
 	CHECK(!xnvme_queue_term(q));
 	dt = xnvme_test_now_ns() - t0;
 	pthread_join(thr, NULL);
-	MCHECK(dt < 250 * MS, "term took %.2f ms", dt / 1e6);
+	CHECKF(dt < 250 * MS, "term took %.2f ms", dt / 1e6);
 	CHECK_EQ(g.r.calls, 1u); /* term runs no callbacks */
 	rig_close(&g);
 }
 
-/* Opens `path` with the mechanism of `m` and runs every check on it */
+/* Opens `path` with the io_uring mechanism and runs every check on it */
 static void
-run(const struct mech *m, const char *path)
+run(const char *path)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
 	struct xnvme_dev *dev;
 
 	opts.be = "linux";
-	opts.async = m->name;
+	opts.async = "io_uring";
 	dev = xnvme_dev_open(path, &opts);
-	MCHECK(dev != NULL, "open %s: errno %d", path, errno);
+	CHECKF(dev != NULL, "open %s: errno %d", path, errno);
 	if (dev) {
-		test_bound(m, dev);
-		test_arms_per_wait(m, dev);
-		test_deadline(m, dev);
+		test_bound(dev);
+		test_arms_per_wait(dev);
+		test_deadline(dev);
 		xnvme_dev_close(dev);
 	}
 }
@@ -331,7 +291,7 @@ main(void)
 		return 1;
 	}
 	close(fd);
-	run(&mech_uring, path);
+	run(path);
 	unlink(path);
 	return xnvme_test_result("idle_wait");
 }
