@@ -150,6 +150,11 @@ enum xnvme_cli_opt {
 	XNVME_CLI_OPT_APPTAG_MASK = 123,
 	XNVME_CLI_OPT_SDLBA = 124,
 	XNVME_CLI_OPT_END = 125,
+	/**
+	 * Not an option: XNVME_CLI_OPT_TOOL + i names entry i of the table of options a tool
+	 * defines itself, see xnvme_cli_run_tool_opts() (an addition to the 0.7.5 API)
+	 */
+	XNVME_CLI_OPT_TOOL = 0x10000,
 };
 
 /** How an option appears on the command line */
@@ -527,6 +532,53 @@ xnvme_cli_run(struct xnvme_cli *cli, int argc, char **argv, int opts);
  */
 int
 xnvme_cli_to_opts(const struct xnvme_cli *cli, struct xnvme_opts *opts);
+
+/**
+ * Most options a tool may define itself (struct xnvme_cli_tool_opt, an addition to the 0.7.5
+ * API)
+ */
+#define XNVME_CLI_TOOL_OPTS_MAX 64
+
+/** Flags of struct xnvme_cli_tool_opt */
+enum xnvme_cli_tool_opt_flags {
+	XNVME_CLI_TOOL_OPT_SIZE = 0x1,   ///< NUM: a size in bytes, which takes a k/m/g/t unit
+	XNVME_CLI_TOOL_OPT_REPEAT = 0x2, ///< the last positional: takes 1 to `vals_max` values
+};
+
+/**
+ * An option a tool defines itself, beyond enum xnvme_cli_opt (an addition to the 0.7.5 API).
+ * A subcommand lists entry i of the table given to xnvme_cli_run_tool_opts() in its `opts` as
+ * {XNVME_CLI_OPT_TOOL + i, type}, with any type but XNVME_CLI_SKIP; parsing, usage, man page and
+ * completion treat it as they treat the library's options. The tool sets the fields up to
+ * `vals_max`; the parser clears and fills the rest on every run.
+ */
+struct xnvme_cli_tool_opt {
+	const char *name;  ///< long name without the dashes, or the positional's name
+	const char *descr; ///< one line for the usage text and the man page
+	enum xnvme_cli_opt_value_type vtype; ///< NUM, HEX, STR, FILE or URI
+	uint32_t flags;                      ///< enum xnvme_cli_tool_opt_flags
+	uint64_t max;       ///< NUM and HEX: the largest value accepted; 0: UINT64_MAX
+	const char *values; ///< blank-separated values offered by the completion; NULL: any
+	const char **vals;  ///< XNVME_CLI_TOOL_OPT_REPEAT: room for `vals_max` values
+	uint32_t vals_max;
+
+	uint32_t given;  ///< how many times given: 0 or 1, with REPEAT the number of values
+	const char *str; ///< the value as written (points into argv), the first with REPEAT
+	uint64_t num;    ///< NUM and HEX: the value converted; flags: 1
+};
+
+/**
+ * xnvme_cli_run() with the options `tool_opts[0 .. ntool_opts - 1]` a tool defines itself (an
+ * addition to the 0.7.5 API): while it runs, XNVME_CLI_OPT_TOOL + i names `tool_opts[i]` in the
+ * subcommand tables and in xnvme_cli_get_opt_attr(), and parsed values land in the table. A
+ * name may not be one the same subcommand takes from the library. @return as xnvme_cli_run(),
+ * and -EINVAL (printed) for a table of more than XNVME_CLI_TOOL_OPTS_MAX entries, an entry
+ * without a name or of an unknown value type. Thread safety: see above; the table belongs to
+ * the calling thread while the call runs.
+ */
+int
+xnvme_cli_run_tool_opts(struct xnvme_cli *cli, int argc, char **argv, int opts,
+			struct xnvme_cli_tool_opt *tool_opts, int ntool_opts);
 
 #ifdef __cplusplus
 }

@@ -333,7 +333,10 @@ test_errors(void)
 	FAILS("--flags", NULL, "write", "1GB", "--slba", "0", "--nlb", "0", "--flags", "1");
 
 	/* missing required option, positional, value */
-	FAILS("--nlb", "testcli write --help", "write", "1GB", "--slba", "0");
+	/* a missing argument: the message, then the usage of the subcommand, on stderr */
+	FAILS("--nlb", "Usage: testcli write <uri>", "write", "1GB", "--slba", "0");
+	CHECK(!HAS(g_out, "Usage"));
+	FAILS("<uri>", "Where <args> include", "write", "--slba", "0", "--nlb", "0");
 	FAILS("<uri>", NULL, "write", "--slba", "0", "--nlb", "0");
 	FAILS("<data-output>", NULL, "copy-sync", "in");
 	FAILS("--slba", NULL, "write", "1GB", "--nlb", "0", "--slba");

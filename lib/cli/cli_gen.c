@@ -125,6 +125,9 @@ man_sub(FILE *stream, const char *tool, const struct xnvme_cli_sub *sub)
 			fputs(" \\fI", stream);
 			roff_puts(stream, info->attr.name, false);
 			fputs("\\fR", stream);
+			if (info->flags & XNVME_CLI_TOOL_OPT_REPEAT) {
+				fputs(" .\\|.\\|.", stream);
+			}
 		}
 	}
 	fputs(" [\\fIoptions\\fR]\n", stream);
@@ -230,6 +233,18 @@ shell_word(const char *s)
 	}
 	for (; *s; ++s) {
 		if (!isalnum((unsigned char)*s) && !strchr("_.-+:@%/,", *s)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A blank-separated list of shell words, safe inside double quotes */
+static bool
+shell_values(const char *s)
+{
+	for (; *s; ++s) {
+		if (*s != ' ' && !isalnum((unsigned char)*s) && !strchr("_.-+:@%/,", *s)) {
 			return false;
 		}
 	}
@@ -368,6 +383,18 @@ xnvme_cli_gen_bash(FILE *stream, const struct xnvme_cli *cli)
 				"\t--%s)\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"${cur}\") )\n"
 				"\t\treturn 0\n\t\t;;\n",
 				attr->name, vals);
+		}
+	}
+	/* the values of the tool's own options, where it lists them */
+	for (int opt = XNVME_CLI_OPT_TOOL; xnvme_cli_opt_info(opt); ++opt) {
+		const struct xnvme_cli_tool_opt *topt =
+			xnvme_cli_tool_opt_of(xnvme_cli_opt_info(opt));
+
+		if (topt && topt->values && shell_word(topt->name) && shell_values(topt->values)) {
+			fprintf(stream,
+				"\t--%s)\n\t\tCOMPREPLY=( $(compgen -W \"%s\" -- \"${cur}\") )\n"
+				"\t\treturn 0\n\t\t;;\n",
+				topt->name, topt->values);
 		}
 	}
 	fputs("\tesac\n"

@@ -160,6 +160,7 @@ xnvme_cli_args_pr(struct xnvme_cli_args *args, int opts)
 			       args->css.value, args->css.given);
 			break;
 		case XNVME_CLI_DEST_NONE:
+		case XNVME_CLI_DEST_TOOL: /* not members of args */
 			break;
 		}
 	}

@@ -186,6 +186,9 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 const struct xnvme_cli_opt_info *
 xnvme_cli_opt_info(int opt)
 {
+	if (opt >= XNVME_CLI_OPT_TOOL) {
+		return xnvme_cli_tool_opt_info(opt);
+	}
 	if (opt <= XNVME_CLI_OPT_NONE || opt >= XNVME_CLI_OPT_END) {
 		return NULL;
 	}
@@ -242,6 +245,7 @@ xnvme_cli_opt_limit(const struct xnvme_cli_opt_info *info)
 		lim = SIZE_MAX;
 		break;
 	case XNVME_CLI_DEST_U64:
+	case XNVME_CLI_DEST_TOOL:
 		lim = UINT64_MAX;
 		break;
 	default:

@@ -31,6 +31,108 @@ enum conv_err {
 	CONV_HEX_NO_PREFIX, ///< hex digits without 0x: refused rather than guessed
 };
 
+/*
+ * The options the running tool defines itself (xnvme_cli_run_tool_opts()): per thread, so that
+ * the parser keeps no state shared between threads; `info` mirrors the table for the code that
+ * handles every option through struct xnvme_cli_opt_info
+ */
+static _Thread_local struct {
+	struct xnvme_cli_tool_opt *opts;
+	int n;
+	struct xnvme_cli_opt_info info[XNVME_CLI_TOOL_OPTS_MAX];
+} g_tool;
+
+int
+xnvme_cli_tool_opts_set(struct xnvme_cli_tool_opt *opts, int n, struct xnvme_cli_tool_opt **prev,
+			int *nprev)
+{
+	if (n < 0 || n > XNVME_CLI_TOOL_OPTS_MAX || (n && !opts)) {
+		return -EINVAL;
+	}
+	for (int i = 0; i < n; ++i) {
+		switch (opts[i].vtype) {
+		case XNVME_CLI_OPT_VTYPE_URI:
+		case XNVME_CLI_OPT_VTYPE_NUM:
+		case XNVME_CLI_OPT_VTYPE_HEX:
+		case XNVME_CLI_OPT_VTYPE_FILE:
+		case XNVME_CLI_OPT_VTYPE_STR:
+			break;
+		default:
+			return -EINVAL;
+		}
+		if (!opts[i].name || !opts[i].name[0]) {
+			return -EINVAL;
+		}
+	}
+	if (prev) {
+		*prev = g_tool.opts;
+	}
+	if (nprev) {
+		*nprev = g_tool.n;
+	}
+	g_tool.opts = n ? opts : NULL;
+	g_tool.n = n;
+	for (int i = 0; i < n; ++i) {
+		struct xnvme_cli_opt_info *info = &g_tool.info[i];
+
+		memset(info, 0, sizeof(*info));
+		info->attr.opt = (enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + i);
+		info->attr.vtype = opts[i].vtype;
+		info->attr.name = opts[i].name;
+		info->attr.descr = opts[i].descr;
+		info->dest = XNVME_CLI_DEST_TOOL;
+		info->max = opts[i].max;
+		info->flags = opts[i].flags;
+	}
+	return 0;
+}
+
+const struct xnvme_cli_opt_info *
+xnvme_cli_tool_opt_info(int opt)
+{
+	if (opt < XNVME_CLI_OPT_TOOL || opt - XNVME_CLI_OPT_TOOL >= g_tool.n) {
+		return NULL;
+	}
+	return &g_tool.info[opt - XNVME_CLI_OPT_TOOL];
+}
+
+struct xnvme_cli_tool_opt *
+xnvme_cli_tool_opt_of(const struct xnvme_cli_opt_info *info)
+{
+	int idx;
+
+	if (!info || info->dest != XNVME_CLI_DEST_TOOL) {
+		return NULL;
+	}
+	idx = (int)info->attr.opt - XNVME_CLI_OPT_TOOL;
+	return (idx >= 0 && idx < g_tool.n) ? &g_tool.opts[idx] : NULL;
+}
+
+int
+xnvme_cli_opt_given(const struct xnvme_cli *cli, const struct xnvme_cli_opt_info *info)
+{
+	const struct xnvme_cli_tool_opt *topt = xnvme_cli_tool_opt_of(info);
+
+	if (topt) {
+		return topt->given != 0;
+	}
+	return info->attr.opt > XNVME_CLI_OPT_NONE && info->attr.opt < XNVME_CLI_OPT_END &&
+	       cli->given[info->attr.opt];
+}
+
+/* Notes that the option of `info` was given; tool options count their values */
+static void
+opt_set_given(struct xnvme_cli *cli, const struct xnvme_cli_opt_info *info)
+{
+	struct xnvme_cli_tool_opt *topt = xnvme_cli_tool_opt_of(info);
+
+	if (topt) {
+		topt->given += 1;
+	} else if (info->attr.opt > XNVME_CLI_OPT_NONE && info->attr.opt < XNVME_CLI_OPT_END) {
+		cli->given[info->attr.opt] = 1;
+	}
+}
+
 const char *
 xnvme_cli_tool_name(const struct xnvme_cli *cli)
 {
@@ -124,6 +226,15 @@ err_tail(const struct parse_state *st)
 		xnvme_cli_fput_sanitized(st->errs, st->sub->name, SIZE_MAX, SIZE_MAX);
 	}
 	fputs(" --help' for usage\n", st->errs);
+	fflush(st->errs);
+}
+
+/* Closes the message of a missing argument and prints the usage of the subcommand after it */
+static void
+err_tail_usage(const struct parse_state *st)
+{
+	fputs("'}\n", st->errs);
+	xnvme_cli_usage_sub(st->errs, st->cli, st->sub);
 	fflush(st->errs);
 }
 
@@ -228,9 +339,12 @@ conv_u64(const char *s, bool size, bool hex, uint64_t *val)
 
 /* Options holding a size in bytes: these take unit suffixes */
 static bool
-opt_is_size(enum xnvme_cli_opt opt)
+opt_is_size(const struct xnvme_cli_opt_info *info)
 {
-	switch (opt) {
+	if (info->flags & XNVME_CLI_TOOL_OPT_SIZE) {
+		return true;
+	}
+	switch (info->attr.opt) {
 	case XNVME_CLI_OPT_DATA_NBYTES:
 	case XNVME_CLI_OPT_META_NBYTES:
 	case XNVME_CLI_OPT_LPO_NBYTES:
@@ -271,6 +385,23 @@ store(struct xnvme_cli_args *args, const struct xnvme_cli_opt_info *info, const 
 		((struct xnvme_opts_css *)(void *)mbr)->value = (uint32_t)v;
 		((struct xnvme_opts_css *)(void *)mbr)->given = 1;
 		break;
+	case XNVME_CLI_DEST_TOOL: {
+		struct xnvme_cli_tool_opt *topt = xnvme_cli_tool_opt_of(info);
+
+		if (!topt) {
+			break;
+		}
+		/* a repeated positional collects every value; the first one is `str` */
+		if ((topt->flags & XNVME_CLI_TOOL_OPT_REPEAT) && topt->vals &&
+		    topt->given < topt->vals_max) {
+			topt->vals[topt->given] = str;
+		}
+		if (!topt->given) {
+			topt->str = str;
+			topt->num = v;
+		}
+		break;
+	}
 	case XNVME_CLI_DEST_NONE:
 		break;
 	}
@@ -293,7 +424,7 @@ convert(const struct parse_state *st, const struct xnvme_cli_opt_info *info, con
 		}
 		/* fall through */
 	case XNVME_CLI_OPT_VTYPE_STR:
-		if (info->dest == XNVME_CLI_DEST_STR) {
+		if (info->dest == XNVME_CLI_DEST_STR || info->dest == XNVME_CLI_DEST_TOOL) {
 			store(&st->cli->args, info, val, 0);
 		}
 		return 0;
@@ -305,11 +436,11 @@ convert(const struct parse_state *st, const struct xnvme_cli_opt_info *info, con
 	}
 
 	hex = info->attr.vtype == XNVME_CLI_OPT_VTYPE_HEX;
-	what = opt_is_size(info->attr.opt)
+	what = opt_is_size(info)
 		       ? ": invalid size (decimal or 0x-prefixed hex bytes, optional k/m/g/t unit) "
 	       : hex ? ": invalid hexadecimal number (0x prefix optional) "
 		     : ": invalid number (decimal, or hexadecimal with a 0x prefix) ";
-	switch (conv_u64(val, opt_is_size(info->attr.opt), hex, &num)) {
+	switch (conv_u64(val, opt_is_size(info), hex, &num)) {
 	case CONV_OK:
 		break;
 	case CONV_EMPTY:
@@ -341,7 +472,7 @@ convert(const struct parse_state *st, const struct xnvme_cli_opt_info *info, con
 	if (num > lim) {
 		goto range;
 	}
-	store(&st->cli->args, info, NULL, num);
+	store(&st->cli->args, info, val, num);
 	return 0;
 
 range:
@@ -436,7 +567,7 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 	info = xnvme_cli_sub_opt_info(sub, idx);
 
 	/* strict: a repeated option is more likely a typo than an intended override */
-	if (st->cli->given[info->attr.opt]) {
+	if (xnvme_cli_opt_given(st->cli, info)) {
 		if (st->errs) {
 			err_head(st, EINVAL);
 			err_subject(st, info, false);
@@ -459,7 +590,7 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 		if (err) {
 			return err;
 		}
-		st->cli->given[info->attr.opt] = 1;
+		opt_set_given(st->cli, info);
 		return 0;
 	}
 
@@ -473,8 +604,8 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 			}
 			return XNVME_CLI_PARSE_ERROR;
 		}
-		store(&st->cli->args, info, NULL, 1);
-		st->cli->given[info->attr.opt] = 1;
+		store(&st->cli->args, info, arg, 1);
+		opt_set_given(st->cli, info);
 		return 0;
 	}
 
@@ -499,7 +630,7 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 	if (err) {
 		return err;
 	}
-	st->cli->given[info->attr.opt] = 1;
+	opt_set_given(st->cli, info);
 	return 0;
 }
 
@@ -510,7 +641,8 @@ parse_sub(struct parse_state *st, int argc, char **argv)
 	struct xnvme_cli *cli = st->cli;
 	int posa_idx[XNVME_CLI_SUB_OPTS_LEN];
 	const char *posa_val[XNVME_CLI_SUB_OPTS_LEN];
-	int nposa = 0, nseen = 0, nopts, err;
+	const struct xnvme_cli_opt_info *rep = NULL; ///< the last positional when it repeats
+	int nposa = 0, nfixed, nseen = 0, nopts, err;
 	bool only_posa = false;
 
 	/* --help wins over everything else, so that usage is reachable from any command line */
@@ -531,6 +663,11 @@ parse_sub(struct parse_state *st, int argc, char **argv)
 			posa_idx[nposa++] = i;
 		}
 	}
+	if (nposa &&
+	    (xnvme_cli_sub_opt_info(sub, posa_idx[nposa - 1])->flags & XNVME_CLI_TOOL_OPT_REPEAT)) {
+		rep = xnvme_cli_sub_opt_info(sub, posa_idx[nposa - 1]);
+	}
+	nfixed = rep ? nposa - 1 : nposa;
 
 	for (int i = 0; i < argc && argv[i]; ++i) {
 		const char *arg = argv[i];
@@ -549,6 +686,30 @@ parse_sub(struct parse_state *st, int argc, char **argv)
 		if (!only_posa && arg[0] == '-' && arg[1]) {
 			return fail(st, EINVAL, "unknown option ", arg,
 				    " (only long options, e.g. --help, are supported)");
+		}
+		if (nseen >= nfixed && rep) {
+			const struct xnvme_cli_tool_opt *topt = xnvme_cli_tool_opt_of(rep);
+			uint32_t max = (topt && topt->vals_max) ? topt->vals_max : 1;
+
+			if (topt && topt->given >= max) {
+				if (st->errs) {
+					err_head(st, EINVAL);
+					err_text(st, "unexpected argument ");
+					err_val(st, arg);
+					fprintf(st->errs, " (at most %" PRIu32 " <%s> values)", max,
+						rep->attr.name);
+					err_tail(st);
+				}
+				return XNVME_CLI_PARSE_ERROR;
+			}
+			/* in order, as given: the values keep the order of the command line */
+			err = convert(st, rep, arg, true);
+			if (err) {
+				return err;
+			}
+			opt_set_given(cli, rep);
+			nseen++;
+			continue;
 		}
 		if (nseen >= nposa) {
 			if (st->errs) {
@@ -572,32 +733,33 @@ parse_sub(struct parse_state *st, int argc, char **argv)
 			err_head(st, EINVAL);
 			err_text(st, "missing ");
 			err_subject(st, info, true);
-			err_tail(st);
+			err_tail_usage(st);
 		}
 		return XNVME_CLI_PARSE_ERROR;
 	}
-	for (int k = 0; k < nposa; ++k) {
+	for (int k = 0; k < nfixed; ++k) {
 		const struct xnvme_cli_opt_info *info = xnvme_cli_sub_opt_info(sub, posa_idx[k]);
 
 		err = convert(st, info, posa_val[k], true);
 		if (err) {
 			return err;
 		}
-		cli->given[info->attr.opt] = 1;
+		opt_set_given(cli, info);
 	}
 
 	for (int i = 0; i < nopts; ++i) {
 		const struct xnvme_cli_opt_info *info = xnvme_cli_sub_opt_info(sub, i);
 
 		if (sub->opts[i].type != XNVME_CLI_LREQ || !info ||
-		    info->attr.vtype == XNVME_CLI_OPT_VTYPE_SKIP || cli->given[info->attr.opt]) {
+		    info->attr.vtype == XNVME_CLI_OPT_VTYPE_SKIP ||
+		    xnvme_cli_opt_given(cli, info)) {
 			continue;
 		}
 		if (st->errs) {
 			err_head(st, EINVAL);
 			err_text(st, "missing required ");
 			err_subject(st, info, false);
-			err_tail(st);
+			err_tail_usage(st);
 		}
 		return XNVME_CLI_PARSE_ERROR;
 	}
@@ -634,6 +796,11 @@ xnvme_cli_parse(struct xnvme_cli *cli, int argc, char **argv, FILE *errs)
 	memset(&cli->args, 0, sizeof(cli->args));
 	memset(cli->given, 0, sizeof(cli->given));
 	cli->sub = NULL;
+	for (int i = 0; i < g_tool.n; ++i) {
+		g_tool.opts[i].given = 0;
+		g_tool.opts[i].str = NULL;
+		g_tool.opts[i].num = 0;
+	}
 
 	if (!argv || argc < 2 || !argv[1]) {
 		return XNVME_CLI_PARSE_TOOL_HELP;

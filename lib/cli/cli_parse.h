@@ -24,6 +24,7 @@ enum xnvme_cli_dest {
 	XNVME_CLI_DEST_U64,
 	XNVME_CLI_DEST_SIZE, ///< size_t
 	XNVME_CLI_DEST_CSS,  ///< struct xnvme_opts_css: value, and given = 1
+	XNVME_CLI_DEST_TOOL, ///< struct xnvme_cli_tool_opt of the running tool: str, num, given
 };
 
 /** Everything the library knows about one option */
@@ -33,11 +34,37 @@ struct xnvme_cli_opt_info {
 	enum xnvme_cli_dest dest;
 	uint64_t
 		max; ///< tighter limit than the member's type, when the consumer is narrower; 0: none
+	uint32_t flags; ///< options of a tool: enum xnvme_cli_tool_opt_flags; 0 for the others
 };
 
-/** The entry of `opt`, or NULL for 0, 94, END and anything out of range */
+/**
+ * The entry of `opt`, or NULL for 0, 94, END and anything out of range; XNVME_CLI_OPT_TOOL + i
+ * is entry i of the calling thread's tool options (xnvme_cli_tool_opts_set())
+ */
 const struct xnvme_cli_opt_info *
 xnvme_cli_opt_info(int opt);
+
+/**
+ * Makes `opts[0 .. n - 1]` the tool options of the calling thread (NULL, 0: none) and stores
+ * the previous table in *prev / *nprev (when not NULL) for restoring it. @return 0, or -EINVAL
+ * (nothing changed) for more than XNVME_CLI_TOOL_OPTS_MAX entries, an entry without a name or
+ * of a value type other than NUM, HEX, STR, FILE and URI
+ */
+int
+xnvme_cli_tool_opts_set(struct xnvme_cli_tool_opt *opts, int n, struct xnvme_cli_tool_opt **prev,
+			int *nprev);
+
+/** The info of tool option `opt` (XNVME_CLI_OPT_TOOL + i) of the calling thread, or NULL */
+const struct xnvme_cli_opt_info *
+xnvme_cli_tool_opt_info(int opt);
+
+/** The tool option of `info` (dest XNVME_CLI_DEST_TOOL), else NULL */
+struct xnvme_cli_tool_opt *
+xnvme_cli_tool_opt_of(const struct xnvme_cli_opt_info *info);
+
+/** Whether the option of `info` was given on the command line parsed into `cli` */
+int
+xnvme_cli_opt_given(const struct xnvme_cli *cli, const struct xnvme_cli_opt_info *info);
 
 /** "NUM", "HEX", "STR", "FILE", "URI"; "" for anything else */
 const char *

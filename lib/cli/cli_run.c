@@ -122,15 +122,10 @@ dev_open_err(const struct xnvme_cli *cli, int err)
 	fflush(stderr);
 }
 
-int
-xnvme_cli_run(struct xnvme_cli *cli, int argc, char **argv, int opts)
+static int
+cli_run(struct xnvme_cli *cli, int argc, char **argv, int opts)
 {
 	int err;
-
-	if (!cli) {
-		xnvme_cli_perr("xnvme_cli_run(): cli == NULL", -EINVAL);
-		return -EINVAL;
-	}
 	cli->argc = argc;
 	cli->argv = argv;
 	if (!cli->ver_pr) {
@@ -188,4 +183,33 @@ xnvme_cli_run(struct xnvme_cli *cli, int argc, char **argv, int opts)
 	cli->args.dev = NULL;
 
 	return err ? 1 : 0;
+}
+
+int
+xnvme_cli_run(struct xnvme_cli *cli, int argc, char **argv, int opts)
+{
+	return xnvme_cli_run_tool_opts(cli, argc, argv, opts, NULL, 0);
+}
+
+int
+xnvme_cli_run_tool_opts(struct xnvme_cli *cli, int argc, char **argv, int opts,
+			struct xnvme_cli_tool_opt *tool_opts, int ntool_opts)
+{
+	struct xnvme_cli_tool_opt *prev;
+	int nprev, ret;
+
+	if (!cli) {
+		xnvme_cli_perr("xnvme_cli_run(): cli == NULL", -EINVAL);
+		return -EINVAL;
+	}
+	/* the table is the calling thread's while the tool runs; a nested run restores it */
+	if (xnvme_cli_tool_opts_set(tool_opts, ntool_opts, &prev, &nprev)) {
+		xnvme_cli_perr("xnvme_cli_run_tool_opts(): more than 64 tool options, or one "
+			       "without a name or with an unknown value type",
+			       -EINVAL);
+		return -EINVAL;
+	}
+	ret = cli_run(cli, argc, argv, opts);
+	xnvme_cli_tool_opts_set(prev, nprev, NULL, NULL);
+	return ret;
 }

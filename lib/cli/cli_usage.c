@@ -124,7 +124,8 @@ xnvme_cli_usage_sub(FILE *stream, const struct xnvme_cli *cli, const struct xnvm
 
 		if (info && sub->opts[i].type == XNVME_CLI_POSA &&
 		    info->attr.vtype != XNVME_CLI_OPT_VTYPE_SKIP) {
-			fprintf(stream, " <%s>", info->attr.name);
+			fprintf(stream, " <%s>%s", info->attr.name,
+				(info->flags & XNVME_CLI_TOOL_OPT_REPEAT) ? "..." : "");
 		}
 	}
 	fprintf(stream, " [<args>]\n\n");
