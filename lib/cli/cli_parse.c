@@ -32,19 +32,14 @@ enum conv_err {
 };
 
 /*
- * The options the running tool defines itself (xnvme_cli_run_tool_opts()): per thread, so that
- * the parser keeps no state shared between threads; `info` mirrors the table for the code that
- * handles every option through struct xnvme_cli_opt_info
+ * The options the running tool defines itself (xnvme_cli_run_tool_opts()): a pointer per
+ * thread, so that the parser keeps no state shared between threads; the table lives in the
+ * frame of the run (a few bytes of thread-local storage: the library is loaded with dlopen)
  */
-static _Thread_local struct {
-	struct xnvme_cli_tool_opt *opts;
-	int n;
-	struct xnvme_cli_opt_info info[XNVME_CLI_TOOL_OPTS_MAX];
-} g_tool;
+static _Thread_local struct xnvme_cli_tool_table *g_tool;
 
 int
-xnvme_cli_tool_opts_set(struct xnvme_cli_tool_opt *opts, int n, struct xnvme_cli_tool_opt **prev,
-			int *nprev)
+xnvme_cli_tool_table_init(struct xnvme_cli_tool_table *tab, struct xnvme_cli_tool_opt *opts, int n)
 {
 	if (n < 0 || n > XNVME_CLI_TOOL_OPTS_MAX || (n && !opts)) {
 		return -EINVAL;
@@ -64,16 +59,10 @@ xnvme_cli_tool_opts_set(struct xnvme_cli_tool_opt *opts, int n, struct xnvme_cli
 			return -EINVAL;
 		}
 	}
-	if (prev) {
-		*prev = g_tool.opts;
-	}
-	if (nprev) {
-		*nprev = g_tool.n;
-	}
-	g_tool.opts = n ? opts : NULL;
-	g_tool.n = n;
+	tab->opts = n ? opts : NULL;
+	tab->n = n;
 	for (int i = 0; i < n; ++i) {
-		struct xnvme_cli_opt_info *info = &g_tool.info[i];
+		struct xnvme_cli_opt_info *info = &tab->info[i];
 
 		memset(info, 0, sizeof(*info));
 		info->attr.opt = (enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + i);
@@ -87,13 +76,22 @@ xnvme_cli_tool_opts_set(struct xnvme_cli_tool_opt *opts, int n, struct xnvme_cli
 	return 0;
 }
 
+struct xnvme_cli_tool_table *
+xnvme_cli_tool_table_set(struct xnvme_cli_tool_table *tab)
+{
+	struct xnvme_cli_tool_table *prev = g_tool;
+
+	g_tool = tab;
+	return prev;
+}
+
 const struct xnvme_cli_opt_info *
 xnvme_cli_tool_opt_info(int opt)
 {
-	if (opt < XNVME_CLI_OPT_TOOL || opt - XNVME_CLI_OPT_TOOL >= g_tool.n) {
+	if (!g_tool || opt < XNVME_CLI_OPT_TOOL || opt - XNVME_CLI_OPT_TOOL >= g_tool->n) {
 		return NULL;
 	}
-	return &g_tool.info[opt - XNVME_CLI_OPT_TOOL];
+	return &g_tool->info[opt - XNVME_CLI_OPT_TOOL];
 }
 
 struct xnvme_cli_tool_opt *
@@ -101,11 +99,11 @@ xnvme_cli_tool_opt_of(const struct xnvme_cli_opt_info *info)
 {
 	int idx;
 
-	if (!info || info->dest != XNVME_CLI_DEST_TOOL) {
+	if (!g_tool || !info || info->dest != XNVME_CLI_DEST_TOOL) {
 		return NULL;
 	}
 	idx = (int)info->attr.opt - XNVME_CLI_OPT_TOOL;
-	return (idx >= 0 && idx < g_tool.n) ? &g_tool.opts[idx] : NULL;
+	return (idx >= 0 && idx < g_tool->n) ? &g_tool->opts[idx] : NULL;
 }
 
 int
@@ -796,10 +794,10 @@ xnvme_cli_parse(struct xnvme_cli *cli, int argc, char **argv, FILE *errs)
 	memset(&cli->args, 0, sizeof(cli->args));
 	memset(cli->given, 0, sizeof(cli->given));
 	cli->sub = NULL;
-	for (int i = 0; i < g_tool.n; ++i) {
-		g_tool.opts[i].given = 0;
-		g_tool.opts[i].str = NULL;
-		g_tool.opts[i].num = 0;
+	for (int i = 0; g_tool && i < g_tool->n; ++i) {
+		g_tool->opts[i].given = 0;
+		g_tool->opts[i].str = NULL;
+		g_tool->opts[i].num = 0;
 	}
 
 	if (!argv || argc < 2 || !argv[1]) {

@@ -44,15 +44,24 @@ struct xnvme_cli_opt_info {
 const struct xnvme_cli_opt_info *
 xnvme_cli_opt_info(int opt);
 
+/** The options a tool defines itself, as the parser sees them while the tool runs */
+struct xnvme_cli_tool_table {
+	struct xnvme_cli_tool_opt *opts;
+	int n;
+	struct xnvme_cli_opt_info info[XNVME_CLI_TOOL_OPTS_MAX];
+};
+
 /**
- * Makes `opts[0 .. n - 1]` the tool options of the calling thread (NULL, 0: none) and stores
- * the previous table in *prev / *nprev (when not NULL) for restoring it. @return 0, or -EINVAL
- * (nothing changed) for more than XNVME_CLI_TOOL_OPTS_MAX entries, an entry without a name or
- * of a value type other than NUM, HEX, STR, FILE and URI
+ * Fills `tab` with the options `opts[0 .. n - 1]`. @return 0, or -EINVAL for more than
+ * XNVME_CLI_TOOL_OPTS_MAX entries, an entry without a name or of a value type other than NUM,
+ * HEX, STR, FILE and URI
  */
 int
-xnvme_cli_tool_opts_set(struct xnvme_cli_tool_opt *opts, int n, struct xnvme_cli_tool_opt **prev,
-			int *nprev);
+xnvme_cli_tool_table_init(struct xnvme_cli_tool_table *tab, struct xnvme_cli_tool_opt *opts, int n);
+
+/** Makes `tab` (NULL: none) the tool options of the calling thread; returns the previous one */
+struct xnvme_cli_tool_table *
+xnvme_cli_tool_table_set(struct xnvme_cli_tool_table *tab);
 
 /** The info of tool option `opt` (XNVME_CLI_OPT_TOOL + i) of the calling thread, or NULL */
 const struct xnvme_cli_opt_info *

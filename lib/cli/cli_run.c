@@ -195,21 +195,22 @@ int
 xnvme_cli_run_tool_opts(struct xnvme_cli *cli, int argc, char **argv, int opts,
 			struct xnvme_cli_tool_opt *tool_opts, int ntool_opts)
 {
-	struct xnvme_cli_tool_opt *prev;
-	int nprev, ret;
+	struct xnvme_cli_tool_table tab, *prev;
+	int ret;
 
 	if (!cli) {
 		xnvme_cli_perr("xnvme_cli_run(): cli == NULL", -EINVAL);
 		return -EINVAL;
 	}
-	/* the table is the calling thread's while the tool runs; a nested run restores it */
-	if (xnvme_cli_tool_opts_set(tool_opts, ntool_opts, &prev, &nprev)) {
+	if (xnvme_cli_tool_table_init(&tab, tool_opts, ntool_opts)) {
 		xnvme_cli_perr("xnvme_cli_run_tool_opts(): more than 64 tool options, or one "
 			       "without a name or with an unknown value type",
 			       -EINVAL);
 		return -EINVAL;
 	}
+	/* the table is the calling thread's while the tool runs; a nested run restores it */
+	prev = xnvme_cli_tool_table_set(ntool_opts ? &tab : NULL);
 	ret = cli_run(cli, argc, argv, opts);
-	xnvme_cli_tool_opts_set(prev, nprev, NULL, NULL);
+	xnvme_cli_tool_table_set(prev);
 	return ret;
 }
