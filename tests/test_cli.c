@@ -11,8 +11,7 @@
 #include <libxnvme.h>
 #include "cli/cli_parse.h"
 #include "xnvme_test.h"
-
-#define MAXARGS 32
+#include "cli_capture.h"
 
 static int g_calls;
 static int g_ret;
@@ -83,70 +82,24 @@ static struct xnvme_cli g_cli = {
 	.subs = g_subs,
 };
 
-/* argv storage of the last run; args point into it until the next run */
-static char *g_argv[MAXARGS + 1];
-static int g_argc;
-static char *g_out;
-static char *g_err;
-
-static char *
-slurp(FILE *fp)
-{
-	long len;
-	char *buf;
-
-	fflush(fp);
-	fseek(fp, 0, SEEK_END); /* written through the descriptor, not through fp */
-	len = ftell(fp);
-	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-	if (buf && len > 0) {
-		rewind(fp);
-		if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-			buf[0] = 0;
-		}
-	}
-	fclose(fp);
-	return buf;
-}
+/* argv of the last run (args point into it until the next run) and its output */
+static struct cli_capture g_cap;
+#define g_out (g_cap.out)
+#define g_err (g_cap.err)
 
 /* Runs `testcli <args...>` with stdout and stderr captured into g_out and g_err */
 static int
 run(int opts, ...)
 {
-	FILE *out = tmpfile(), *err = tmpfile();
-	int sout = dup(1), serr = dup(2);
-	const char *arg;
 	va_list ap;
 	int ret;
 
-	for (int i = 0; i < g_argc; ++i) {
-		free(g_argv[i]);
-	}
-	free(g_out);
-	free(g_err);
-	g_argc = 0;
-	g_argv[g_argc++] = strdup("/usr/bin/testcli");
 	va_start(ap, opts);
-	while ((arg = va_arg(ap, const char *)) && g_argc < MAXARGS) {
-		g_argv[g_argc++] = strdup(arg);
-	}
+	cli_capture_args(&g_cap, "/usr/bin/testcli", ap);
 	va_end(ap);
-	g_argv[g_argc] = NULL;
-
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fileno(out), 1);
-	dup2(fileno(err), 2);
-	ret = xnvme_cli_run(&g_cli, g_argc, g_argv, opts);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(sout, 1);
-	dup2(serr, 2);
-	close(sout);
-	close(serr);
-
-	g_out = slurp(out);
-	g_err = slurp(err);
+	cli_capture_begin(&g_cap);
+	ret = xnvme_cli_run(&g_cli, g_cap.argc, g_cap.argv, opts);
+	cli_capture_end(&g_cap);
 	return ret;
 }
 
@@ -589,11 +542,11 @@ test_misc(void)
 	dup2(sout, 1);
 	close(serr);
 	close(sout);
-	text = slurp(err);
+	text = cli_capture_slurp(err);
 	CHECK(HAS(text, "# ERR: 'ctx': {errno: -22, msg: 'Invalid argument'}\n"));
 	CHECK(HAS(text, "# ERR: 'pos': {errno: 2, msg: 'No such file or directory'}\n"));
 	free(text);
-	text = slurp(out);
+	text = cli_capture_slurp(out);
 	CHECK(text && !strcmp(text, "# hello 42\n"));
 	free(text);
 
@@ -614,11 +567,7 @@ main(void)
 	test_to_opts();
 	test_misc();
 
-	for (int i = 0; i < g_argc; ++i) {
-		free(g_argv[i]);
-	}
-	free(g_out);
-	free(g_err);
+	cli_capture_free(&g_cap);
 
 	return xnvme_test_result("test_cli");
 }

@@ -1,7 +1,13 @@
 """The conventions every command-line tool follows, checked over every tool and subcommand:
 
-* exit status 0 success, 1 the command failed (one '# ERR' line naming the reason), 2 usage error;
+* exit status 0 success, 1 the command failed (one '# ERR' line naming the reason, nothing about
+  the failure on stdout), 2 usage error; a missing subcommand or argument prints the usage on
+  stderr;
 * --version on every tool;
+* reading subcommands open read-only: they work on a 0444 file for a user who may only read it;
+* options that cannot be honoured are refused, not clamped; nothing found is an empty YAML list;
+* the Python CLI (python -m xnvme) exits quietly on a closed pipe;
+* docs/tools.md lists every subcommand and option as --help does, and the backends;
 * one option vocabulary: every subcommand that opens a device or file takes the backend options
   (--be, --admin, --sync, --async, --mem, --direct, --dev-nsid), --direct is a flag everywhere;
 * the xNVMe number syntax: HEX options hexadecimal with 0x optional, NUM options decimal or
@@ -15,7 +21,10 @@ The build directory comes from XNVME_BUILD_DIR (default: build/ in the source tr
 import os
 import re
 import shlex
+import shutil
+import stat
 import subprocess
+import tempfile
 
 import pytest
 import yaml
@@ -25,10 +34,10 @@ BUILD_DIR = os.environ.get(
     os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build"),
 )
 TOOLS_DIR = os.path.join(BUILD_DIR, "tools")
-BUILDER_TOOLS = ["xnvme", "lblk", "zoned", "kvs", "xdd", "xnvme_file"]
-ALL_TOOLS = BUILDER_TOOLS + ["xnvmeperf"]
+SRC_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ALL_TOOLS = ["xnvme", "lblk", "zoned", "kvs", "xdd", "xnvme_file", "xnvmeperf"]
 BACKEND_OPTS = {"--be", "--admin", "--sync", "--async", "--mem", "--direct", "--dev-nsid"}
-SIZE_OPTS = {"--data-nbytes", "--meta-nbytes", "--lpo-nbytes", "--iosize", "--offset"}
+SIZE_OPTS = {"--data-nbytes", "--meta-nbytes", "--lpo-nbytes", "--iosize", "--offset", "--size"}
 KINDS = ["mem", "admin", "sync", "async"]
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -58,11 +67,11 @@ def sub_options(name, sub):
     opts = {}
     for m in re.finditer(r"^  (?:\[ )?--([\w-]+)(?: (\w+))?(?: \])?\s+;", out, re.M):
         opts["--" + m.group(1)] = m.group(2)
-    posa = re.match(r"Usage: \S+ \S+((?: <[\w-]+>)*)", out)
+    posa = re.match(r"Usage: \S+ \S+((?: <[\w-]+>(?:\.\.\.)?)*)", out)
     return opts, out, (posa.group(1).split() if posa else [])
 
 
-SUBS = [(t, s) for t in BUILDER_TOOLS for s in subcommands(t)]
+SUBS = [(t, s) for t in ALL_TOOLS for s in subcommands(t)]
 
 
 @pytest.mark.parametrize("name", ALL_TOOLS)
@@ -78,8 +87,8 @@ def test_exit_status(name, tmp_path):
     status, _, _ = run(name, "--help")
     assert status == EXIT_OK
     missing = str(tmp_path / "missing")
-    if name == "xnvmeperf":
-        usage = [["--bogus", "1GB"], ["1GB", "--qdepth", "x"], []]
+    if name == "xnvmeperf":  # one subcommand, run, which "xnvmeperf <args>" means
+        usage = [["--bogus", "1GB"], ["1GB", "--qdepth", "x"], ["run", "--count", 1]]
         failed = [missing, "--count", 1]
     else:
         usage = [["bogus-subcommand"], [subcommands(name)[0], "--bogus"]]
@@ -88,7 +97,7 @@ def test_exit_status(name, tmp_path):
                           "--data-nbytes", 512],
                   "xnvme_file": [sub, missing]}.get(name, [sub, missing])
         usage.append(failed + ["--dev-nsid", "zz"])
-    for args in usage:
+    for args in usage + [[]]:
         status, _, err = run(name, *args, cwd=tmp_path)
         assert status == EXIT_USAGE, f"{name} {args}: exit {status}\n{err}"
         assert len(err_lines(err)) == 1, err
@@ -96,6 +105,209 @@ def test_exit_status(name, tmp_path):
     assert status == EXIT_FAILED, f"{name} {failed}: exit {status}\n{err}"
     assert len(err_lines(err)) == 1, f"one error line per failure:\n{err}"
     assert "missing" in err_lines(err)[0]
+
+
+@pytest.mark.parametrize("name", ALL_TOOLS)
+def test_missing_subcommand_prints_usage_on_stderr(name):
+    status, out, err = run(name)
+    assert status == EXIT_USAGE and out == "", out
+    assert f"Usage: {name} <command>" in err and "missing the subcommand" in err, err
+    for sub in subcommands(name):
+        assert f"  {sub} " in err, f"{sub} not in the usage:\n{err}"
+
+
+@pytest.mark.parametrize("name,sub", SUBS)
+def test_missing_argument_prints_usage_on_stderr(name, sub):
+    """A subcommand without its required arguments: one error line naming the first missing
+    one, then the usage of the subcommand, all on stderr; exit 2"""
+    _, out, posa = sub_options(name, sub)
+    required = re.findall(r"^  --([\w-]+) \w+\s+;", out, re.M)
+    if not posa and not required:
+        return  # nothing can be missing
+    status, stdout, err = run(name, sub)
+    assert status == EXIT_USAGE, f"{name} {sub}: exit {status}\n{err}"
+    assert stdout == "", stdout
+    lines = err_lines(err)
+    assert len(lines) == 1 and "missing" in lines[0], err
+    assert f"Usage: {name} {sub}" in err and "Where <args> include:" in err, err
+
+
+# Subcommands whose failure comes from the device: (tool, arguments), each must fail with one
+# error line naming the NVMe status and print nothing about the failure on stdout
+DEVICE_FAILURES = [
+    ("lblk", ["compare", "1GB", "--slba", 0, "--nlb", 7], "Compare Failure"),
+    ("xnvme", ["pioc", "1GB", "--opcode", "0xff"], "Invalid Command Opcode"),
+    ("xnvme", ["padc", "1GB", "--opcode", "0xfe"], "Invalid Command Opcode"),
+    ("xnvme", ["idfy", "1GB", "--cns", "0x99"], "Invalid Field in Command"),
+    ("kvs", ["retrieve", "1GB?csi=kv", "--key", "nokey"], "KV Key Does Not Exist"),
+    ("zoned", ["mgmt-close", "1GB?csi=zoned,zsze=8192,zcap=6144", "--slba", "0x2000"],
+     "Invalid Zone State Transition"),
+    ("xnvme", ["feature-get", "1GB", "--fid", "0xee"], "Invalid Field in Command"),
+]
+
+
+@pytest.mark.parametrize("name,args,status_name", DEVICE_FAILURES,
+                         ids=[f"{n}-{a[0]}" for n, a, _ in DEVICE_FAILURES])
+def test_failed_command_no_dump_on_stdout(name, args, status_name):
+    status, out, err = run(name, *args)
+    assert status == EXIT_FAILED, f"{name} {args}: exit {status}\n{err}"
+    lines = err_lines(err)
+    assert len(lines) == 1 and status_name in lines[0] and "(sct 0x" in lines[0], err
+    assert "xnvme_cmd_ctx" not in out and "cdw0" not in out, f"a dump on stdout:\n{out}"
+    yaml.safe_load(out)
+
+
+def test_options_not_honoured_are_refused():
+    """xnvmeperf does not cut --size to what a device holds, nor round it to LBAs"""
+    for size, needle in (("2g", "1GB holds 1073741824 bytes"),
+                         ("1000", "not a multiple of the LBA size")):
+        status, out, err = run("xnvmeperf", "1GB", "--size", size, "--count", 8, "--no-progress")
+        assert status == EXIT_FAILED and out == "", f"--size {size}: {status}\n{out}{err}"
+        assert len(err_lines(err)) == 1 and needle in err and f"--size" in err, err
+    status, _, err = run("xnvmeperf", "1GB", "--size", "1g", "--count", 8, "--no-progress")
+    assert status == EXIT_OK, err
+
+
+@pytest.mark.parametrize("args", [["xnvme", "enum"], ["xnvme", "list"], ["lblk", "enum"],
+                                  ["zoned", "enum"], ["kvs", "enum"]],
+                         ids=lambda a: "-".join(a))
+def test_nothing_found_is_an_empty_list(args):
+    status, out, err = run(*args, "--be", "ramdisk")  # the ramdisk enumerates nothing
+    assert status == EXIT_OK, err
+    assert yaml.safe_load(out) == {"xnvme_cli_enumeration": []}, out
+
+
+def test_python_cli_quiet_on_a_closed_pipe(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.path.join(SRC_DIR, "python"),
+               XNVME_LIBRARY_PATH=os.path.join(BUILD_DIR, "lib"))
+    cmd = [shutil.which("python3") or "python3", "-m", "xnvme", "info", "1GB"]
+    # the reader is gone before the first line is written
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            cwd=tmp_path)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, err
+    assert err == "", err
+    # and when all goes through, the same command prints its YAML
+    proc = subprocess.run(cmd, capture_output=True, env=env, cwd=tmp_path, timeout=60,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert yaml.safe_load(proc.stdout.decode())["xnvme_geo"]["tbytes"] == 1 << 30
+
+
+# ------------------------------------------------------------------------------------------------
+# Reading subcommands open read-only: they work on a 0444 file for a user who may only read it
+# ------------------------------------------------------------------------------------------------
+
+# The subcommands that write the device (tools/<tool>.c g_writers): every other subcommand with
+# a <uri> opens it read-only
+WRITERS = {
+    "xnvme": {"feature-set", "set-fdp-events", "format", "sanitize", "fdp-ruhu", "pioc", "padc",
+              "dsm", "subsystem-reset", "ctrlr-reset", "ns-rescan"},
+    "lblk": {"write", "write-zeros", "write-uncor", "write-dir", "write-read-pi", "scopy",
+             "dir-send"},
+    "zoned": {"write", "append", "mgmt-open", "mgmt-close", "mgmt-finish", "mgmt-reset", "mgmt"},
+    "kvs": {"store", "delete"},
+}
+# The arguments a reading subcommand needs besides the uri
+READER_ARGS = {
+    ("xnvme", "idfy"): ["--cns", "0x1"],
+    ("xnvme", "log"): ["--lid", "0x2"],
+    ("xnvme", "log-fdp-config"): ["--lsi", "0", "--data-nbytes", "512"],
+    ("xnvme", "log-ruhu"): ["--lsi", "0", "--limit", "1"],
+    ("xnvme", "log-fdp-stats"): ["--lsi", "0"],
+    ("xnvme", "log-fdp-events"): ["--lsi", "0", "--limit", "1", "--lsp", "0"],
+    ("xnvme", "feature-get"): ["--fid", "0x7"],
+    ("xnvme", "fdp-ruhs"): ["--limit", "1"],
+    ("lblk", "read"): ["--slba", "0", "--nlb", "7"],
+    ("lblk", "compare"): ["--slba", "0", "--nlb", "7", "--data-input", "{zeros}"],
+    ("zoned", "read"): ["--slba", "0", "--nlb", "7"],
+    ("kvs", "retrieve"): ["--key", "k"],
+    ("kvs", "exist"): ["--key", "k"],
+    ("kvs", "list"): ["--key", "k"],
+}
+READERS = [(t, s) for t in WRITERS for s in subcommands(t)
+           if s not in WRITERS[t] and "<uri>" in sub_options(t, s)[2]]
+
+
+@pytest.fixture(scope="module")
+def readonly_tree():
+    """The tools and the library in a directory anyone may read, a 0444 file device, and a user
+    (nobody) that may only read it; None when the test cannot switch users"""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or not setpriv:
+        yield None
+        return
+    top = tempfile.mkdtemp(prefix="xnvme-ro-")
+    os.chmod(top, 0o755)
+    for name in WRITERS:
+        shutil.copy(os.path.join(TOOLS_DIR, name), top)
+    lib = os.path.join(BUILD_DIR, "lib")
+    for entry in ("libxnvme.so", "libxnvme.so.0"):
+        shutil.copy(os.path.join(lib, entry), top, follow_symlinks=True)
+    dev = os.path.join(top, "ro.img")
+    with open(dev, "wb") as f:
+        f.write(bytes(range(256)) * (64 << 12))  # 64 MiB
+    os.chmod(dev, 0o444)
+    zeros = os.path.join(top, "zeros.bin")
+    with open(zeros, "wb") as f:
+        f.write(bytes(4096))
+    os.chmod(zeros, 0o444)
+    try:
+        yield {"top": top, "dev": dev, "zeros": zeros,
+               "prefix": [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]}
+    finally:
+        shutil.rmtree(top)
+
+
+def test_every_reader_has_arguments():
+    """A reading subcommand added to a tool gets its arguments above (or needs none)"""
+    for name, sub in READERS:
+        _, out, _ = sub_options(name, sub)
+        required = re.findall(r"^  --([\w-]+) \w+\s+;", out, re.M)
+        assert not required or (name, sub) in READER_ARGS, (name, sub, required)
+
+
+@pytest.mark.parametrize("name,sub", READERS)
+def test_readers_open_read_only(readonly_tree, name, sub):
+    """As a user who may only read the file, a reading subcommand ends as it does for root
+    (who may write it): never with a permission error"""
+    if readonly_tree is None:
+        pytest.skip("needs root and setpriv to run as a user that may only read the file")
+    t = readonly_tree
+    args = [a.format(zeros=t["zeros"]) for a in READER_ARGS.get((name, sub), [])]
+    argv = [os.path.join(t["top"], name), sub, t["dev"]] + args
+    env = dict(os.environ, LD_LIBRARY_PATH=t["top"])
+    as_root = subprocess.run(argv, capture_output=True, env=env, cwd=t["top"], timeout=60,
+                             check=False)
+    as_user = subprocess.run(t["prefix"] + argv, capture_output=True, env=env, cwd=t["top"],
+                             timeout=60, check=False)
+    err = as_user.stderr.decode()
+    assert "ermission denied" not in err and "EACCES" not in err, f"{name} {sub}: {err}"
+    assert as_user.returncode == as_root.returncode, (
+        f"{name} {sub}: exit {as_user.returncode} as nobody, {as_root.returncode} as root\n"
+        f"{err}\n{as_root.stderr.decode()}")
+    # the same data (info's mechanism list may differ: some need privileges)
+    untimed = lambda out: [l for l in out.decode().splitlines() if not l.startswith("wall-clock")]
+    if sub != "info":
+        assert untimed(as_user.stdout) == untimed(as_root.stdout), f"{name} {sub}: output differs"
+    if (name, sub) in (("lblk", "read"), ("xnvme", "info"), ("xnvme", "idfy-ns")):
+        assert as_user.returncode == EXIT_OK, err
+
+
+def test_writers_still_refused_on_a_read_only_file(readonly_tree):
+    """The other side: a writing subcommand on the same file fails for that user, naming why"""
+    if readonly_tree is None:
+        pytest.skip("needs root and setpriv to run as a user that may only read the file")
+    t = readonly_tree
+    env = dict(os.environ, LD_LIBRARY_PATH=t["top"])
+    proc = subprocess.run(t["prefix"] + [os.path.join(t["top"], "lblk"), "write", t["dev"],
+                                         "--slba", "0", "--nlb", "0"],
+                          capture_output=True, env=env, cwd=t["top"], timeout=60, check=False)
+    err = proc.stderr.decode()
+    assert proc.returncode == EXIT_FAILED and len(err_lines(err)) == 1, err
+    assert "ermission denied" in err, err
+    assert stat.S_IMODE(os.stat(t["dev"]).st_mode) == 0o444
 
 
 @pytest.mark.parametrize("name,sub", SUBS)
@@ -121,23 +333,27 @@ def test_option_vocabulary(name, sub):
 def test_number_syntax(name, sub):
     """Value errors are found while parsing, before missing arguments: each value is judged alone"""
     opts, _, _ = sub_options(name, sub)
+    def errs(*args):
+        status, _, err = run(name, sub, *args)
+        return status, "\n".join(err_lines(err)).replace("option ", "")
+
     for opt, vtype in opts.items():
         if vtype not in ("NUM", "HEX"):
             continue
         # bare hex digits: hexadecimal on HEX options, refused (never guessed) on NUM options
-        status, _, err = run(name, sub, opt, "ff")
+        status, err = errs(opt, "ff")
         if vtype == "HEX":
-            assert opt + ":" not in err.replace("option ", ""), f"{name} {sub} {opt} ff: {err}"
+            assert opt + ":" not in err, f"{name} {sub} {opt} ff: {err}"
         else:
             assert status == EXIT_USAGE and "0x prefix" in err, f"{name} {sub} {opt} ff: {err}"
         # plain digits and 0x-prefixed hex parse for every numeric option
         for val in ("1", "0x1"):
-            _, _, err = run(name, sub, opt, val)
-            assert opt + ":" not in err.replace("option ", ""), f"{name} {sub} {opt} {val}: {err}"
+            _, err = errs(opt, val)
+            assert opt + ":" not in err, f"{name} {sub} {opt} {val}: {err}"
         # units on sizes only
-        status, _, err = run(name, sub, opt, "1k")
+        status, err = errs(opt, "1k")
         if opt in SIZE_OPTS:
-            assert f"{opt}:" not in err.replace("option ", ""), f"{name} {sub} {opt} 1k: {err}"
+            assert f"{opt}:" not in err, f"{name} {sub} {opt} 1k: {err}"
         else:
             assert status == EXIT_USAGE and opt in err, f"{name} {sub} {opt} 1k: {err}"
 
@@ -264,14 +480,26 @@ def test_man_examples_run(tmp_path, name, example):
     assert status == EXIT_OK, f"{example}: exit {status}\n{err}"
 
 
-def test_xnvmeperf_options_documented(tmp_path):
-    _, out, _ = run("xnvmeperf", "--help")
-    opts = set(re.findall(r"(--[a-z][\w-]*)", out))
+def test_xnvmeperf_on_the_cli_builder(tmp_path):
+    """xnvmeperf's options come from its tables: help, man page and completion agree"""
+    opts, out, posa = sub_options("xnvmeperf", "run")
+    assert posa == ["<uri>..."], posa
     text = man_text("xnvmeperf").replace("\\-", "-")
     comp = open(os.path.join(TOOLS_DIR, "completions", "xnvmeperf"), encoding="utf-8").read()
-    for opt in opts - {"--bs", "--iodepth"}:
+    for opt in opts:
         assert opt in text, f"{opt} missing from the man page"
         assert opt in comp, f"{opt} missing from the completion"
+    assert re.search(r"--rw\)\n\s+COMPREPLY=\( \$\(compgen -W \"randread randwrite", comp)
+    # "xnvmeperf <args>" is "xnvmeperf run <args>": --help of the tool is that of run
+    assert run("xnvmeperf", "--help")[1].startswith("Usage: xnvmeperf run <uri>... [<args>]")
+    for argv in (["1GB", "--count", 8, "--json"], ["run", "1GB", "--count", 8, "--json"]):
+        status, out, err = run("xnvmeperf", *argv)
+        assert status == EXIT_OK, err
+        assert yaml.safe_load(out)["total"]["ios"] == 8
+    # several devices: a repeated positional
+    status, out, err = run("xnvmeperf", "1GB", "2GB", "--threads", 3, "--count", 4, "--json")
+    assert status == EXIT_OK, err
+    assert [d["uri"] for d in yaml.safe_load(out)["devices"]] == ["1GB", "2GB"]
     # --direct is a flag: a URI after it is a URI, a 0/1 after it its value
     status, _, err = run("xnvmeperf", "1GB", "--direct", "0", "--count", 8, "--no-progress")
     assert status == EXIT_OK, err
@@ -281,6 +509,14 @@ def test_xnvmeperf_options_documented(tmp_path):
     status, _, err = run("xnvmeperf", "1GB", "--iosize", "0x1000", "--qdepth", "0x4",
                          "--size", "1m", "--count", 8, "--no-progress")
     assert status == EXIT_OK, err
-    for opt, val in (("--count", "ff"), ("--iosize", "1e3"), ("--size", "1.5g")):
-        status, _, err = run("xnvmeperf", "1GB", opt, val, "--no-progress")
-        assert status == EXIT_USAGE and len(err_lines(err)) == 1, f"{opt} {val}: {err}"
+    for args in (["--count", "ff"], ["--iosize", "1e3"], ["--size", "1.5g"], ["--rw", "bogus"],
+                 ["--runtime", "-1"], ["--output", "xml"], ["--threads", "0"],
+                 ["--threads", "257"], ["--rwmixread", "101"], ["--runtime", "1", "--count", "5"],
+                 ["--rw", "randwrite", "--rdonly"], ["--json", "--output", "text"],
+                 ["--iosize", "0"], ["--qdepth", "4097"]):
+        status, _, err = run("xnvmeperf", "1GB", *args, "--no-progress")
+        assert status == EXIT_USAGE and len(err_lines(err)) == 1, f"{args}: {status} {err}"
+    # a run that fails: one line, the first failure named with its status
+    status, out, err = run("xnvmeperf", "1GB?csi=kv", "--count", 4, "--no-progress")
+    assert status == EXIT_FAILED and len(err_lines(err)) == 1, err
+    assert "xnvme_cmd_ctx" not in out

@@ -14,9 +14,12 @@
 #include <unistd.h>
 #include <libxnvme.h>
 #include "xnvme_test.h"
+#include "cli_capture.h"
 
-#define MAXARGS 32
-#define TOPT(i, type) {(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + (i)), type}
+#define TOPT(i, type)                                                                              \
+	{                                                                                          \
+		(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + (i)), type                               \
+	}
 
 enum { T_DEV, T_MODE, T_PCT, T_SIZE, T_HEXV, T_FAST, T_NAME, T_N };
 
@@ -33,7 +36,10 @@ static struct xnvme_cli_tool_opt g_topts[T_N] = {
 		    .descr = "The mode: fast or slow",
 		    .vtype = XNVME_CLI_OPT_VTYPE_STR,
 		    .values = "fast slow"},
-	[T_PCT] = {.name = "pct", .descr = "A percentage", .vtype = XNVME_CLI_OPT_VTYPE_NUM, .max = 100},
+	[T_PCT] = {.name = "pct",
+		   .descr = "A percentage",
+		   .vtype = XNVME_CLI_OPT_VTYPE_NUM,
+		   .max = 100},
 	[T_SIZE] = {.name = "span",
 		    .descr = "Bytes",
 		    .vtype = XNVME_CLI_OPT_VTYPE_NUM,
@@ -96,69 +102,24 @@ static struct xnvme_cli g_cli = {
 	.subs = g_subs,
 };
 
-static char *g_argv[MAXARGS + 1];
-static int g_argc;
-static char *g_out;
-static char *g_err;
-
-static char *
-slurp(FILE *fp)
-{
-	long len;
-	char *buf;
-
-	fflush(fp);
-	fseek(fp, 0, SEEK_END);
-	len = ftell(fp);
-	buf = calloc(1, (size_t)(len > 0 ? len : 0) + 1);
-	if (buf && len > 0) {
-		rewind(fp);
-		if (fread(buf, 1, (size_t)len, fp) != (size_t)len) {
-			buf[0] = 0;
-		}
-	}
-	fclose(fp);
-	return buf;
-}
+/* argv of the last run (values point into it until the next run) and its output */
+static struct cli_capture g_cap;
+#define g_out (g_cap.out)
+#define g_err (g_cap.err)
 
 /* Runs `tooltest <args...>` with `n` tool options, stdout and stderr captured */
 static int
 run(int n, ...)
 {
-	FILE *out = tmpfile(), *err = tmpfile();
-	int sout = dup(1), serr = dup(2);
-	const char *arg;
 	va_list ap;
 	int ret;
 
-	for (int i = 0; i < g_argc; ++i) {
-		free(g_argv[i]);
-	}
-	free(g_out);
-	free(g_err);
-	g_argc = 0;
-	g_argv[g_argc++] = strdup("/usr/bin/tooltest");
 	va_start(ap, n);
-	while ((arg = va_arg(ap, const char *)) && g_argc < MAXARGS) {
-		g_argv[g_argc++] = strdup(arg);
-	}
+	cli_capture_args(&g_cap, "/usr/bin/tooltest", ap);
 	va_end(ap);
-	g_argv[g_argc] = NULL;
-
-	fflush(stdout);
-	fflush(stderr);
-	dup2(fileno(out), 1);
-	dup2(fileno(err), 2);
-	ret = xnvme_cli_run_tool_opts(&g_cli, g_argc, g_argv, 0, n ? g_topts : NULL, n);
-	fflush(stdout);
-	fflush(stderr);
-	dup2(sout, 1);
-	dup2(serr, 2);
-	close(sout);
-	close(serr);
-
-	g_out = slurp(out);
-	g_err = slurp(err);
+	cli_capture_begin(&g_cap);
+	ret = xnvme_cli_run_tool_opts(&g_cli, g_cap.argc, g_cap.argv, 0, n ? g_topts : NULL, n);
+	cli_capture_end(&g_cap);
 	return ret;
 }
 
@@ -322,10 +283,6 @@ main(void)
 	test_refusals();
 	test_docs();
 	test_nesting_and_tables();
-	for (int i = 0; i < g_argc; ++i) {
-		free(g_argv[i]);
-	}
-	free(g_out);
-	free(g_err);
+	cli_capture_free(&g_cap);
 	return xnvme_test_result("cli_tool_opts");
 }

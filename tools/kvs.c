@@ -442,5 +442,8 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "kvs", "Key-Value command set",
+/* The subcommands that write the device; every other one opens it read-only */
+static const char *const g_writers[] = {"store", "delete", NULL};
+
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, g_writers, "kvs", "Key-Value command set",
 	  "Stores, retrieves, deletes, tests and lists keys of a key-value namespace")

@@ -249,6 +249,7 @@ lblk_pi_chunk(struct tool_lblk_io *io, struct lblk_pi *lp, uint64_t done, uint64
 				    " failed",
 				    (unsigned int)ctx.cmd.nvm.prinfo, slba, slba + n - 1);
 	}
+	tool_out_wrote(io->dev_out, slba, n);
 
 	/* Read back with the tuples (no PRACT), checked by the device as --prchk asks */
 	ctx = xnvme_cmd_ctx_from_dev(io->dev);
@@ -306,7 +307,8 @@ sub_write_read_pi(struct xnvme_cli *cli)
 	while (done < io.nlbas) {
 		uint64_t n = XNVME_MIN_U64(io.cmd_nlbas, io.nlbas - done);
 
-		err = lblk_pi_chunk(&io, &lp, done, n);
+		err = tool_sig_check(cli);
+		err = err ? err : lblk_pi_chunk(&io, &lp, done, n);
 		if (err) {
 			break;
 		}
@@ -368,6 +370,7 @@ sub_scopy(struct xnvme_cli *cli)
 	struct xnvme_cli_args *args = &cli->args;
 	struct xnvme_dev *dev = args->dev;
 	struct xnvme_spec_nvm_scopy_source_range *src;
+	struct tool_out *dst;
 	const struct xnvme_geo *geo;
 	uint64_t nlbas = (uint64_t)args->nlb + 1;
 	uint64_t range_nlbas, cmd_nlbas, chunk, nchunks;
@@ -379,10 +382,9 @@ sub_scopy(struct xnvme_cli *cli)
 	if (!geo) {
 		return -EINVAL;
 	}
-	err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, nlbas, false);
+	err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, nlbas);
 	if (!err) {
-		err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SDLBA, args->sdlba, nlbas,
-					    false);
+		err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SDLBA, args->sdlba, nlbas);
 	}
 	if (err) {
 		return err;
@@ -398,6 +400,12 @@ sub_scopy(struct xnvme_cli *cli)
 	if (!src) {
 		return tool_err(cli, -errno, "cannot allocate the source range list");
 	}
+	/* the destination blocks written: every error line from now on names them */
+	dst = tool_out_device(cli, XNVME_CLI_OPT_URI, args->uri, "LBAs", true);
+	if (!dst) {
+		xnvme_buf_free(dev, src);
+		return -ENOMEM;
+	}
 
 	xnvme_cli_pinf("Simple Copy: nsid: 0x%x, slba: 0x%016" PRIx64 ", sdlba: 0x%016" PRIx64
 		       ", nlb: %u in %" PRIu64 " command(s)",
@@ -411,6 +419,10 @@ sub_scopy(struct xnvme_cli *cli)
 		uint64_t n = XNVME_MIN_U64(chunk, nlbas - first);
 		uint32_t nr = 0;
 
+		err = tool_sig_check(cli);
+		if (err) {
+			break;
+		}
 		memset(src, 0, sizeof(*src));
 		for (uint64_t pos = 0; pos < n; ++nr) {
 			uint64_t len = XNVME_MIN_U64(range_nlbas, n - pos);
@@ -430,6 +442,7 @@ sub_scopy(struct xnvme_cli *cli)
 					   args->sdlba + first);
 			break;
 		}
+		tool_out_wrote(dst, args->sdlba + first, n);
 	}
 	xnvme_cli_timer_stop(cli);
 
@@ -653,6 +666,11 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "lblk", "Logical block commands of the NVM command set",
+/* The subcommands that write the device; every other one opens it read-only */
+static const char *const g_writers[] = {"write",         "write-zeros", "write-uncor", "write-dir",
+					"write-read-pi", "scopy",       "dir-send",    NULL};
+
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, g_writers, "lblk",
+	  "Logical block commands of the NVM command set",
 	  "Reads, writes, zeroes, compares and copies logical blocks, and manages "
 	  "directives")

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -92,6 +93,19 @@ tool_check_range(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, uint64_t v
 	}
 	return tool_err(cli, -EINVAL, "%s %" PRIu64 ": out of range [%" PRIu64 ", %" PRIu64 "]",
 			tool_opt_label(cli, opt), val, min, max);
+}
+
+int
+tool_err_usage(const struct xnvme_cli *cli, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	g_usage_err = true;
+	return tool_err(cli, -EINVAL, "%s", msg);
 }
 
 int

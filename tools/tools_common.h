@@ -42,7 +42,8 @@
 /* ------------------------------------------------------------------------------------------ */
 
 /**
- * Prints "# ERR: '<tool> <subcommand>: <formatted text>': {errno: ...}" on stderr.
+ * Prints "# ERR: '<tool> <subcommand>: <formatted text><notes>': {errno: ...}" on stderr; the
+ * notes name what was already written to devices (tool_out_notes()).
  *
  * @return `err` as a negative errno (-EINVAL when `err` is 0), for `return tool_err(...)`
  */
@@ -62,8 +63,8 @@ const char *
 sub_name(const struct xnvme_cli *cli);
 
 /**
- * Reports a failed command: the completion on stdout (xnvme_cmd_ctx_pr) and an error line on
- * stderr, naming the NVMe status when the device answered with one. `err` is the return value
+ * Reports a failed command: one error line on stderr naming the NVMe status (and CDW0 of the
+ * completion) when the device answered with one, nothing on stdout. `err` is the return value
  * of the command function; a status without an error is reported as -EIO.
  */
 int
@@ -99,6 +100,11 @@ tool_parse_num(const char *s, bool size, uint64_t *val);
 /** Whether a range check failed in this process: the tool then exits TOOL_EXIT_USAGE */
 bool
 tool_usage_err_seen(void);
+
+/** A usage error found after parsing (a value of the wrong kind): message, and exit status 2 */
+int
+tool_err_usage(const struct xnvme_cli *cli, const char *fmt, ...)
+	__attribute__((format(TOOL_PRINTF, 2, 3)));
 
 /** Fails with a message naming the option when `val > max` */
 int
@@ -145,14 +151,33 @@ tool_mul_u64(uint64_t a, uint64_t b, uint64_t *res)
 int
 tool_check_files(const struct xnvme_cli *cli);
 
+/** A tool as tool_run() runs it: TOOL_MAIN() defines one, xnvmeperf its own */
+struct tool_def {
+	struct xnvme_cli *cli;
+	int init; ///< XNVME_CLI_INIT_DEV_OPEN: the uri positional is opened before the subcommand
+	/**
+	 * The subcommands that write the device of their uri positional, NULL-terminated: the
+	 * device is opened read-write for them and read-only for every other subcommand
+	 */
+	const char *const *writers;
+	struct xnvme_cli_tool_opt *opts; ///< the tool's own options (xnvme_cli_run_tool_opts())
+	int nopts;
+	/** Run when the first argument names no subcommand (a tool of one command); NULL: none */
+	const char *dflt_sub;
+};
+
 /**
- * As xnvme_cli_run(), TOOL_MAIN() calls it: opens the device itself (reporting a failure with
- * the reason from xnvme_last_error()), runs tool_check_files() before the subcommand, prints
- * one error line per failure, handles --version and --gen-man (adding EXIT STATUS and
- * EXAMPLES), and returns TOOL_EXIT_OK, TOOL_EXIT_FAILED or TOOL_EXIT_USAGE
+ * Runs a tool on the CLI builder: handles --version and --gen-man (adding EXIT STATUS and
+ * EXAMPLES); prints usage on stderr with exit status 2 when no subcommand or a required
+ * argument is missing; opens the device itself (read-only unless the subcommand is a writer,
+ * reporting a failure with the reason from xnvme_last_error()); runs tool_check_files() and
+ * tool_check_outputs() before the subcommand; commits the outputs of a successful run and
+ * removes those of a failed one (tool_outs_commit()); prints one error line per failure.
+ * Returns TOOL_EXIT_OK, TOOL_EXIT_FAILED, TOOL_EXIT_USAGE, or 128 + the number of the signal
+ * (SIGINT, SIGTERM, SIGPIPE) that stopped the run.
  */
 int
-tool_cli_run(struct xnvme_cli *cli, int argc, char **argv, int init);
+tool_run(const struct tool_def *def, int argc, char **argv);
 
 /** Prints "<tool> <major>.<minor>.<patch>" for --version; returns the exit status */
 int
@@ -186,9 +211,139 @@ int
 tool_check_file_room(const struct xnvme_cli *cli, enum xnvme_cli_opt nopt, uint64_t nbytes,
 		     uint64_t end, enum xnvme_cli_opt fopt, const char *path);
 
+/** As tool_check_file_room(), examining the file `where` and naming `path` */
+int
+tool_check_file_room_at(const struct xnvme_cli *cli, enum xnvme_cli_opt nopt, uint64_t nbytes,
+			uint64_t end, enum xnvme_cli_opt fopt, const char *path, const char *where);
+
 /** The largest size a regular file at `path` (existing or to be created) may have */
 uint64_t
 tool_file_size_max(const char *path);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Signals (tools_sig.c)                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Catches SIGINT, SIGTERM and SIGPIPE from here on (tool_run() calls it) */
+void
+tool_sig_init(void);
+
+/** The signal that asked the run to stop, 0 when none did or the outputs are committed */
+int
+tool_sig_pending(void);
+
+/** "SIGINT", "SIGTERM", "SIGPIPE" */
+const char *
+tool_sig_name(int sig);
+
+/**
+ * When a signal asked the run to stop: prints (once) the error line saying so and returns
+ * -EINTR; else 0. Loops call it between two commands and stop on a non-zero return.
+ */
+int
+tool_sig_check(const struct xnvme_cli *cli);
+
+/** As tool_sig_check(), but prints the line whenever a signal is pending (tool_run()) */
+int
+tool_sig_report(const struct xnvme_cli *cli);
+
+/**
+ * The point of no return of a run: fails as tool_sig_check() when a signal is pending, else
+ * from now on signals are ignored (the outputs are being put in place)
+ */
+int
+tool_sig_commit(const struct xnvme_cli *cli);
+
+/** 128 + the pending signal, or 0 */
+int
+tool_sig_exit_status(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Outputs: replaced only on success (tools_out.c)                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/** What an output is, and so how it is written */
+enum tool_out_kind {
+	TOOL_OUT_NEW,     ///< a regular file to create: written as a new file, renamed at the end
+	TOOL_OUT_REPLACE, ///< an existing regular file: the same, renamed over it at the end
+	TOOL_OUT_DEVICE,  ///< a block or character device: written in place, ranges noted
+	TOOL_OUT_STREAM,  ///< a FIFO or socket: written in place, ranges noted
+};
+
+/** tool_out_open() flags */
+enum tool_out_flags {
+	TOOL_OUT_KEEP = 0x1, ///< REPLACE: start from the bytes of the target (a range is written)
+};
+
+struct tool_out;
+
+/**
+ * Checks, creating nothing, that the output `path` of option `opt` can be written safely: its
+ * directory exists and takes new files, an existing file is writable and its owner and group
+ * can be kept, it is no directory. Prints the reason and returns negative errno otherwise.
+ */
+int
+tool_out_check(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path);
+
+/**
+ * Starts writing the output `path`: a regular file is written as a new file beside it (empty,
+ * or with TOOL_OUT_KEEP a copy of the existing file), a device or stream in place. The output
+ * belongs to the running subcommand: tool_run() commits it when the subcommand succeeds and
+ * removes the new file otherwise. NULL (reported, *err set) on failure.
+ */
+struct tool_out *
+tool_out_open(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path, int flags,
+	      int *err);
+
+/**
+ * Notes the device of the uri positional (or another device written in place) as an output
+ * whose written ranges, in `unit` ("bytes", "LBAs"; hexadecimal with `unit_hex`), error lines
+ * name
+ */
+struct tool_out *
+tool_out_device(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path,
+		const char *unit, bool unit_hex);
+
+/** The path to write to: the new file, or the device or stream itself */
+const char *
+tool_out_path(const struct tool_out *o);
+
+/** The output as the user named it */
+const char *
+tool_out_name(const struct tool_out *o);
+
+enum tool_out_kind
+tool_out_kind(const struct tool_out *o);
+
+/** Notes that `n` units from `off` reached a device or stream (nothing for files) */
+void
+tool_out_wrote(struct tool_out *o, uint64_t off, uint64_t n);
+
+/**
+ * "; <option> <path>: bytes A-B, C-D were written" for every device or stream written to so
+ * far, for the end of an error line; returns the length
+ */
+size_t
+tool_out_notes(char *buf, size_t len);
+
+/**
+ * Puts the outputs of the run in place: the point of no return (tool_sig_commit()), then each
+ * new file synced, given the mode, owner and group of the file it replaces, and renamed over
+ * it. On failure every new file is removed and the targets are as before.
+ */
+int
+tool_outs_commit(const struct xnvme_cli *cli);
+
+/** Removes the new files of the run; the targets keep their bytes */
+void
+tool_outs_abort(void);
+
+/**
+ * Checks the outputs named on the command line (--data-output, --meta-output, --cmd-output and
+ * a data-output positional) with tool_out_check(); tool_run() calls it before the subcommand
+ */
+int
+tool_check_outputs(const struct xnvme_cli *cli);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Subcommand tables                                                                          */
@@ -199,6 +354,9 @@ tool_file_size_max(const char *path);
 #define TOOL_LREQ(o) {XNVME_CLI_OPT_##o, XNVME_CLI_LREQ} ///< required
 #define TOOL_LFLG(o) {XNVME_CLI_OPT_##o, XNVME_CLI_LFLG} ///< flag
 #define TOOL_POSA(o) {XNVME_CLI_OPT_##o, XNVME_CLI_POSA} ///< positional
+
+/** Entries of xnvme_cli_sub.opts naming option `i` of the tool's own table (struct tool_def) */
+#define TOOL_TOPT(i, type) {(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + (i)), XNVME_CLI_##type}
 
 /** The positional arguments title; then the options of TOOL_POSA() */
 #define TOOL_OPTS_POSA {XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP}
@@ -254,21 +412,27 @@ tool_file_size_max(const char *path);
 
 /**
  * Defines main() of a tool of `title` and the descriptions given: runs the subcommand named on
- * the command line, from the table `subs`, with xnvme_cli_run() and `init`
- * (XNVME_CLI_INIT_DEV_OPEN: the subcommand gets the device URI opened)
+ * the command line, from the table `subs`, with tool_run() and `init` (XNVME_CLI_INIT_DEV_OPEN:
+ * the subcommand gets the device URI opened, read-write for the subcommands named in the
+ * NULL-terminated array `writers`, read-only for the others)
  */
-#define TOOL_MAIN(subs_, init_, title_, descr_short_, descr_long_)          \
-	int main(int argc, char **argv)                                     \
-	{                                                                   \
-		static struct xnvme_cli cli = {                             \
-			.title = title_,                                    \
-			.descr_short = descr_short_,                        \
-			.descr_long = descr_long_,                          \
-			.nsubs = (int)(sizeof(subs_) / sizeof((subs_)[0])), \
-			.subs = subs_,                                      \
-		};                                                          \
-                                                                            \
-		return tool_cli_run(&cli, argc, argv, init_);               \
+#define TOOL_MAIN(subs_, init_, writers_, title_, descr_short_, descr_long_) \
+	int main(int argc, char **argv)                                      \
+	{                                                                    \
+		static struct xnvme_cli cli = {                              \
+			.title = title_,                                     \
+			.descr_short = descr_short_,                         \
+			.descr_long = descr_long_,                           \
+			.nsubs = (int)(sizeof(subs_) / sizeof((subs_)[0])),  \
+			.subs = subs_,                                       \
+		};                                                           \
+		static const struct tool_def def = {                         \
+			.cli = &cli,                                         \
+			.init = init_,                                       \
+			.writers = writers_,                                 \
+		};                                                           \
+                                                                             \
+		return tool_run(&def, argc, argv);                           \
 	}
 
 /* ------------------------------------------------------------------------------------------ */
@@ -281,9 +445,9 @@ struct tool_file {
 	enum xnvme_cli_opt opt; ///< the option naming the file, for messages
 	const char *path;
 	int fd;
-	uint64_t nbytes; ///< bytes transferred so far
-	bool created;    ///< an output that did not exist before: removed by tool_file_abort()
-	bool stream;     ///< a FIFO, socket or character device: read without a known size
+	uint64_t nbytes;      ///< bytes transferred so far
+	struct tool_out *out; ///< outputs: where the bytes go until the subcommand ends
+	bool stream;          ///< a FIFO, socket or character device: read without a known size
 	bool regular;    ///< a regular file
 };
 
@@ -300,8 +464,9 @@ tool_file_open_in(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_c
 		  const char *path, uint64_t need);
 
 /**
- * Creates or truncates `path` for writing, noting whether it was created. A FIFO without a
- * reader fails at once rather than blocking.
+ * Opens the output `path` for writing (tool_out_open()): a regular file is written as a new
+ * file that replaces it, or becomes it, only when the subcommand succeeds; a device or FIFO is
+ * written in place. A FIFO without a reader fails at once rather than blocking.
  */
 int
 tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
@@ -320,8 +485,8 @@ int
 tool_file_close(struct tool_file *f);
 
 /**
- * Closes an output after a failure: removes it when this run created it; a regular file that
- * existed before is reported as left truncated with only the bytes written so far
+ * Closes a file after a failure; an output is then removed (a new file) or left as it was
+ * when the subcommand ends
  */
 void
 tool_file_abort(struct tool_file *f);
@@ -338,7 +503,7 @@ int
 tool_data_load(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path, void *buf,
 	       size_t nbytes);
 
-/** Writes `nbytes` of `buf` to `path` (created or truncated) */
+/** Writes `nbytes` of `buf` to the output `path` (tool_file_open_out()) */
 int
 tool_data_save(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *path,
 	       const void *buf, size_t nbytes);
@@ -488,10 +653,11 @@ struct tool_xfer {
 	uint32_t lba_nbytes;        ///< non-zero: an NVMe namespace, moved with NVM Read/Write
 	struct tool_progress *prog; ///< optional; advanced by every completed byte
 	uint64_t prog_base;         ///< added to the bytes of this call when reporting progress
-	bool created;               ///< an output this run created: tool_xfer_abort() removes it
-	bool truncated;             ///< an existing output opened with truncation
+	struct tool_out *out;       ///< an output: where the bytes go (tools_out.c)
 	bool is_file;               ///< a regular file (its size is the file size, not a capacity)
-	uint64_t nwritten;          ///< bytes written so far
+	bool direct;                ///< opened with O_DIRECT (--direct)
+	uint32_t dio_mem;           ///< with direct: buffer alignment the OS needs, 0 unknown
+	uint32_t dio_off;           ///< with direct: offset and size alignment, 0 unknown
 };
 
 /**
@@ -500,6 +666,9 @@ struct tool_xfer {
  * (`qdepth == 0`) or queued transfers of `iosize` bytes. Files, block devices and the ramdisk
  * take the byte-addressed file commands; an NVMe namespace reached through passthrough (sync
  * mechanism "nvme") has no file command set and is moved with NVM Read/Write in whole LBAs.
+ * An output (OUT without IN) that is a regular file, existing or not, is never opened itself:
+ * a new file beside it is written (starting as a copy of it without TOOL_XFER_TRUNC) and put in
+ * place when the subcommand succeeds (tools_out.c); devices are written in place.
  */
 int
 tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
@@ -508,12 +677,6 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 void
 tool_xfer_close(struct tool_xfer *x);
 
-/**
- * Closes an output after a failure: removes it when this run created it; a regular file that
- * existed before is reported as holding a partial result
- */
-void
-tool_xfer_abort(struct tool_xfer *x);
 
 /**
  * Fails, naming the size argument `nopt`, when `x` cannot take `nbytes` bytes ending at byte
@@ -522,6 +685,16 @@ tool_xfer_abort(struct tool_xfer *x);
 int
 tool_xfer_check_room(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_t nbytes,
 		     uint64_t end);
+
+/**
+ * Fails, naming the size argument `nopt`, when a transfer of `nbytes` from byte `offset` of
+ * `x` could not be carried out in whole: an NVMe namespace moved in LBAs needs whole LBAs,
+ * and with --direct the transfer size, offset, size and vector elements must be multiples of
+ * the alignment the operating system reports for the file or device. Run before any write.
+ */
+int
+tool_xfer_check_range(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_t offset,
+		      uint64_t nbytes);
 
 /**
  * The transfer parameters of the command line with their defaults, range-checked: --iosize

@@ -114,7 +114,8 @@ enumerate(struct xnvme_cli *cli, bool uris_only)
 	}
 
 	if (!st.list->nentries) {
-		printf("xnvme_cli_enumeration: ~\n");
+		/* nothing found is an empty list, not a missing one */
+		printf("xnvme_cli_enumeration: []\n");
 	} else if (uris_only) {
 		printf("xnvme_cli_enumeration:\n");
 		for (uint32_t i = 0; i < st.list->nentries; ++i) {

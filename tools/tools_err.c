@@ -71,6 +71,9 @@ tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
 		len = 0;
 	}
 	vsnprintf(msg + len, sizeof(msg) - len, fmt, ap);
+	/* what already reached a device: every error line after the first write says so */
+	len = (int)strlen(msg);
+	tool_out_notes(msg + len, sizeof(msg) - (size_t)len);
 	yaml_quote(msg, sizeof(msg));
 
 	err = neg_err(err);
@@ -276,9 +279,6 @@ tool_cmd_err(const struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, int err, co
 	if (!err) {
 		err = -EIO;
 	}
-	if (ctx) {
-		xnvme_cmd_ctx_pr(ctx, XNVME_PR_DEF);
-	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -301,9 +301,9 @@ tool_cmd_err(const struct xnvme_cli *cli, struct xnvme_cmd_ctx *ctx, int err, co
 	}
 	/* Name the status the device answered with, if it answered at all */
 	if (ctx && xnvme_cmd_ctx_cpl_status(ctx)) {
-		return tool_err(cli, err, "%s: %s (sct 0x%x, sc 0x%x)", msg,
+		return tool_err(cli, err, "%s: %s (sct 0x%x, sc 0x%x, cdw0 0x%x)", msg,
 				tool_status_str(ctx), (unsigned int)ctx->cpl.status.sct,
-				(unsigned int)ctx->cpl.status.sc);
+				(unsigned int)ctx->cpl.status.sc, (unsigned int)ctx->cpl.cdw0);
 	}
 	return tool_err(cli, err, "%s", msg);
 }

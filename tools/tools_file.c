@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
  * Data files (--data-input, --data-output and friends): opening inputs and outputs without
- * blocking on FIFOs, exact reads and writes polling streams, removing an output this run
- * created when it fails, whole-file load and save; the tools' generated data pattern and the
- * YAML hex dump.
+ * blocking on FIFOs (outputs through tools_out.c: a regular file is replaced only when the
+ * subcommand succeeds), exact reads and writes polling streams and stopping at a signal,
+ * whole-file load and save; the tools' generated data pattern and the YAML hex dump.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +27,7 @@ file_setup(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_cli_opt 
 	f->path = path;
 	f->fd = -1;
 	f->nbytes = 0;
-	f->created = false;
+	f->out = NULL;
 	f->stream = false;
 	f->regular = false;
 }
@@ -90,36 +90,23 @@ tool_file_open_out(struct tool_file *f, const struct xnvme_cli *cli, enum xnvme_
 	int err;
 
 	file_setup(f, cli, opt, path);
-	if (!path || !path[0]) {
-		return tool_err(cli, -EINVAL, "%s: empty path", tool_opt_label(cli, opt));
+	/* a regular file is written as a new file, put in place when the subcommand succeeded */
+	f->out = tool_out_open(cli, opt, path, 0, &err);
+	if (!f->out) {
+		return err;
 	}
-
-	/* Created here, or existing: only a file this run created may be removed on failure */
-	f->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | TOOL_O_CLOEXEC, 0644);
-	if (f->fd >= 0) {
-		f->created = true;
-	} else if (errno == EEXIST) {
-		/* Non-blocking: a FIFO without a reader fails with ENXIO instead of waiting */
-		f->fd = open(path, O_WRONLY | TOOL_O_NONBLOCK | TOOL_O_CLOEXEC);
-		if (f->fd < 0 && errno == ENXIO) {
-			return tool_err(cli, -ENXIO, "%s %s: a FIFO without a reader: cannot write",
-					tool_opt_label(cli, opt), path);
-		}
-		if (f->fd < 0 &&
-		    errno == ENOENT) { /* a dangling symbolic link: create its target */
-			f->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | TOOL_O_CLOEXEC, 0644);
-		}
+	/* Non-blocking: a FIFO without a reader fails with ENXIO instead of waiting */
+	f->fd = open(tool_out_path(f->out), O_WRONLY | TOOL_O_NONBLOCK | TOOL_O_CLOEXEC);
+	if (f->fd < 0 && errno == ENXIO) {
+		return tool_err(cli, -ENXIO, "%s %s: a FIFO without a reader: cannot write",
+				tool_opt_label(cli, opt), path);
 	}
 	if (f->fd < 0) {
 		return tool_err(cli, -errno, "%s %s: cannot open for writing",
 				tool_opt_label(cli, opt), path);
 	}
 	err = file_classify(f, &st);
-	if (!err && f->regular && !f->created && ftruncate(f->fd, 0)) {
-		err = -errno;
-	}
 	if (err) {
-		f->regular = false; /* not truncated: nothing to report but the error */
 		tool_file_abort(f);
 		return tool_err(cli, err, "%s %s: cannot open for writing",
 				tool_opt_label(cli, opt), path);
@@ -137,11 +124,21 @@ file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
 		ssize_t ret = out ? write(f->fd, buf, left) : read(f->fd, buf, left);
 
 		if (ret < 0 && errno == EINTR) {
+			/* a signal: stop here if it asks the run to stop */
+			int err = tool_sig_check(f->cli);
+
+			if (err) {
+				return err;
+			}
 			continue;
 		}
 		if (ret < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && f->stream) {
 			int err = tool_plat_fd_wait(f->fd, out);
 
+			err = err ? err : tool_sig_check(f->cli);
+			if (err == -EINTR) {
+				return err;
+			}
 			if (err) {
 				return tool_err(f->cli, err, "%s %s: poll failed",
 						tool_opt_label(f->cli, f->opt), f->path);
@@ -166,6 +163,9 @@ file_io(struct tool_file *f, bool out, uint8_t *buf, size_t nbytes)
 				(f->stream && !f->nbytes)
 					? " (a FIFO or device with nothing to read: no writer?)"
 					: "");
+		}
+		if (out) {
+			tool_out_wrote(f->out, f->nbytes, (uint64_t)ret);
 		}
 		buf += ret;
 		left -= ret;
@@ -206,24 +206,10 @@ tool_file_close(struct tool_file *f)
 void
 tool_file_abort(struct tool_file *f)
 {
-	if (f->fd < 0) {
-		return;
-	}
-	close(f->fd);
-	f->fd = -1;
-	if (f->created) {
-		if (unlink(f->path) && errno != ENOENT) {
-			tool_err(f->cli, -errno, "%s %s: cannot remove the incomplete output",
-				 tool_opt_label(f->cli, f->opt), f->path);
-		}
-		return;
-	}
-	if (f->regular) {
-		tool_err(
-			f->cli, -EIO,
-			"%s %s: the file existed before and was truncated: it holds only the %" PRIu64
-			" bytes written before the failure",
-			tool_opt_label(f->cli, f->opt), f->path, f->nbytes);
+	/* the output itself is removed or left as it was when the subcommand ends (tool_run()) */
+	if (f->fd >= 0) {
+		close(f->fd);
+		f->fd = -1;
 	}
 }
 
@@ -260,9 +246,6 @@ tool_data_save(const struct xnvme_cli *cli, enum xnvme_cli_opt opt, const char *
 		return err;
 	}
 	err_close = tool_file_close(&f);
-	if (err_close && f.created) {
-		unlink(path);
-	}
 	return err_close;
 }
 

@@ -202,13 +202,20 @@ int
 tool_check_file_room(const struct xnvme_cli *cli, enum xnvme_cli_opt nopt, uint64_t nbytes,
 		     uint64_t end, enum xnvme_cli_opt fopt, const char *path)
 {
+	return tool_check_file_room_at(cli, nopt, nbytes, end, fopt, path, path);
+}
+
+int
+tool_check_file_room_at(const struct xnvme_cli *cli, enum xnvme_cli_opt nopt, uint64_t nbytes,
+			uint64_t end, enum xnvme_cli_opt fopt, const char *path, const char *where)
+{
 	uint64_t fs_nbytes, size_max;
 	struct stat st;
 
-	if (!path || stat(path, &st) || !S_ISREG(st.st_mode)) {
+	if (!path || !where || stat(where, &st) || !S_ISREG(st.st_mode)) {
 		return 0;
 	}
-	fs_nbytes = file_fs_nbytes(path);
+	fs_nbytes = file_fs_nbytes(where);
 	if (fs_nbytes && nbytes > fs_nbytes) {
 		return tool_err(cli, -EFBIG,
 				"%s %" PRIu64 ": more than %s %s can hold: its file system holds "
@@ -216,7 +223,7 @@ tool_check_file_room(const struct xnvme_cli *cli, enum xnvme_cli_opt nopt, uint6
 				tool_opt_label(cli, nopt), nbytes, tool_opt_label(cli, fopt), path,
 				fs_nbytes);
 	}
-	size_max = tool_file_size_max(path);
+	size_max = tool_file_size_max(where);
 	if (end > size_max) {
 		return tool_err(cli, -EFBIG,
 				"%s %" PRIu64 ": %s %s would end at byte %" PRIu64

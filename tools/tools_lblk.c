@@ -24,12 +24,12 @@ static const struct tool_lblk_op_attr g_ops[] = {
 	[TOOL_LBLK_WRITE_ZEROES] = {"Write Zeroes", XNVME_SPEC_NVM_OPC_WRITE_ZEROES, false, false,
 				    true},
 	[TOOL_LBLK_WRITE_UNCOR] = {"Write Uncorrectable", XNVME_SPEC_NVM_OPC_WRITE_UNCORRECTABLE,
-				   false, false, false},
+				   false, false, true},
 	[TOOL_LBLK_COMPARE] = {"Compare", XNVME_SPEC_NVM_OPC_COMPARE, false, true, false},
 	[TOOL_LBLK_WRITE_DIR] = {"Write", XNVME_SPEC_NVM_OPC_WRITE, false, true, true},
-	[TOOL_LBLK_APPEND] = {"Zone Append", XNVME_SPEC_ZND_OPC_APPEND, false, true, false},
+	[TOOL_LBLK_APPEND] = {"Zone Append", XNVME_SPEC_ZND_OPC_APPEND, false, true, true},
 	[TOOL_LBLK_WRITE_PI] = {"Write and Read with PI", XNVME_SPEC_NVM_OPC_WRITE, false, true,
-				false},
+				true},
 };
 
 const struct xnvme_geo *
@@ -48,7 +48,7 @@ tool_lblk_geo(struct xnvme_cli *cli)
 
 int
 tool_lblk_check_range(struct xnvme_cli *cli, const struct xnvme_geo *geo, enum xnvme_cli_opt opt,
-		      uint64_t slba, uint64_t nlbas, bool may_extend)
+		      uint64_t slba, uint64_t nlbas)
 {
 	const struct xnvme_ident *ident = xnvme_dev_get_ident(cli->args.dev);
 	bool is_file = ident && ident->dtype == TOOL_DTYPE_FILE;
@@ -63,18 +63,10 @@ tool_lblk_check_range(struct xnvme_cli *cli, const struct xnvme_geo *geo, enum x
 		return tool_err(cli, -EINVAL, "%s 0x%" PRIx64 "%s: the range overflows",
 				tool_opt_label(cli, opt), slba, nlb);
 	}
-	if (is_file && may_extend) {
-		/* a file grows, up to the largest file size of its file system */
-		uint64_t end, max = tool_file_size_max(cli->args.uri);
-
-		if (!tool_mul_u64(slba + nlbas, geo->lba_nbytes, &end) || end > max) {
-			return tool_err(cli, -EFBIG,
-					"%s 0x%" PRIx64 "%s: the range ends past byte %" PRIu64
-					", the largest file size of %s",
-					tool_opt_label(cli, opt), slba, nlb, max, cli->args.uri);
-		}
-		return 0;
-	}
+	/*
+	 * A file is a namespace of the size it had when opened: the library refuses NVM commands
+	 * beyond it (LBA Out of Range), writes included, so they are refused here before any
+	 */
 	if (is_file) {
 		dev_nlbas = geo->tbytes / geo->lba_nbytes;
 	} else {
@@ -83,7 +75,8 @@ tool_lblk_check_range(struct xnvme_cli *cli, const struct xnvme_geo *geo, enum x
 	if (slba + nlbas > dev_nlbas) {
 		return tool_err(cli, -EINVAL,
 				"%s 0x%" PRIx64 "%s: LBAs up to 0x%" PRIx64
-				" are beyond the end of the namespace (%" PRIu64 " LBAs)",
+				" are beyond the end of the namespace (%" PRIu64
+				" LBAs): refused before any command",
 				tool_opt_label(cli, opt), slba, nlb, slba + nlbas - 1, dev_nlbas);
 	}
 	return 0;
@@ -193,7 +186,7 @@ tool_lblk_io_teardown(struct tool_lblk_io *io, int err)
 	tool_file_close(&io->din);
 	tool_file_close(&io->min);
 	if (err) {
-		/* outputs created by this run are removed, existing ones reported as partial */
+		/* outputs are removed or left as they were when the subcommand ends */
 		tool_file_abort(&io->dout);
 		tool_file_abort(&io->mout);
 	} else {
@@ -239,14 +232,21 @@ tool_lblk_io_setup(struct tool_lblk_io *io, struct xnvme_cli *cli, enum tool_lbl
 	io->meta_blk = (io->geo->nbytes_oob && !io->geo->lba_extended) ? io->geo->nbytes_oob : 0;
 	io->cmd_nlbas = tool_lblk_cmd_nlbas(io->dev, io->geo, op);
 
-	err = tool_lblk_check_range(cli, io->geo, XNVME_CLI_OPT_SLBA, io->slba, io->nlbas,
-				    io->attr->extends);
+	err = tool_lblk_check_range(cli, io->geo, XNVME_CLI_OPT_SLBA, io->slba, io->nlbas);
 	if (err) {
 		return err;
 	}
 	err = lblk_io_open_files(io);
 	if (err) {
 		goto fail;
+	}
+	/* the blocks written: every error line from now on names them */
+	if (io->attr->writes) {
+		io->dev_out = tool_out_device(cli, XNVME_CLI_OPT_URI, args->uri, "LBAs", true);
+		if (!io->dev_out) {
+			err = -ENOMEM;
+			goto fail;
+		}
 	}
 
 	if (has_data) {
@@ -419,6 +419,11 @@ tool_lblk_rw(struct xnvme_cli *cli, enum tool_lblk_op op)
 	while (done < io.nlbas) {
 		uint64_t n = XNVME_MIN_U64(io.cmd_nlbas, io.nlbas - done);
 
+		/* between two commands: a signal stops the transfer here */
+		err = tool_sig_check(cli);
+		if (err) {
+			break;
+		}
 		if (io.attr->from_host) {
 			err = tool_lblk_io_fill(&io, done, n);
 			if (err) {
@@ -429,6 +434,8 @@ tool_lblk_rw(struct xnvme_cli *cli, enum tool_lblk_op op)
 		if (err) {
 			break;
 		}
+		tool_out_wrote(io.dev_out,
+			       io.op == TOOL_LBLK_APPEND ? io.elba + 1 - n : io.slba + done, n);
 		if (io.attr->to_host) {
 			err = lblk_io_drain(&io, n);
 			if (err) {

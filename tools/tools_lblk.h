@@ -32,7 +32,7 @@ struct tool_lblk_op_attr {
 	uint8_t opcode;
 	bool to_host;   ///< data flows from the device to --data-output
 	bool from_host; ///< data flows from --data-input (or generated) to the device
-	bool extends;   ///< may write past the end of a regular file
+	bool writes;    ///< writes the device: the blocks written are named in error lines
 };
 
 /** One range transfer; set up with tool_lblk_io_setup(), released with tool_lblk_io_teardown() */
@@ -54,6 +54,8 @@ struct tool_lblk_io {
 
 	uint64_t alba; ///< Zone Append: LBA assigned to the first block
 	uint64_t elba; ///< Zone Append: LBA assigned to the last block
+
+	struct tool_out *dev_out; ///< ops writing the device: the LBAs written so far
 };
 
 /** The device geometry, or NULL (reported) when it does not describe logical blocks */
@@ -61,12 +63,12 @@ const struct xnvme_geo *
 tool_lblk_geo(struct xnvme_cli *cli);
 
 /**
- * Checks that [slba, slba + nlbas) lies within the namespace, naming option `opt` otherwise.
- * Writes to a regular file may extend it (`may_extend`), so only reads are bounded there.
+ * Checks that [slba, slba + nlbas) lies within the namespace, naming option `opt` otherwise; a
+ * regular file is a namespace of the size it has, for writes too
  */
 int
 tool_lblk_check_range(struct xnvme_cli *cli, const struct xnvme_geo *geo, enum xnvme_cli_opt opt,
-		      uint64_t slba, uint64_t nlbas, bool may_extend);
+		      uint64_t slba, uint64_t nlbas);
 
 /** Most blocks one command of `op` may address on this device */
 uint64_t

@@ -2,9 +2,9 @@
 /**
  * Byte-addressed transfers through the file API (xdd, xnvme_file), setting up: opening a file
  * or device with the backend options of the command line (an NVMe namespace reached through
- * the "nvme" passthrough mechanism is moved in whole LBAs), the transfer parameters, room
- * checks, closing and removing a created output on failure. The transfers themselves are in
- * tools_xfer_rw.c.
+ * the "nvme" passthrough mechanism is moved in whole LBAs; an output file is written as a new
+ * file, tools_out.c), the transfer parameters, and the checks of room and alignment that run
+ * before anything is written. The transfers themselves are in tools_xfer_rw.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -115,6 +115,74 @@ xfer_lba_mode(struct tool_xfer *x)
 	return 0;
 }
 
+/* The O_DIRECT alignment of what `x` writes to or reads from, when the OS says */
+static void
+xfer_dio_align(struct tool_xfer *x, const char *path)
+{
+	const struct xnvme_cli *cli = x->cli;
+
+	x->direct = cli->given[XNVME_CLI_OPT_DIRECT] && cli->args.direct;
+	if (x->direct && tool_plat_dio_align(path, &x->dio_mem, &x->dio_off)) {
+		x->dio_mem = 0;
+		x->dio_off = 0;
+	}
+}
+
+/*
+ * The output end of a transfer: a regular file (existing, or to be created) is written as a
+ * new file that tool_run() puts in place when the subcommand succeeds; a device, or a URI the
+ * library opens, in place. A file opened both ways (write-read's uri) is a device.
+ */
+static int
+xfer_open_out(struct tool_xfer *x, int mode, struct xnvme_opts *opts)
+{
+	const struct xnvme_cli *cli = x->cli;
+	const char *path = x->path;
+	struct stat st;
+	int err;
+
+	if (stat(path, &st) && errno == ENOENT) {
+		/*
+		 * Nothing of that name: a URI the library opens (a ramdisk, a PCI address), or a
+		 * file to create. With create set, the first backend handling paths would make a
+		 * file of a device URI such as "1GB": try without first. ENOSYS too: a backend
+		 * lacking a named mechanism outranks the file backend's ENOENT.
+		 */
+		x->dev = file_open_quiet(path, opts);
+		if (x->dev) {
+			x->out = tool_out_device(cli, x->opt, path, "bytes", false);
+			return x->out ? 0 : -ENOMEM;
+		}
+		if (errno != ENOENT && errno != ENOSYS) {
+			return tool_err(cli, -errno, "%s %s: cannot open for writing: %s",
+					tool_opt_label(cli, x->opt), path, xnvme_last_error());
+		}
+	} else if (S_ISREG(st.st_mode) && (mode & TOOL_XFER_IN)) {
+		/* read and written: the file is the device of the subcommand, used in place */
+		x->out = tool_out_device(cli, x->opt, path, "bytes", false);
+		if (!x->out) {
+			return -ENOMEM;
+		}
+		x->dev = xnvme_file_open(path, opts);
+		return x->dev ? 0
+			      : tool_err(cli, -errno, "%s %s: cannot open for writing: %s",
+					 tool_opt_label(cli, x->opt), path, xnvme_last_error());
+	}
+
+	x->out = tool_out_open(cli, x->opt, path, (mode & TOOL_XFER_TRUNC) ? 0 : TOOL_OUT_KEEP,
+			       &err);
+	if (!x->out) {
+		return err;
+	}
+	x->dev = xnvme_file_open(tool_out_path(x->out), opts);
+	if (!x->dev) {
+		return tool_err(cli, -errno, "%s %s: cannot open %s for writing: %s",
+				tool_opt_label(cli, x->opt), path, tool_out_path(x->out),
+				xnvme_last_error());
+	}
+	return 0;
+}
+
 int
 tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_opt opt,
 	       const char *path, int mode, size_t iosize, uint32_t qdepth, uint32_t vec_cnt)
@@ -140,39 +208,33 @@ tool_xfer_open(struct tool_xfer *x, const struct xnvme_cli *cli, enum xnvme_cli_
 				"moved at byte offsets",
 				tool_opt_label(cli, opt), path, file_kind(st.st_mode));
 	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		return tool_err(cli, -EISDIR, "%s %s: is a directory", tool_opt_label(cli, opt),
+				path);
+	}
 
-	/*
-	 * An output is created only when nothing answers to its name: with create set, the first
-	 * backend handling paths would make a file of a device URI such as "1GB".
-	 */
+	/* the file itself is never created nor truncated: a new file replaces it (tools_out.c) */
 	opts = xfer_opts(cli, mode, false);
-	if ((mode & TOOL_XFER_OUT) && stat(path, &st) && errno == ENOENT) {
-		x->dev = file_open_quiet(path, &opts);
-		/*
-		 * ENOSYS too: a backend lacking a named mechanism (the ramdisk has no io_uring or
-		 * iocp) outranks the file backend's ENOENT; with create, a backend that has the
-		 * mechanism makes the file, and no backend creates one it cannot serve.
-		 */
-		if (!x->dev && (errno == ENOENT || errno == ENOSYS)) {
-			opts = xfer_opts(cli, mode, true);
-			x->dev = xnvme_file_open(path, &opts);
-			x->created = x->dev != NULL;
+	opts.truncate = 0;
+	if (mode & TOOL_XFER_OUT) {
+		err = xfer_open_out(x, mode, &opts);
+		if (err) {
+			tool_xfer_close(x);
+			return err;
 		}
 	} else {
 		x->dev = xnvme_file_open(path, &opts);
-	}
-	if (!x->dev) {
-		return tool_err(cli, -errno, "%s %s: cannot open%s: %s", tool_opt_label(cli, opt),
-				path, (mode & TOOL_XFER_OUT) ? " for writing" : "",
-				xnvme_last_error());
+		if (!x->dev) {
+			return tool_err(cli, -errno, "%s %s: cannot open: %s",
+					tool_opt_label(cli, opt), path, xnvme_last_error());
+		}
 	}
 	{
 		const struct xnvme_ident *ident = xnvme_dev_get_ident(x->dev);
 
 		x->is_file = ident && ident->dtype == TOOL_DTYPE_FILE;
-		x->truncated = x->is_file && !x->created && (mode & TOOL_XFER_OUT) &&
-			       (mode & TOOL_XFER_TRUNC);
 	}
+	xfer_dio_align(x, x->out ? tool_out_path(x->out) : path);
 
 	err = xfer_lba_mode(x);
 	if (err) {
@@ -237,34 +299,6 @@ tool_xfer_close(struct tool_xfer *x)
 	}
 }
 
-void
-tool_xfer_abort(struct tool_xfer *x)
-{
-	bool created = x->created, truncated = x->truncated;
-
-	tool_xfer_close(x);
-	if (created) {
-		if (unlink(x->path) && errno != ENOENT) {
-			tool_err(x->cli, -errno, "%s %s: cannot remove the incomplete output",
-				 tool_opt_label(x->cli, x->opt), x->path);
-		}
-		x->created = false;
-		return;
-	}
-	if (truncated) {
-		tool_err(
-			x->cli, -EIO,
-			"%s %s: the file existed before and was truncated: it holds only the %" PRIu64
-			" bytes written before the failure",
-			tool_opt_label(x->cli, x->opt), x->path, x->nwritten);
-	} else if (x->nwritten) {
-		tool_err(x->cli, -EIO,
-			 "%s %s: %" PRIu64 " bytes were written before the failure: the output is "
-			 "incomplete",
-			 tool_opt_label(x->cli, x->opt), x->path, x->nwritten);
-	}
-}
-
 int
 tool_xfer_check_room(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_t nbytes,
 		     uint64_t end)
@@ -273,7 +307,9 @@ tool_xfer_check_room(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_
 	uint64_t size;
 
 	if (x->is_file) {
-		return tool_check_file_room(cli, nopt, nbytes, end, x->opt, x->path);
+		/* a new file is written beside the target: that one exists, on the same file system */
+		return tool_check_file_room_at(cli, nopt, nbytes, end, x->opt, x->path,
+					       x->out ? tool_out_path(x->out) : x->path);
 	}
 	size = tool_xfer_size(x);
 	if (end > size) {
@@ -284,6 +320,55 @@ tool_xfer_check_room(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_
 				x->path, size, end);
 	}
 	return 0;
+}
+
+/* Whether a command of `n` bytes spread over `vec_cnt` elements (iov_split()) keeps `align` */
+static bool
+vec_aligned(uint64_t n, uint32_t vec_cnt, uint64_t align)
+{
+	uint64_t cnt = vec_cnt < n ? vec_cnt : n;
+
+	return !vec_cnt || !n || !((n / cnt) % align);
+}
+
+int
+tool_xfer_check_range(const struct tool_xfer *x, enum xnvme_cli_opt nopt, uint64_t offset,
+		      uint64_t nbytes)
+{
+	const struct xnvme_cli *cli = x->cli;
+	char what[128];
+	uint64_t align;
+
+	if (x->lba_nbytes && (offset % x->lba_nbytes || nbytes % x->lba_nbytes)) {
+		return tool_err(cli, -EINVAL,
+				"%s %s: an NVMe namespace, read and written in whole %u-byte "
+				"LBAs: offset %" PRIu64 " and %" PRIu64 " bytes (%s) are not; "
+				"nothing was written",
+				tool_opt_label(cli, x->opt), x->path, x->lba_nbytes, offset, nbytes,
+				tool_opt_label(cli, nopt));
+	}
+	if (!x->direct || !x->dio_off) {
+		return 0;
+	}
+	align = x->dio_off;
+	if (x->iosize % align) {
+		snprintf(what, sizeof(what), "the transfer size (--iosize %zu)", x->iosize);
+	} else if (offset % align) {
+		snprintf(what, sizeof(what), "the offset (--offset %" PRIu64 ")", offset);
+	} else if (nbytes % align) {
+		snprintf(what, sizeof(what), "the size (%s: %" PRIu64 " bytes)",
+			 tool_opt_label(cli, nopt), nbytes);
+	} else if (!vec_aligned(x->iosize, x->vec_cnt, align) ||
+		   !vec_aligned(nbytes % x->iosize, x->vec_cnt, align)) {
+		snprintf(what, sizeof(what), "each vector element (--iosize %zu / --vec-cnt %u)",
+			 x->iosize, x->vec_cnt);
+	} else {
+		return 0;
+	}
+	return tool_err(cli, -EINVAL,
+			"%s %s: with --direct, %s must be a multiple of %" PRIu64
+			" bytes, the direct I/O alignment there; nothing was written",
+			tool_opt_label(cli, x->opt), x->path, what, align);
 }
 
 uint64_t

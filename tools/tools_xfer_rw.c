@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
  * Byte-addressed transfers through the file API, moving data: tool_xfer_rw() in commands of
- * --iosize bytes, synchronous or keeping a queue full, contiguous or vectored, and
- * tool_xfer_copy() from one tool_xfer to another with a progress line. Opening and closing
- * are in tools_xfer.c.
+ * --iosize bytes, synchronous or keeping a queue full, contiguous or vectored, stopping between
+ * two commands when a signal asks (a queue is drained first), and tool_xfer_copy() from one
+ * tool_xfer to another with a progress line. Opening and closing are in tools_xfer.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -97,6 +97,11 @@ xfer_rw_sync(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint6
 		struct xnvme_cmd_ctx ctx = xnvme_file_get_cmd_ctx(x->dev);
 		size_t n = nbytes - pos < x->iosize ? nbytes - pos : x->iosize;
 
+		/* between two commands: a signal stops the transfer here */
+		err = tool_sig_check(x->cli);
+		if (err) {
+			break;
+		}
 		err = xfer_submit(x, &ctx, write, buf + pos, n, offset + pos, iov);
 		if (err || xnvme_cmd_ctx_cpl_status(&ctx)) {
 			err = xfer_failed(x, &ctx, err, write, offset + pos, n);
@@ -107,10 +112,10 @@ xfer_rw_sync(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint6
 			err = xfer_short(x, write, offset + pos, n, ctx.cpl.result);
 			break;
 		}
-		pos += n;
 		if (write) {
-			x->nwritten += n;
+			tool_out_wrote(x->out, offset + pos, n);
 		}
+		pos += n;
 		tool_progress_update(x->prog, x->prog_base + pos);
 	}
 
@@ -170,6 +175,9 @@ xfer_async_cb(struct xnvme_cmd_ctx *ctx, void *cb_arg)
 		xfer_async_fail(xa, ctx, -EIO, true, slot);
 	} else {
 		xa->done += slot->nbytes;
+		if (xa->write) {
+			tool_out_wrote(xa->x->out, slot->offset, slot->nbytes);
+		}
 	}
 	xa->free[xa->nfree++] = slot->idx;
 	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
@@ -181,6 +189,7 @@ xfer_rw_async(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint
 	uint32_t depth = xnvme_queue_get_capacity(x->queue);
 	struct xfer_async xa = {.x = x, .write = write};
 	struct iovec *iovs = NULL;
+	bool stop = false;
 	size_t pos = 0;
 	int err = 0;
 
@@ -200,10 +209,12 @@ xfer_rw_async(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint
 		xa.free[xa.nfree++] = depth - 1 - i;
 	}
 
-	while ((pos < nbytes && !xa.err) || xnvme_queue_get_outstanding(x->queue)) {
+	while ((pos < nbytes && !xa.err && !stop) || xnvme_queue_get_outstanding(x->queue)) {
 		int ret;
 
-		while (pos < nbytes && !xa.err && xa.nfree) {
+		/* a signal: submit nothing more, let what is in flight complete */
+		stop = stop || tool_sig_pending();
+		while (pos < nbytes && !xa.err && !stop && xa.nfree) {
 			struct xfer_slot *slot = &xa.slots[xa.free[xa.nfree - 1]];
 			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(x->queue);
 			size_t n = nbytes - pos < x->iosize ? nbytes - pos : x->iosize;
@@ -242,12 +253,11 @@ xfer_rw_async(struct tool_xfer *x, bool write, uint8_t *buf, size_t nbytes, uint
 		err = xfer_short(x, write, xa.err_offset, xa.err_nbytes, xa.err_ctx.cpl.result);
 	} else if (xa.err) {
 		err = xfer_failed(x, &xa.err_ctx, xa.err, write, xa.err_offset, xa.err_nbytes);
+	} else if (stop) {
+		err = tool_sig_check(x->cli);
 	}
 
 exit:
-	if (write) {
-		x->nwritten += xa.done;
-	}
 	free(iovs);
 	free(xa.free);
 	free(xa.slots);

@@ -59,9 +59,14 @@ sub_copy(struct xnvme_cli *cli)
 		tool_xfer_close(&in);
 		return err;
 	}
+	/* every check before the first byte is written */
 	err = tool_xfer_check_room(&out, XNVME_CLI_OPT_DATA_NBYTES, nbytes, args->offset + nbytes);
+	err = err ? err
+		  : tool_xfer_check_range(&in, XNVME_CLI_OPT_DATA_NBYTES, args->offset, nbytes);
+	err = err ? err
+		  : tool_xfer_check_range(&out, XNVME_CLI_OPT_DATA_NBYTES, args->offset, nbytes);
 	if (err) {
-		tool_xfer_abort(&out);
+		tool_xfer_close(&out);
 		tool_xfer_close(&in);
 		return err;
 	}
@@ -73,12 +78,7 @@ sub_copy(struct xnvme_cli *cli)
 	}
 
 	err = tool_xfer_copy(cli, &in, &out, nbytes, args->offset, args->offset);
-
-	if (err) {
-		tool_xfer_abort(&out);
-	} else {
-		tool_xfer_close(&out);
-	}
+	tool_xfer_close(&out);
 	tool_xfer_close(&in);
 	return err;
 }
@@ -93,12 +93,15 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_short = "Copy with synchronous commands",
 		.descr_long = "Copies --data-nbytes bytes starting at byte --offset of "
 			      "--data-input to the same offset of --data-output (created when "
-			      "missing, not truncated), --iosize bytes (default 131072) per "
+			      "missing, its other bytes kept), --iosize bytes (default 131072) per "
 			      "command; --direct opens both with O_DIRECT. Inputs and outputs are "
 			      "regular files or device URIs (not FIFOs), and different files "
 			      "(checked by device and inode). The range must lie within the input "
-			      "and fit in the output (a device's capacity, a file's file system); "
-			      "an output created by a failed run is removed",
+			      "and fit in the output (a device's capacity, a file's file system), "
+			      "and with --direct be aligned as the OS requires: checked before "
+			      "anything is written. A regular file is written as a new file (a "
+			      "copy of it, then the range) that replaces it only when complete and "
+			      "synced",
 		.command = sub_copy,
 		.opts = {OPTS_COPY, XNVME_CLI_ASYNC_OPTS},
 	},
@@ -112,6 +115,6 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, "xdd", "Copy data between files and devices",
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, NULL, "xdd", "Copy data between files and devices",
 	  "Copies a byte range from one file or device to another through the "
 	  "library's file API and reports the throughput")

@@ -936,6 +936,12 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "xnvme", "Enumerate, inspect and manage NVMe devices",
+/* The subcommands that write the device; every other one opens it read-only */
+static const char *const g_writers[] = {
+	"feature-set", "set-fdp-events",  "format",      "sanitize",  "fdp-ruhu", "pioc", "padc",
+	"dsm",         "subsystem-reset", "ctrlr-reset", "ns-rescan", NULL};
+
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, g_writers, "xnvme",
+	  "Enumerate, inspect and manage NVMe devices",
 	  "Enumerates devices, prints their identify data, logs and features, and "
 	  "passes admin and raw commands, through any backend of the library")

@@ -45,15 +45,16 @@ sub_write_read(struct xnvme_cli *cli)
 	if (err) {
 		return err;
 	}
-	err = tool_xfer_check_room(&x, XNVME_CLI_OPT_DATA_NBYTES, nbytes, nbytes);
-	if (err) {
-		tool_xfer_abort(&x);
-		return err;
-	}
 	/* One command per MDTS: the largest transfer the device takes */
 	geo = xnvme_dev_get_geo(x.dev);
 	iosize = (geo && geo->mdts_nbytes) ? geo->mdts_nbytes : TOOL_IOSIZE_DEF;
 	x.iosize = iosize;
+	err = tool_xfer_check_room(&x, XNVME_CLI_OPT_DATA_NBYTES, nbytes, nbytes);
+	err = err ? err : tool_xfer_check_range(&x, XNVME_CLI_OPT_DATA_NBYTES, 0, nbytes);
+	if (err) {
+		tool_xfer_close(&x);
+		return err;
+	}
 
 	wbuf = xnvme_buf_alloc(x.dev, nbytes);
 	rbuf = xnvme_buf_alloc(x.dev, nbytes);
@@ -88,11 +89,7 @@ sub_write_read(struct xnvme_cli *cli)
 exit:
 	xnvme_buf_free(x.dev, rbuf);
 	xnvme_buf_free(x.dev, wbuf);
-	if (err) {
-		tool_xfer_abort(&x);
-	} else {
-		tool_xfer_close(&x);
-	}
+	tool_xfer_close(&x);
 	return err;
 }
 
@@ -169,12 +166,9 @@ sub_dump(struct xnvme_cli *cli)
 		return err;
 	}
 	err = tool_xfer_check_room(&out, XNVME_CLI_OPT_DATA_NBYTES, nbytes, nbytes);
+	err = err ? err : tool_xfer_check_range(&out, XNVME_CLI_OPT_DATA_NBYTES, 0, nbytes);
 	err = err ? err : stream(cli, &out, true, nbytes, qdepth);
-	if (err) {
-		tool_xfer_abort(&out);
-	} else {
-		tool_xfer_close(&out);
-	}
+	tool_xfer_close(&out);
 	return err;
 }
 
@@ -196,7 +190,8 @@ sub_load(struct xnvme_cli *cli)
 	if (err) {
 		return err;
 	}
-	err = stream(cli, &in, false, tool_xfer_size(&in), qdepth);
+	err = tool_xfer_check_range(&in, XNVME_CLI_OPT_DATA_INPUT, 0, tool_xfer_size(&in));
+	err = err ? err : stream(cli, &in, false, tool_xfer_size(&in), qdepth);
 	tool_xfer_close(&in);
 	return err;
 }
@@ -234,17 +229,15 @@ sub_copy(struct xnvme_cli *cli)
 		tool_xfer_close(&in);
 		return err;
 	}
+	/* every check before the first byte is written */
 	err = tool_xfer_check_room(&out, XNVME_CLI_OPT_DATA_INPUT, nbytes, nbytes);
+	err = err ? err : tool_xfer_check_range(&in, XNVME_CLI_OPT_DATA_INPUT, 0, nbytes);
+	err = err ? err : tool_xfer_check_range(&out, XNVME_CLI_OPT_DATA_INPUT, 0, nbytes);
 	if (!err) {
 		announce("copying", nbytes, iosize, qdepth, vec_cnt);
 		err = tool_xfer_copy(cli, &in, &out, nbytes, 0, 0);
 	}
-
-	if (err) {
-		tool_xfer_abort(&out);
-	} else {
-		tool_xfer_close(&out);
-	}
+	tool_xfer_close(&out);
 	tool_xfer_close(&in);
 	return err;
 }
@@ -264,8 +257,8 @@ static struct xnvme_cli_sub g_subs[] = {
 		.name = "write-read",
 		.descr_short = "Write then read back data-nbytes bytes of a file or device",
 		.descr_long = "Writes data-nbytes bytes of generated data at offset 0 of uri (a "
-			      "file, created when missing, or a device), reads them back and "
-			      "compares; fails when any byte differs",
+			      "device, or a file: written in place, created when missing), reads "
+			      "them back and compares; fails when any byte differs",
 		.command = sub_write_read,
 		.opts = {TOOL_OPTS_URI, TOOL_POSA(DATA_NBYTES), XNVME_CLI_ASYNC_OPTS},
 	},
@@ -273,10 +266,12 @@ static struct xnvme_cli_sub g_subs[] = {
 		.name = "dump-sync",
 		.descr_short = "Write generated data to a file, synchronously",
 		.descr_long = "Writes --data-nbytes bytes of generated data (byte k is "
-			      "'A' + k % 26) to data-output, created or truncated, --iosize bytes "
-			      "(default 131072) per command. A size the file system of a file (or "
-			      "the capacity of a device) cannot hold is refused before anything "
-			      "is written; an output created by a failed run is removed",
+			      "'A' + k % 26) to data-output, --iosize bytes (default 131072) per "
+			      "command. A regular file is written as a new file that replaces it "
+			      "(or becomes it) only when every byte is written and synced; a size "
+			      "its file system (or the capacity of a device) cannot hold, or an "
+			      "alignment --direct cannot take, is refused before anything is "
+			      "written",
 		.command = sub_dump,
 		.opts = {OPTS_DUMP, XNVME_CLI_ASYNC_OPTS},
 	},
@@ -322,11 +317,13 @@ static struct xnvme_cli_sub g_subs[] = {
 	{
 		.name = "copy-sync",
 		.descr_short = "Copy one file to another, synchronously",
-		.descr_long = "Copies all of data-input to data-output (created or truncated), "
-			      "--iosize bytes (default 131072) per command. Both are regular files "
-			      "or devices (not FIFOs) and must be different files (checked by "
-			      "device and inode, through any link); an output created by a failed "
-			      "run is removed",
+		.descr_long = "Copies all of data-input to data-output, --iosize bytes (default "
+			      "131072) per command. Both are regular files or devices (not FIFOs) "
+			      "and must be different files (checked by device and inode, through "
+			      "any link). A regular file is written as a new file that replaces "
+			      "it (or becomes it) only when the copy is complete and synced; "
+			      "sizes and --direct alignments are checked before anything is "
+			      "written",
 		.command = sub_copy,
 		.opts = {OPTS_COPY, XNVME_CLI_ASYNC_OPTS},
 	},
@@ -340,6 +337,6 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, "xnvme_file", "Exercise the file API",
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_NONE, NULL, "xnvme_file", "Exercise the file API",
 	  "Writes, reads, dumps, loads and copies files through the library's file "
 	  "API with synchronous, queued and vectored commands")

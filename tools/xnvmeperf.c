@@ -9,12 +9,13 @@
  * p50/p90/p99/p99.9/p99.99, together with IOPS, MiB/s and the CPU time of the process
  * (getrusage). Text or JSON output; a progress line on stderr when it is a terminal.
  *
- * Plain getopt_long rather than the CLI builder: the builder's fixed option set has no thread
- * count, duration, access pattern, read/write mix or output format, and takes one URI only.
- * Backend and mechanism options use the builder's names (--be, --async, ...).
+ * On the CLI builder like every tool: its options beyond the builder's (thread count, duration,
+ * access pattern, read/write mix, output format, several URIs) are options of its own
+ * (xnvmeperf_args.c, xnvme_cli_run_tool_opts()); "xnvmeperf <args>" runs its one subcommand,
+ * run. Errors are one '# ERR:' line, as in every tool; SIGINT and SIGTERM stop the threads
+ * between two commands, the report shows what ran, and the exit status says which signal.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -29,10 +30,9 @@
 #include <libxnvme.h>
 #include "tools_common.h"
 #include "xnvmeperf.h"
-#include "xnvmeperf_doc.h"
 
-/* Only the title: error lines as the other tools print them (tool_err()) */
-const struct xnvme_cli g_perf_cli = {.title = "xnvmeperf"};
+/* The running subcommand: error lines name it */
+static const struct xnvme_cli *g_cli;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Configuration                                                                               */
@@ -76,23 +76,20 @@ struct perf_thread {
 	uint64_t submitted;
 	uint64_t reads, writes;
 	uint64_t errors;
-	volatile uint64_t completed; ///< read by the progress line
-	int err;                     ///< fatal error of the thread
-	int finished;                ///< atomic: set when the thread is done
+	volatile uint64_t completed;  ///< read by the progress line
+	int err;                      ///< fatal error of the thread
+	struct xnvme_cmd_ctx err_ctx; ///< the first failed command, reported after the run
+	uint64_t err_slba;
+	bool err_write;
+	int finished; ///< atomic: set when the thread is done
 	uint64_t t_start, t_end;
 	struct tool_cpu_times cpu;
 
 	struct hist hist;
 };
 
-static volatile sig_atomic_t g_stop;
-
-static void
-on_signal(int sig)
-{
-	(void)sig;
-	g_stop = 1;
-}
+/* Set when a thread could not start: the others stop */
+static volatile int g_stop;
 
 static uint64_t
 now_ns(void)
@@ -155,9 +152,11 @@ account(struct perf_thread *t, struct perf_slot *slot, struct xnvme_cmd_ctx *ctx
 {
 	hist_add(&t->hist, end - slot->start_ns);
 	if (xnvme_cmd_ctx_cpl_status(ctx)) {
+		/* the first one is reported once the threads are done: no output from here */
 		if (!t->errors) {
-			fprintf(stderr, "xnvmeperf: thread %d: command failed:\n", t->id);
-			xnvme_cmd_ctx_pr(ctx, XNVME_PR_DEF);
+			t->err_ctx = *ctx;
+			t->err_write = slot->write;
+			t->err_slba = ctx->cmd.nvm.slba;
 		}
 		t->errors += 1;
 	}
@@ -183,7 +182,8 @@ on_cpl(struct xnvme_cmd_ctx *ctx, void *cb_arg)
 static inline bool
 thread_done(struct perf_thread *t, uint64_t now)
 {
-	if (g_stop) {
+	/* a signal stops every thread between two commands */
+	if (g_stop || tool_sig_pending()) {
 		return true;
 	}
 	if (t->conf->count) {
@@ -231,6 +231,7 @@ run_async(struct perf_thread *t)
 	const struct perf_conf *conf = t->conf;
 	uint64_t now = now_ns();
 	bool done = false;
+	int err_poke;
 
 	while (!done || xnvme_queue_get_outstanding(t->queue)) {
 		done = done || thread_done(t, now);
@@ -256,9 +257,7 @@ run_async(struct perf_thread *t)
 			}
 			if (err) {
 				xnvme_queue_put_cmd_ctx(t->queue, ctx);
-				fprintf(stderr, "xnvmeperf: thread %d: submission failed: %s\n",
-					t->id, strerror(-err));
-				t->err = err;
+				t->err = err; /* reported after the run */
 				done = true;
 				break;
 			}
@@ -268,9 +267,9 @@ run_async(struct perf_thread *t)
 				done = true;
 			}
 		}
-		if (xnvme_queue_poke(t->queue, 0) < 0) {
-			fprintf(stderr, "xnvmeperf: thread %d: poke failed\n", t->id);
-			t->err = -EIO;
+		err_poke = xnvme_queue_poke(t->queue, 0);
+		if (err_poke < 0) {
+			t->err = err_poke; /* reported after the run */
 			xnvme_queue_drain(t->queue);
 			break;
 		}
@@ -340,9 +339,8 @@ thread_setup(struct perf_thread *t)
 
 	t->buf = xnvme_buf_alloc(pd->dev, (size_t)nslots * conf->iosize);
 	if (!t->buf) {
-		fprintf(stderr, "xnvmeperf: %s: buffer of %zu bytes: %s\n", pd->uri,
-			(size_t)nslots * conf->iosize, strerror(errno));
-		return -ENOMEM;
+		return tool_err(g_cli, -ENOMEM, "%s: cannot allocate a buffer of %zu bytes",
+				pd->uri, (size_t)nslots * conf->iosize);
 	}
 	/* written data: a recognisable pattern, not zeros (some targets compress) */
 	for (size_t i = 0; i < (size_t)nslots * conf->iosize; ++i) {
@@ -352,9 +350,8 @@ thread_setup(struct perf_thread *t)
 	if (conf->qdepth) {
 		err = xnvme_queue_init(pd->dev, (uint16_t)conf->qdepth, 0, &t->queue);
 		if (err) {
-			tool_err(&g_perf_cli, err, "%s: no queue of depth %u: %s", pd->uri,
-				 conf->qdepth, xnvme_last_error());
-			return err;
+			return tool_err(g_cli, err, "%s: no queue of depth %u: %s", pd->uri,
+					conf->qdepth, xnvme_last_error());
 		}
 		xnvme_queue_set_cb(t->queue, on_cpl, NULL);
 	}
@@ -380,47 +377,53 @@ dev_setup(struct perf_dev *pd, const struct perf_conf *conf)
 
 	pd->dev = xnvme_dev_open(pd->uri, &opts);
 	if (!pd->dev) {
-		int err = errno;
+		int err = errno ? errno : EIO;
 
-		tool_err(&g_perf_cli, -err, "cannot open %s: %s", pd->uri,
-			 xnvme_last_error()[0] ? xnvme_last_error() : strerror(err));
-		return -(err ? err : EIO);
+		return tool_err(g_cli, -err, "cannot open %s: %s", pd->uri,
+				xnvme_last_error()[0] ? xnvme_last_error() : strerror(err));
 	}
 	geo = xnvme_dev_get_geo(pd->dev);
 	pd->nsid = conf->opts.nsid ? conf->opts.nsid : xnvme_dev_get_nsid(pd->dev);
 	pd->lba_nbytes = geo->lba_nbytes;
 	if (!pd->lba_nbytes || !geo->tbytes) {
-		fprintf(stderr, "xnvmeperf: %s: no usable geometry\n", pd->uri);
-		return -EINVAL;
+		return tool_err(g_cli, -EINVAL, "%s: the device has no logical-block geometry",
+				pd->uri);
 	}
 	if (conf->iosize % pd->lba_nbytes) {
-		fprintf(stderr,
-			"xnvmeperf: %s: --iosize %zu is not a multiple of the LBA size %u\n",
-			pd->uri, conf->iosize, pd->lba_nbytes);
-		return -EINVAL;
+		return tool_err(g_cli, -EINVAL,
+				"--iosize %zu: not a multiple of the LBA size of %s (%u)",
+				conf->iosize, pd->uri, pd->lba_nbytes);
 	}
 	if (conf->iosize / pd->lba_nbytes > 65536) {
-		fprintf(stderr, "xnvmeperf: %s: --iosize %zu exceeds 65536 LBAs\n", pd->uri,
-			conf->iosize);
-		return -EINVAL;
+		return tool_err(g_cli, -EINVAL, "--iosize %zu: more than 65536 LBAs of %s",
+				conf->iosize, pd->uri);
 	}
 	if (geo->mdts_nbytes && conf->iosize > geo->mdts_nbytes) {
-		fprintf(stderr,
-			"xnvmeperf: %s: --iosize %zu exceeds the device's MDTS (%u bytes)\n",
-			pd->uri, conf->iosize, geo->mdts_nbytes);
-		return -EINVAL;
+		return tool_err(
+			g_cli, -EINVAL,
+			"--iosize %zu: more than the largest transfer of %s (MDTS, %u bytes)",
+			conf->iosize, pd->uri, geo->mdts_nbytes);
 	}
 	pd->nlbas = geo->tbytes / pd->lba_nbytes;
+	/* a region that cannot be used as asked for is refused, never cut to fit */
 	if (conf->size) {
-		uint64_t want = conf->size / pd->lba_nbytes;
-
-		if (want < pd->nlbas) {
-			pd->nlbas = want;
+		if (conf->size > geo->tbytes) {
+			return tool_err(g_cli, -EINVAL,
+					"--size %" PRIu64 ": %s holds %" PRIu64 " bytes",
+					conf->size, pd->uri, geo->tbytes);
 		}
+		if (conf->size % pd->lba_nbytes) {
+			return tool_err(g_cli, -EINVAL,
+					"--size %" PRIu64
+					": not a multiple of the LBA size of %s (%u)",
+					conf->size, pd->uri, pd->lba_nbytes);
+		}
+		pd->nlbas = conf->size / pd->lba_nbytes;
 	}
 	if (pd->nlbas < conf->iosize / pd->lba_nbytes) {
-		fprintf(stderr, "xnvmeperf: %s: the region is smaller than one I/O\n", pd->uri);
-		return -EINVAL;
+		return tool_err(g_cli, -EINVAL,
+				"--iosize %zu: more than the %" PRIu64 " bytes of %s in use",
+				conf->iosize, pd->nlbas * pd->lba_nbytes, pd->uri);
 	}
 	return 0;
 }
@@ -618,34 +621,56 @@ progress_line(const struct perf_conf *conf, struct perf_thread *thr, uint64_t t0
 	*last_ns = now;
 }
 
-int
-main(int argc, char **argv)
+/* The first failure of any thread, as one error line; 0 when every command succeeded */
+static int
+run_errors(const struct perf_conf *conf, struct perf_thread *thr)
+{
+	uint64_t nerr = 0, ios = 0;
+	struct perf_thread *first = NULL;
+
+	for (int i = 0; i < conf->nthreads; ++i) {
+		nerr += thr[i].errors;
+		ios += thr[i].completed;
+		if (!first && (thr[i].err || thr[i].errors)) {
+			first = &thr[i];
+		}
+	}
+	if (!first) {
+		return 0;
+	}
+	if (first->errors) {
+		return tool_cmd_err(g_cli, &first->err_ctx, -EIO,
+				    "%" PRIu64 " of %" PRIu64 " commands failed; the first: %s of "
+				    "LBA 0x%" PRIx64 " on %s (thread %d)",
+				    nerr, ios, first->err_write ? "Write" : "Read", first->err_slba,
+				    first->pd->uri, first->id);
+	}
+	return tool_err(g_cli, first->err, "%s (thread %d): %s", first->pd->uri, first->id,
+			conf->qdepth ? "the queue refused a command" : "a command failed");
+}
+
+static int
+sub_run(struct xnvme_cli *cli)
 {
 	struct perf_conf conf;
 	struct perf_dev *devs = NULL;
 	struct perf_thread *thr = NULL;
 	struct tool_cpu_times ru0, ru1;
 	struct perf_sum sum;
-	int nstarted = 0, err, rc = 1;
+	int nstarted = 0, err;
 	bool progress;
 
-	tool_plat_init();
-	if (argc == 2 && !strcmp(argv[1], "--gen-man")) {
-		return perf_gen_man(stdout);
-	}
-	if (argc == 2 && !strcmp(argv[1], "--gen-bash-completion")) {
-		return perf_gen_bash(stdout);
-	}
-	err = perf_parse_args(argc, argv, &conf);
+	g_cli = cli;
+	err = perf_conf_from_cli(cli, &conf);
 	if (err) {
-		return TOOL_EXIT_USAGE;
+		return err;
 	}
 	progress = conf.progress < 0 ? isatty(STDERR_FILENO) : conf.progress;
 
 	devs = calloc((size_t)conf.ndevs, sizeof(*devs));
 	thr = calloc((size_t)conf.nthreads, sizeof(*thr));
 	if (!devs || !thr) {
-		fprintf(stderr, "xnvmeperf: out of memory\n");
+		err = tool_err(cli, -ENOMEM, "out of memory");
 		goto exit;
 	}
 	for (int i = 0; i < conf.ndevs; ++i) {
@@ -657,25 +682,23 @@ main(int argc, char **argv)
 		thr[i].pd = &devs[i % conf.ndevs];
 		thr[i].local_id = (int)thr[i].pd->nthreads++;
 	}
-	for (int i = 0; i < conf.ndevs; ++i) {
-		if (dev_setup(&devs[i], &conf)) {
-			goto exit;
-		}
+	for (int i = 0; i < conf.ndevs && !err; ++i) {
+		err = dev_setup(&devs[i], &conf);
 	}
-	for (int i = 0; i < conf.nthreads; ++i) {
-		if (thread_setup(&thr[i])) {
-			goto exit;
-		}
+	for (int i = 0; i < conf.nthreads && !err; ++i) {
+		err = thread_setup(&thr[i]);
+	}
+	err = err ? err : tool_sig_check(cli);
+	if (err) {
+		goto exit;
 	}
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	tool_plat_cpu_times(&ru0, false);
 	for (nstarted = 0; nstarted < conf.nthreads; ++nstarted) {
 		err = pthread_create(&thr[nstarted].tid, NULL, thread_main, &thr[nstarted]);
 		if (err) {
-			fprintf(stderr, "xnvmeperf: pthread_create: %s\n", strerror(err));
 			g_stop = 1;
+			err = tool_err(cli, -err, "cannot start thread %d", nstarted);
 			break;
 		}
 	}
@@ -707,14 +730,10 @@ main(int argc, char **argv)
 		goto exit;
 	}
 
+	/* what ran is reported, also when a signal stopped it (tool_run() then says so) */
 	sum_threads(thr, conf.nthreads, &conf, &sum, &ru0, &ru1);
 	report(&conf, devs, thr, &sum);
-	rc = 0;
-	for (int i = 0; i < conf.nthreads; ++i) {
-		if (thr[i].err) {
-			rc = 1;
-		}
-	}
+	err = run_errors(&conf, thr);
 
 exit:
 	if (thr) {
@@ -731,5 +750,68 @@ exit:
 	}
 	free(thr);
 	free(devs);
-	return rc;
+	return err;
+}
+
+static struct xnvme_cli_sub g_subs[] = {
+	{
+		.name = "run",
+		.descr_short = "Run I/O on devices and report IOPS and latency (the default)",
+		.descr_long =
+			"Runs I/O on one or more devices with --threads threads (default: one per "
+			"device) spread round-robin over them, each with its own queue of depth "
+			"--qdepth (default 1; 0: synchronous commands, 1..4096) issuing commands of "
+			"--iosize bytes (default 4096, a multiple of the LBA size), for --runtime "
+			"seconds (default 5) or --count I/Os per thread, and reports IOPS, MiB/s, CPU "
+			"time and completion latency percentiles as text or JSON. 'xnvmeperf <args>' "
+			"is 'xnvmeperf run <args>'. Writing patterns overwrite the devices within "
+			"--size. SIGINT or SIGTERM stop the threads between two commands: the "
+			"report shows what ran, the exit status is 130 or 143",
+		.command = sub_run,
+		.opts = {TOOL_OPTS_POSA,
+			 TOOL_TOPT(P_URI, POSA),
+			 TOOL_OPTS_LONG,
+			 TOOL_TOPT(P_RW, LOPT),
+			 TOOL_TOPT(P_RWMIX, LOPT),
+			 TOOL_LOPT(IOSIZE),
+			 TOOL_LOPT(QDEPTH),
+			 TOOL_TOPT(P_THREADS, LOPT),
+			 TOOL_TOPT(P_RUNTIME, LOPT),
+			 TOOL_TOPT(P_COUNT, LOPT),
+			 TOOL_TOPT(P_SIZE, LOPT),
+			 TOOL_TOPT(P_SEED, LOPT),
+			 TOOL_TOPT(P_OUTPUT, LOPT),
+			 TOOL_TOPT(P_JSON, LFLG),
+			 TOOL_TOPT(P_PROGRESS, LFLG),
+			 TOOL_TOPT(P_NO_PROGRESS, LFLG),
+			 TOOL_TOPT(P_POLL_IO, LFLG),
+			 TOOL_TOPT(P_POLL_SQ, LFLG),
+			 TOOL_TOPT(P_REGF, LFLG),
+			 TOOL_TOPT(P_REGB, LFLG),
+			 TOOL_LFLG(RDONLY),
+			 XNVME_CLI_ASYNC_OPTS},
+	},
+};
+
+int
+main(int argc, char **argv)
+{
+	static struct xnvme_cli cli = {
+		.title = "xnvmeperf",
+		.descr_short = "Multi-queue I/O load generator and latency meter",
+		.descr_long = "Runs I/O on devices through any backend and mechanism of the "
+			      "library and reports IOPS, bandwidth, CPU time and latency "
+			      "percentiles",
+		.nsubs = (int)(sizeof(g_subs) / sizeof(g_subs[0])),
+		.subs = g_subs,
+	};
+	static const struct tool_def def = {
+		.cli = &cli,
+		.init = XNVME_CLI_INIT_NONE,
+		.opts = g_perf_opts,
+		.nopts = P_NOPTS,
+		.dflt_sub = "run",
+	};
+
+	return tool_run(&def, argc, argv);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * xnvmeperf (tools/xnvmeperf.c): its configuration, filled from the command line by
- * perf_parse_args() (tools/xnvmeperf_args.c), and the latency histogram
- * (tools/xnvmeperf_hist.c) each thread records into.
+ * perf_conf_from_cli() (tools/xnvmeperf_args.c, the tool's own options of the CLI builder), and
+ * the latency histogram (tools/xnvmeperf_hist.c) each thread records into.
  */
 #ifndef XNVME_TOOLS_XNVMEPERF_H
 #define XNVME_TOOLS_XNVMEPERF_H
@@ -11,9 +11,6 @@
 #include <stdint.h>
 #include <libxnvme.h>
 #include <libxnvme_cli.h>
-
-/* Only the title: error lines as the other tools print them (tool_err()) */
-extern const struct xnvme_cli g_perf_cli;
 
 #define PERF_MAX_DEVS 64
 #define PERF_MAX_THREADS 256
@@ -99,11 +96,34 @@ struct perf_conf {
 	const char *rw_name;
 };
 
+/* Entries of g_perf_opts[], the options of xnvmeperf's own (xnvme_cli_run_tool_opts()) */
+enum perf_opt {
+	P_URI,
+	P_RW,
+	P_RWMIX,
+	P_THREADS,
+	P_RUNTIME,
+	P_COUNT,
+	P_SIZE,
+	P_SEED,
+	P_OUTPUT,
+	P_JSON,
+	P_PROGRESS,
+	P_NO_PROGRESS,
+	P_POLL_IO,
+	P_POLL_SQ,
+	P_REGF,
+	P_REGB,
+	P_NOPTS,
+};
+
+extern struct xnvme_cli_tool_opt g_perf_opts[P_NOPTS];
+
 /*
- * Fills `c` from the command line (defaults for what is not given). Prints the usage on --help
- * and exits 0; on a bad option prints why and returns a negative errno.
+ * Fills `c` from the parsed command line of `cli` (defaults for what is not given), checking
+ * every value; returns 0 or a negative errno after printing why (a usage error)
  */
 int
-perf_parse_args(int argc, char **argv, struct perf_conf *c);
+perf_conf_from_cli(const struct xnvme_cli *cli, struct perf_conf *c);
 
 #endif

@@ -141,7 +141,7 @@ zoned_mgmt(struct xnvme_cli *cli, uint32_t zsa)
 	if (!geo) {
 		return -EINVAL;
 	}
-	err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, 1, false);
+	err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, 1);
 	if (err) {
 		return err;
 	}
@@ -382,6 +382,10 @@ static struct xnvme_cli_sub g_subs[] = {
 	},
 };
 
-TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, "zoned", "Zoned Namespace command set",
+/* The subcommands that write the device; every other one opens it read-only */
+static const char *const g_writers[] = {"write",       "append",     "mgmt-open", "mgmt-close",
+					"mgmt-finish", "mgmt-reset", "mgmt",      NULL};
+
+TOOL_MAIN(g_subs, XNVME_CLI_INIT_DEV_OPEN, g_writers, "zoned", "Zoned Namespace command set",
 	  "Reports, opens, closes, finishes and resets zones, and reads, writes and "
 	  "appends to them")

@@ -1,9 +1,18 @@
-"""``python -m xnvme info <uri> [--async MECH ...]``: what the library sees of a device."""
+"""``python -m xnvme info <uri> [--async MECH ...]``: what the library sees of a device.
+
+A closed pipe on stdout (``python -m xnvme info 1GB | head -5``) ends the command quietly
+with exit status 141 (128 + SIGPIPE), as a C tool stopped by SIGPIPE would; nothing on stderr.
+"""
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from typing import List, Optional
+
+# 128 + SIGPIPE: the exit status of a command stopped by a closed pipe
+EXIT_SIGPIPE = 128 + int(getattr(signal, "SIGPIPE", 13))
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -50,5 +59,19 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 0
 
 
+def run(argv: Optional[List[str]] = None) -> int:
+    """main(), ending quietly when the reader of stdout went away"""
+    try:
+        status = main(argv)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # the interpreter flushes stdout again at exit: point it somewhere that takes it
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_SIGPIPE
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -5,7 +5,8 @@
  * source carries an #ifdef. tools_plat_os.h of the chosen directory supplies the macros:
  * TOOL_PRINTF (the printf format archetype), TOOL_O_NONBLOCK and TOOL_O_CLOEXEC (open() flags,
  * 0 where the OS has none), TOOL_DEVNULL (the null device) and S_ISSOCK()/S_ISBLK() where the C
- * runtime lacks them.
+ * runtime lacks them, TOOL_PATH_SEPS (the directory separators) and TOOL_SIGPIPE (the number of
+ * SIGPIPE, 128 less the exit status of a run it stopped).
  */
 #ifndef TOOLS_PLAT_H
 #define TOOLS_PLAT_H
@@ -50,6 +51,76 @@ tool_plat_file_size_bits(const char *dir);
 /** Bytes of the file system holding the directory `dir` in all; 0 when unknown. */
 uint64_t
 tool_plat_fs_nbytes(const char *dir);
+
+/** Installs `handler` for SIGINT, SIGTERM and SIGPIPE (where it exists), without SA_RESTART */
+void
+tool_plat_sig_install(void (*handler)(int));
+
+/**
+ * The alignment O_DIRECT needs on `path` (a regular file or a block device): of buffer
+ * addresses (`mem`) and of file offsets and transfer sizes (`off`). 0 with both 0 when the
+ * operating system does not say; negative errno when `path` cannot be examined.
+ */
+int
+tool_plat_dio_align(const char *path, uint32_t *mem, uint32_t *off);
+
+/**
+ * When `path` is a symbolic link, the file the chain of links ends at (which may not exist)
+ * into `out`: 1. 0 when `path` is no link (or the OS has none), negative errno on failure.
+ */
+int
+tool_plat_link_target(const char *path, char *out, size_t len);
+
+/** 0 when the caller may write the file `path`, else negative errno (-EACCES) */
+int
+tool_plat_file_writable(const char *path);
+
+/** 0 when files may be created in and removed from the directory `dir`, else negative errno */
+int
+tool_plat_dir_writable(const char *dir);
+
+/**
+ * Creates a new, empty file readable and writable by its owner only, named after
+ * `dir`/.`base`.xnvme-<random>, into `out`; returns its descriptor (read-write) or negative errno
+ */
+int
+tool_plat_tmp_create(const char *dir, const char *base, char *out, size_t len);
+
+/**
+ * Whether the calling process can give a new file the owner and group of the file `st`
+ * describes (struct stat *, opaque here to keep <sys/stat.h> out of this header): 0, or
+ * -EPERM naming nothing
+ */
+int
+tool_plat_owner_keepable(const void *st);
+
+/** Gives the file of `fd` the mode bits, owner and group of `st` (a struct stat *) */
+int
+tool_plat_attrs_copy(int fd, const void *st);
+
+/** Gives the file of `fd` the mode of a new file: 0666 less the process umask */
+int
+tool_plat_attrs_new(int fd);
+
+/** Writes the data of `fd` to stable storage */
+int
+tool_plat_fsync(int fd);
+
+/** Writes the directory `dir` (its entries) to stable storage; 0 where the OS has no such thing */
+int
+tool_plat_fsync_dir(const char *dir);
+
+/** Atomically replaces `target` with the file `src` (a rename); 0 or negative errno */
+int
+tool_plat_replace(const char *src, const char *target);
+
+/**
+ * Copies up to `nbytes` from the start of `in` to the start of `out` in pieces, calling `tick`
+ * between pieces (a non-zero return stops the copy with that value); sharing the blocks where
+ * the file system can. Returns 0 or negative errno.
+ */
+int
+tool_plat_copy(int in, int out, uint64_t nbytes, int (*tick)(void *), void *arg);
 
 /** CPU time in seconds, user and system. */
 struct tool_cpu_times {

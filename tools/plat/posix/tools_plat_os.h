@@ -6,6 +6,9 @@
 #define TOOL_PRINTF printf
 #define TOOL_O_NONBLOCK O_NONBLOCK
 #define TOOL_O_CLOEXEC O_CLOEXEC
+#define TOOL_PATH_SEPS "/"
 #define TOOL_DEVNULL "/dev/null"
+/* the signal of a write to a pipe nobody reads */
+#define TOOL_SIGPIPE SIGPIPE
 
 #endif

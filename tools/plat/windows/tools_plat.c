@@ -3,7 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <windows.h>
 #include "tools_plat.h"
 
@@ -97,4 +101,159 @@ tool_plat_cpu_times(struct tool_cpu_times *t, bool thread)
 	}
 	t->user_s = ft_s(user);
 	t->sys_s = ft_s(kernel);
+}
+
+void
+tool_plat_sig_install(void (*handler)(int))
+{
+	/* Ctrl-C and termination requests; a write to a closed pipe fails with EPIPE instead */
+	signal(SIGINT, handler);
+	signal(SIGTERM, handler);
+}
+
+int
+tool_plat_dio_align(const char *path, uint32_t *mem, uint32_t *off)
+{
+	(void)path; /* the file backend of Windows opens without FILE_FLAG_NO_BUFFERING */
+	*mem = 0;
+	*off = 0;
+	return 0;
+}
+
+int
+tool_plat_link_target(const char *path, char *out, size_t len)
+{
+	(void)path; /* the C runtime follows no symbolic links of its own */
+	(void)out;
+	(void)len;
+	return 0;
+}
+
+int
+tool_plat_file_writable(const char *path)
+{
+	DWORD attrs = GetFileAttributesA(path);
+
+	if (attrs == INVALID_FILE_ATTRIBUTES) {
+		return -ENOENT;
+	}
+	return (attrs & FILE_ATTRIBUTE_READONLY) ? -EACCES : 0;
+}
+
+int
+tool_plat_dir_writable(const char *dir)
+{
+	DWORD attrs = GetFileAttributesA(dir);
+
+	if (attrs == INVALID_FILE_ATTRIBUTES) {
+		return -ENOENT;
+	}
+	return (attrs & FILE_ATTRIBUTE_DIRECTORY) ? 0 : -ENOTDIR;
+}
+
+int
+tool_plat_tmp_create(const char *dir, const char *base, char *out, size_t len)
+{
+	for (int tries = 0; tries < 100; ++tries) {
+		int n = snprintf(out, len, "%s\\.%s.xnvme-%08lx%04x", dir, base,
+				 (unsigned long)GetTickCount(), (unsigned int)(rand() & 0xFFFF));
+		int fd;
+
+		if (n < 0 || (size_t)n >= len) {
+			return -ENAMETOOLONG;
+		}
+		fd = _open(out, _O_CREAT | _O_EXCL | _O_RDWR | _O_BINARY | _O_NOINHERIT,
+			   _S_IREAD | _S_IWRITE);
+		if (fd >= 0) {
+			return fd;
+		}
+		if (errno != EEXIST) {
+			return -errno;
+		}
+	}
+	return -EEXIST;
+}
+
+int
+tool_plat_owner_keepable(const void *st)
+{
+	(void)st; /* a new file of the caller's, as the old one was */
+	return 0;
+}
+
+int
+tool_plat_attrs_copy(int fd, const void *stv)
+{
+	(void)fd;
+	(void)stv; /* read-only files are refused before: the attributes of a new file fit */
+	return 0;
+}
+
+int
+tool_plat_attrs_new(int fd)
+{
+	(void)fd;
+	return 0;
+}
+
+int
+tool_plat_fsync(int fd)
+{
+	return _commit(fd) ? -errno : 0;
+}
+
+int
+tool_plat_fsync_dir(const char *dir)
+{
+	(void)dir; /* MoveFileEx(MOVEFILE_WRITE_THROUGH) returns once the rename is on disk */
+	return 0;
+}
+
+int
+tool_plat_replace(const char *src, const char *target)
+{
+	if (!MoveFileExA(src, target, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+		return GetLastError() == ERROR_ACCESS_DENIED ? -EACCES : -EIO;
+	}
+	return 0;
+}
+
+#define COPY_CHUNK (8u << 20)
+
+int
+tool_plat_copy(int in, int out, uint64_t nbytes, int (*tick)(void *), void *arg)
+{
+	char *buf = malloc(COPY_CHUNK);
+	uint64_t done = 0;
+	int err = 0;
+
+	if (!buf) {
+		return -ENOMEM;
+	}
+	if (_lseeki64(in, 0, SEEK_SET) < 0 || _lseeki64(out, 0, SEEK_SET) < 0) {
+		free(buf);
+		return -errno;
+	}
+	while (done < nbytes && !err) {
+		unsigned int want =
+			nbytes - done < COPY_CHUNK ? (unsigned int)(nbytes - done) : COPY_CHUNK;
+		int n;
+
+		err = tick ? tick(arg) : 0;
+		if (err) {
+			break;
+		}
+		n = _read(in, buf, want);
+		if (n < 0) {
+			err = -errno;
+		} else if (n == 0) {
+			break;
+		} else if (_write(out, buf, (unsigned int)n) != n) {
+			err = -EIO;
+		} else {
+			done += (uint64_t)n;
+		}
+	}
+	free(buf);
+	return err;
 }

@@ -9,7 +9,10 @@
 /* Pipes block; data files are binary and not inherited by child processes */
 #define TOOL_O_NONBLOCK 0
 #define TOOL_O_CLOEXEC (O_BINARY | O_NOINHERIT)
+#define TOOL_PATH_SEPS "/\\"
 #define TOOL_DEVNULL "NUL"
+/* No SIGPIPE: a write to a closed pipe fails with EPIPE; its POSIX number, never raised */
+#define TOOL_SIGPIPE 13
 /* No sockets or block devices among C runtime file descriptors */
 #ifndef S_ISSOCK
 #define S_ISSOCK(m) ((void)(m), 0)
