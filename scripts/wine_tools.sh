@@ -32,7 +32,7 @@ tool_run "idfy-ns file" 0 "nsze: 16777216" xnvme idfy-ns "Z:$timg"
 tool_run "idfy-ctrlr ramdisk" 0 "mdts:" xnvme idfy-ctrlr 1GB
 # Wine has no NVMe disk: enumeration lists nothing, admin nvme on \\.\PhysicalDrive0 is refused
 # with the reason, and by default the disk is served by its geometry (admin block)
-tool_run "enum lists nothing" 0 "xnvme_cli_enumeration: ~" xnvme enum
+tool_run "enum lists nothing" 0 "xnvme_cli_enumeration: \\[\\]" xnvme enum
 tool_run "PhysicalDrive0 nvme refused" 1 "answers no NVMe Identify.*errno: -40," xnvme info '\\.\PhysicalDrive0' --admin nvme
 tool_run "PhysicalDrive0 by geometry" 0 "admin: 'block'" xnvme info '\\.\PhysicalDrive0'
 tool_run "block refuses files" 1 "needs a disk" xnvme info "Z:$timg" --admin block

@@ -57,8 +57,11 @@ def err_lines(err):
 
 
 def subcommands(name):
-    _, out, _ = run(name, "--help")
-    return re.findall(r"^  (\S+)\s+\|", out, re.M)
+    """From the tool usage, which the bare tool prints (on stderr: a subcommand is missing)"""
+    _, _, err = run(name)
+    subs = re.findall(r"^  (\S+)\s+\|", err, re.M)
+    assert subs, f"{name}: no subcommands in its usage:\n{err}"
+    return subs
 
 
 def sub_options(name, sub):
@@ -520,3 +523,85 @@ def test_xnvmeperf_on_the_cli_builder(tmp_path):
     status, out, err = run("xnvmeperf", "1GB?csi=kv", "--count", 4, "--no-progress")
     assert status == EXIT_FAILED and len(err_lines(err)) == 1, err
     assert "xnvme_cmd_ctx" not in out
+
+
+# ------------------------------------------------------------------------------------------------
+# docs/tools.md: the convention, the backends, and tables of every subcommand's arguments that
+# agree with what --help lists
+# ------------------------------------------------------------------------------------------------
+
+BACKEND_GROUP = ["--subnqn", "--hostnqn", "--be", "--dev-nsid", "--admin", "--mem", "--direct",
+                 "--sync", "--async"]
+
+
+def doc_table(name):
+    """The table of `name`'s subcommands as docs/tools.md must hold it, from --help"""
+    rows = ["| subcommand | positional | required | optional |", "|---|---|---|---|"]
+    for sub in subcommands(name):
+        _, out, posa = sub_options(name, sub)
+        required, optional = [], []
+        for m in re.finditer(r"^  (\[ )?--([\w-]+)(?: (\w+))?(?: \])?\s+;", out, re.M):
+            if m.group(2) == "help":
+                continue
+            arg = f"--{m.group(2)}" + (f" {m.group(3)}" if m.group(3) else "")
+            (optional if m.group(1) else required).append(arg)
+        names = [a.split()[0] for a in optional]
+        if all(b in names for b in BACKEND_GROUP):
+            optional = [a for a in optional if a.split()[0] not in BACKEND_GROUP] + ["*backend*"]
+        cell = lambda items: ", ".join(i if i == "*backend*" else f"`{i}`" for i in items)
+        pos = ", ".join(f"`{p.strip('<>').replace('>', '')}`" for p in posa)
+        rows.append(f"| `{sub}` | {pos} | {cell(required)} | {cell(optional)} |")
+    return rows
+
+
+def doc_text():
+    return open(os.path.join(SRC_DIR, "docs/tools.md"), encoding="utf-8").read()
+
+
+@pytest.mark.parametrize("name", ALL_TOOLS)
+def test_tools_doc_tables_match_help(name):
+    text = doc_text()
+    head = f"### `{name}`\n"
+    assert head in text, f"docs/tools.md has no section {head.strip()}"
+    table = []
+    for line in text[text.index(head) + len(head):].splitlines():
+        if line.startswith("|"):
+            table.append(line)
+        elif table:
+            break
+    want = doc_table(name)
+    assert table == want, ("docs/tools.md: the table of %s differs from --help; it should be:\n"
+                           % name) + "\n".join(want)
+
+
+# A URI of each backend's own form: naming the backend, its refusal lists its mechanisms
+BACKEND_URIS = {"linux": "{file}", "ramdisk": "1GB", "vfio": "0000:99:00.0",
+                "tcp": "127.0.0.1:1"}
+
+
+def test_tools_doc_backends_match_the_library(tmp_path):
+    """The backends and mechanisms table of docs/tools.md is what the library accepts"""
+    text = doc_text()
+    header = re.search(r"^\| Kind \|(.*)\|\s*$", text, re.M)
+    rows = dict(re.findall(r"^\| `--(mem|admin|sync|async)` \|(.*)\|\s*$", text, re.M))
+    assert header and sorted(rows) == sorted(KINDS), "docs/tools.md has no backends table"
+    bes = [c.strip().strip("`") for c in header.group(1).split("|")]
+    assert sorted(bes) == sorted(BACKEND_URIS), bes
+    (tmp_path / "f.img").write_bytes(bytes(4096))
+    for kind in KINDS:
+        for be, cell in zip(bes, rows[kind].split("|")):
+            uri = BACKEND_URIS[be].format(file=tmp_path / "f.img")
+            _, _, err = run("xnvme", "info", uri, "--be", be, f"--{kind}", "no-such")
+            m = re.search(rf"{be}: has no {kind} mechanism named '+no-such'+ \(valid: ([^)]*)\)",
+                          err)
+            assert m, f"--be {be} --{kind}: {err}"
+            valid = {n.strip() for n in m.group(1).split(",")}
+            assert set(re.findall(r"`(\w+)`", cell)) == valid, (kind, be, cell, valid)
+
+
+def test_tools_doc_states_the_convention():
+    text = " ".join(doc_text().split())
+    for needle in ("usage on stderr", "exit status 2", "# ERR:", "nothing on stdout",
+                   "read-only", "refused, not clamped", "xnvme_cli_enumeration: []", "`130`",
+                   "`143`", "`141`", "`tcp`", "`vfio`", "renamed over it only", "mode, owner and group"):
+        assert needle in text, f"docs/tools.md does not say {needle!r}"

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * Helpers shared by the command-line tools (not installed): error reporting that names the
- * subcommand, the argument and the NVMe status, option range checks, data files, generated
- * data, progress lines on a terminal, device enumeration, log pages and chunked file/device
- * transfers. Logical-block I/O lives in tools_lblk.h.
+ * subcommand, the argument and the NVMe status, option range checks, data files, outputs that
+ * are replaced only when a run succeeds, signals, generated data, progress lines on a terminal,
+ * device enumeration, log pages and chunked file/device transfers. Logical-block I/O lives in
+ * tools_lblk.h.
  *
  * Implemented, section by section, in: tools_err.c (messages, NVMe status names), tools_cli.c
- * (options, range checks, number syntax), tools_main.c (tool_cli_run(): exit statuses, device
- * open, --version, man page sections), tools_examples.c (man page EXAMPLES), tools_file_check.c
- * (files named by several arguments, what a file can hold), tools_file.c (data files, generated
- * data), tools_progress.c, tools_dev.c (devices, log pages), tools_mech.c (mechanisms of a
- * device), tools_xfer.c and tools_xfer_rw.c (byte-addressed transfers).
+ * (options, range checks, number syntax), tools_main.c (tool_run(): exit statuses, usage, device
+ * open, outputs committed, --version, man page sections), tools_examples.c (man page EXAMPLES),
+ * tools_file_check.c (files named by several arguments, what a file can hold), tools_sig.c
+ * (signals), tools_out.c (outputs), tools_file.c (data files, generated data),
+ * tools_progress.c, tools_dev.c (devices, log pages), tools_mech.c (mechanisms of a device),
+ * tools_xfer.c and tools_xfer_rw.c (byte-addressed transfers).
  */
 #ifndef XNVME_TOOLS_COMMON_H
 #define XNVME_TOOLS_COMMON_H
@@ -146,7 +148,7 @@ tool_mul_u64(uint64_t a, uint64_t b, uint64_t *res)
  * the paths (symbolic and hard links); two outputs not yet existing are the same file when
  * they name the same entry of the same directory. Only regular files and block devices are
  * compared: character devices, FIFOs and sockets may well be named twice (/dev/null).
- * tool_cli_run() calls it before every subcommand, before any output is opened.
+ * tool_run() calls it before every subcommand, before any output is opened.
  */
 int
 tool_check_files(const struct xnvme_cli *cli);
@@ -339,8 +341,9 @@ void
 tool_outs_abort(void);
 
 /**
- * Checks the outputs named on the command line (--data-output, --meta-output, --cmd-output and
- * a data-output positional) with tool_out_check(); tool_run() calls it before the subcommand
+ * Checks the output files named on the command line (--data-output, --meta-output,
+ * --cmd-output) with tool_out_check(); tool_run() calls it before the subcommands of the
+ * tools whose outputs are always files (those opening a device: XNVME_CLI_INIT_DEV_OPEN)
  */
 int
 tool_check_outputs(const struct xnvme_cli *cli);

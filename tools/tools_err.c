@@ -31,7 +31,7 @@ neg_err(int err)
 	return err ? err : -EINVAL;
 }
 
-/* Error lines printed so far: tool_cli_run() prints a generic one only when none was */
+/* Error lines printed so far: tool_run() prints a generic one only when none was */
 static unsigned int g_nerr;
 
 unsigned int

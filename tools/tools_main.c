@@ -98,7 +98,10 @@ run_checked(struct xnvme_cli *cli)
 		err = dev_open(cli);
 	}
 	err = err ? err : tool_check_files(cli);
-	err = err ? err : tool_check_outputs(cli);
+	/* outputs of xdd and xnvme_file may be device URIs: tool_xfer_open() tells them apart */
+	if (g_def->init & XNVME_CLI_INIT_DEV_OPEN) {
+		err = err ? err : tool_check_outputs(cli);
+	}
 	err = err ? err : tool_sig_check(cli);
 	err = err ? err : cmd(cli);
 	err = err ? err : tool_outs_commit(cli);

@@ -3,7 +3,7 @@
  * Which mechanisms can serve a device (`info`): per kind, every mechanism name is tried by
  * opening the URI again with that mechanism requested; the open either works (available), or
  * fails with the reason of xnvme_last_error() (refused), or the backend has no mechanism of that
- * name (not listed). The candidate names are those of every backend; tests/test_tools.py checks
+ * name (not listed). The candidate names are those of every backend; tests/test_cli_conventions.py checks
  * that they match what the library reports as valid.
  */
 #include <errno.h>

@@ -204,11 +204,11 @@ out_classify(struct tool_out *o)
 	}
 	err = tool_plat_owner_keepable(&o->st);
 	if (err) {
-		return tool_err(cli, err,
-				"%s %s: owned by uid %u, gid %u: the new content would be a file of "
-				"another owner or group (run as the owner, in its group, or as root)",
-				label, o->path, (unsigned int)o->st.st_uid,
-				(unsigned int)o->st.st_gid);
+		return tool_err(
+			cli, err,
+			"%s %s: owned by uid %u, gid %u: the new content would be a file of "
+			"another owner or group (run as the owner, in its group, or as root)",
+			label, o->path, (unsigned int)o->st.st_uid, (unsigned int)o->st.st_gid);
 	}
 	return out_dir_check(o);
 }
@@ -268,8 +268,10 @@ out_copy_target(struct tool_out *o)
 		return err; /* reported by the signal check */
 	}
 	if (err) {
-		return tool_err(cli, err, "%s %s: cannot copy it to %s, to keep the bytes outside "
-				"the range written", tool_opt_label(cli, o->opt), o->path, o->tmp);
+		return tool_err(cli, err,
+				"%s %s: cannot copy it to %s, to keep the bytes outside "
+				"the range written",
+				tool_opt_label(cli, o->opt), o->path, o->tmp);
 	}
 	return 0;
 }
@@ -404,8 +406,8 @@ tool_out_notes(char *buf, size_t len)
 		for (uint32_t i = 0; n >= 0 && (size_t)n < len - used && i < o->nruns; ++i) {
 			used += (size_t)n;
 			if (i == OUT_NOTE_RANGES) {
-				n = snprintf(buf + used, len - used, ", and %" PRIu32 " more ranges",
-					     o->nruns - i);
+				n = snprintf(buf + used, len - used,
+					     ", and %" PRIu32 " more ranges", o->nruns - i);
 				break;
 			}
 			n = snprintf(buf + used, len - used,
@@ -436,26 +438,34 @@ tool_outs_commit(const struct xnvme_cli *cli)
 	for (struct tool_out *o = g_outs; o && !err; o = o->next) {
 		const char *label = tool_opt_label(cli, o->opt);
 
-		if (o->fd < 0) {
+		if (!o->tmp[0]) {
 			continue;
 		}
 		err = tool_plat_fsync(o->fd);
 		if (err) {
-			err = tool_err(cli, err, "%s %s: writing it to stable storage failed", label,
-				       o->path);
+			err = tool_err(cli, err, "%s %s: writing it to stable storage failed",
+				       label, o->path);
 			break;
 		}
 		err = o->kind == TOOL_OUT_REPLACE ? tool_plat_attrs_copy(o->fd, &o->st)
 						  : tool_plat_attrs_new(o->fd);
 		if (err) {
-			err = tool_err(cli, err, "%s %s: cannot give the new file %s the mode and "
-				       "owner of the output", label, o->path, o->tmp);
+			err = tool_err(cli, err,
+				       "%s %s: cannot give the new file %s the mode and "
+				       "owner of the output",
+				       label, o->path, o->tmp);
 			break;
 		}
+		/* closed before the rename: Windows renames no file that is open */
+		if (close(o->fd)) {
+			err = tool_err(cli, -errno, "%s %s: closing the new file %s failed", label,
+				       o->path, o->tmp);
+		}
+		o->fd = -1;
 	}
 	/* every new file is complete and synced: now rename them all into place */
 	for (struct tool_out *o = g_outs; o && !err; o = o->next) {
-		if (o->fd < 0) {
+		if (!o->tmp[0]) {
 			continue;
 		}
 		err = tool_plat_replace(o->tmp, o->target);

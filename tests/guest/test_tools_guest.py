@@ -7,7 +7,7 @@ data written through one device node read back through the other (/dev/nvmeXnY a
 subcommands on QEMU's namespaces, and xdd copies between files and devices.
 
 The device nodes come from the rig's XNVME_QEMU_* variables, the tools from
-$XNVME_BUILD_DIR/tools; the helpers are those of tests/test_tools.py.
+$XNVME_BUILD_DIR/tools; the helpers are those of tests/tools_util.py.
 """
 import json
 import os
@@ -17,7 +17,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from test_tools import EXIT_FAILED, run, run_yaml, tool_path  # noqa: E402
+from tools_util import EXIT_FAILED, run, run_yaml, tool_path  # noqa: E402
 
 ENV = os.environ
 if "XNVME_QEMU_GUEST" not in ENV:
