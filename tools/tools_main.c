@@ -203,10 +203,14 @@ gen_man(const struct tool_def *def, int argc, char **argv)
 		fwrite(descr_sec, 1, (size_t)(exit_sec - descr_sec), stdout);
 		tool_man_exit_status(stdout);
 		tool_man_examples(stdout, cli->title);
-		/* the builder's list ends "...(1)\n": continue it with xnvmeperf */
-		fwrite(see_sec, 1, strlen(see_sec) - (see_sec[strlen(see_sec) - 1] == '\n'),
-		       stdout);
-		puts(",\n\\fBxnvmeperf\\fR(1)");
+		/* the builder's list ends "...(1)\n": continue it with xnvmeperf, but on its own */
+		if (strcmp(cli->title, "xnvmeperf")) {
+			fwrite(see_sec, 1, strlen(see_sec) - (see_sec[strlen(see_sec) - 1] == '\n'),
+			       stdout);
+			puts(",\n\\fBxnvmeperf\\fR(1)");
+		} else {
+			fputs(see_sec, stdout);
+		}
 	}
 	free(page);
 	return fflush(stdout) ? 1 : 0;

@@ -4,7 +4,8 @@
  *
  * The input is split on NUL and newline bytes into argv (argv[0] included, so the tool name is
  * fuzzed too) and parsed against a tool table that uses every option type, every value type and
- * every kind of destination member, plus a sub with malformed entries. Usage texts, the man page
+ * every kind of destination member, plus a sub with malformed entries and one with options of
+ * the tool's own (a repeated positional among them). Usage texts, the man page
  * and the completion script are rendered to /dev/null when the parse asks for them. Beyond
  * "no crash", the harness checks invariants of a successful parse and that parsing is
  * deterministic (no state kept between calls).
@@ -127,6 +128,22 @@ static struct xnvme_cli_sub g_subs[] = {
 			{XNVME_CLI_OPT_SLBA, XNVME_CLI_LREQ},
 		},
 	},
+	{
+		"tool",
+		"Options of the tool's own",
+		NULL,
+		nop,
+		{
+			{(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + 0), XNVME_CLI_POSA},
+			{(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + 1), XNVME_CLI_LOPT},
+			{(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + 2), XNVME_CLI_LOPT},
+			{(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + 3), XNVME_CLI_LREQ},
+			{(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + 4), XNVME_CLI_LFLG},
+			{(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + 5), XNVME_CLI_LOPT}, /* none */
+			{XNVME_CLI_OPT_QDEPTH, XNVME_CLI_LOPT},
+			XNVME_CLI_CORE_OPTS,
+		},
+	},
 	{NULL, NULL, NULL, NULL, {{0}}},           /* nameless entries are skipped */
 	{"all", "Every option", NULL, nop, {{0}}}, /* filled by fill_all() */
 };
@@ -140,6 +157,23 @@ static struct xnvme_cli g_cli = {
 };
 
 static FILE *g_null;
+
+/* Options of the tool's own (xnvme_cli_run_tool_opts()), the table of the "tool" sub */
+#define TOOL_NVALS 3
+static const char *g_tool_vals[TOOL_NVALS];
+static struct xnvme_cli_tool_opt g_tool_opts[5] = {
+	{.name = "dev",
+	 .descr = "Devices",
+	 .vtype = XNVME_CLI_OPT_VTYPE_URI,
+	 .flags = XNVME_CLI_TOOL_OPT_REPEAT,
+	 .vals = g_tool_vals,
+	 .vals_max = TOOL_NVALS},
+	{.name = "pct", .descr = "At most 100", .vtype = XNVME_CLI_OPT_VTYPE_NUM, .max = 100},
+	{.name = "span", .vtype = XNVME_CLI_OPT_VTYPE_NUM, .flags = XNVME_CLI_TOOL_OPT_SIZE},
+	{.name = "mode", .vtype = XNVME_CLI_OPT_VTYPE_STR, .values = "a b"},
+	{.name = "fast", .vtype = XNVME_CLI_OPT_VTYPE_HEX},
+};
+static struct xnvme_cli_tool_table g_tool_table;
 
 /* Every known option in one sub: URI positional, titles as titles, a mix of flags and values */
 static void
@@ -211,6 +245,26 @@ check_run(const struct xnvme_cli *cli, int argc, char **argv)
 	if (cli->given[XNVME_CLI_OPT_HELP]) {
 		abort(); /* help never reaches RUN */
 	}
+	/* the tool's own options: counts within bounds, values within limits, strings in argv */
+	for (int i = 0; i < 5; ++i) {
+		const struct xnvme_cli_tool_opt *t = &g_tool_opts[i];
+
+		if (strcmp(sub->name, "tool") && t->given) {
+			abort(); /* only the sub naming them can set them */
+		}
+		if (t->given > (i == 0 ? TOOL_NVALS : 1) || (t->given && !t->str) ||
+		    (t->str && !in_argv(t->str, argc, argv)) || (i == 1 && t->num > 100)) {
+			abort();
+		}
+		for (uint32_t k = 0; i == 0 && k < t->given; ++k) {
+			if (!in_argv(g_tool_vals[k], argc, argv)) {
+				abort();
+			}
+		}
+	}
+	if (!strcmp(sub->name, "tool") && (!g_tool_opts[0].given || !g_tool_opts[3].given)) {
+		abort(); /* the positional and the required option */
+	}
 	for (int i = 0; i < nopts; ++i) {
 		const struct xnvme_cli_opt_info *info = xnvme_cli_sub_opt_info(sub, i);
 		const char *str;
@@ -219,10 +273,10 @@ check_run(const struct xnvme_cli *cli, int argc, char **argv)
 			continue;
 		}
 		if ((sub->opts[i].type == XNVME_CLI_LREQ || sub->opts[i].type == XNVME_CLI_POSA) &&
-		    !cli->given[info->attr.opt]) {
+		    !xnvme_cli_opt_given(cli, info)) {
 			abort();
 		}
-		if (info->dest != XNVME_CLI_DEST_STR || !cli->given[info->attr.opt]) {
+		if (info->dest != XNVME_CLI_DEST_STR || !xnvme_cli_opt_given(cli, info)) {
 			continue;
 		}
 		memcpy(&str, (const char *)&cli->args + info->offset, sizeof(str));
@@ -237,6 +291,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct xnvme_cli_args args_first;
 	static int given_first[XNVME_CLI_OPT_END];
+	static struct xnvme_cli_tool_opt tool_first[5];
 	char *argv[MAX_ARGS + 1];
 	int argc = 0;
 	size_t start = 0;
@@ -249,6 +304,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		fill_all(&g_subs[g_cli.nsubs - 1]);
 		g_cli.ver_pr = ver_nop;
+		if (xnvme_cli_tool_table_init(&g_tool_table, g_tool_opts, 5)) {
+			abort();
+		}
+		xnvme_cli_tool_table_set(&g_tool_table);
 	}
 
 	/* every token in its own exact-size allocation, so that overreads are caught */
@@ -271,6 +330,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	status = xnvme_cli_parse(&g_cli, argc, argv, g_null);
 	memcpy(&args_first, &g_cli.args, sizeof(args_first));
 	memcpy(given_first, g_cli.given, sizeof(given_first));
+	memcpy(tool_first, g_tool_opts, sizeof(tool_first));
 
 	switch (status) {
 	case XNVME_CLI_PARSE_RUN:
@@ -300,7 +360,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a second parse of the same argv must give the same result: no hidden state */
 	if (xnvme_cli_parse(&g_cli, argc, argv, NULL) != status ||
 	    memcmp(&args_first, &g_cli.args, sizeof(args_first)) ||
-	    memcmp(given_first, g_cli.given, sizeof(given_first))) {
+	    memcmp(given_first, g_cli.given, sizeof(given_first)) ||
+	    memcmp(tool_first, g_tool_opts, sizeof(tool_first))) {
 		abort();
 	}
 
