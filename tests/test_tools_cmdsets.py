@@ -460,3 +460,21 @@ def test_lblk_pi_dir_bad_input(args, needles):
     out_of_range = {"0x8", "0x10000", "0x10"}
     status = EXIT_ARGS if out_of_range & {str(a) for a in args} else EXIT_FAILED
     run_fail("lblk", *args, status=status, needles=needles)
+
+
+@pytest.mark.parametrize(
+    "sub,extra,needle",
+    [
+        ("write", ["--slba", 0, "--nlb", ZCAP], "cross the writable end of the zone at 0x0"),
+        ("write", ["--slba", hex(ZCAP - 8), "--nlb", 8], "capacity 6144 LBAs"),
+        ("append", ["--slba", 0, "--nlb", ZCAP], "has room for 6144 more LBAs"),
+        ("append", ["--slba", "0x10", "--nlb", 7], "not the start of a zone"),
+    ],
+    ids=["write-past-zcap", "write-tail", "append-past-zcap", "append-not-zslba"],
+)
+def test_zoned_write_that_cannot_fit_refused_before_any_command(sub, extra, needle):
+    """A write or append that would land its first commands and fail later is refused first"""
+    proc = run_fail("zoned", sub, ZONED, *extra, needles=[needle])
+    out = proc.stdout.decode()
+    assert "xnvme_lblk_io" not in out and "xnvme_znd_append" not in out and "# Write" not in out
+    assert len([l for l in proc.stderr.decode().splitlines() if l.startswith("# ERR")]) == 1

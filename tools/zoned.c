@@ -105,19 +105,82 @@ zoned_descr_pr(struct xnvme_cli *cli, uint64_t lba)
 	return 0;
 }
 
+/*
+ * Refuses, before the first command, a write or append that cannot fit in the zone of --slba:
+ * a write must end within the writable part of the zone (its capacity), an append must name the
+ * start of a zone and fit in the room left above its write pointer. Otherwise the first commands
+ * would land and a later one fail (Zone Is Full, Zone Boundary Error). A namespace without
+ * zones has nothing to check.
+ */
+static int
+zoned_check_room(struct xnvme_cli *cli, bool append)
+{
+	const struct xnvme_cli_args *args = &cli->args;
+	const struct xnvme_geo *geo = xnvme_dev_get_geo(args->dev);
+	uint64_t nlbas = (uint64_t)args->nlb + 1, room;
+	struct xnvme_spec_znd_descr d;
+	int err;
+
+	if (!geo || geo->type != XNVME_GEO_ZONED) {
+		return 0;
+	}
+	err = tool_lblk_check_range(cli, geo, XNVME_CLI_OPT_SLBA, args->slba, 1);
+	if (err) {
+		return err;
+	}
+	err = xnvme_znd_descr_from_dev(args->dev, args->slba, &d);
+	if (err) {
+		return tool_err(cli, err, "cannot report the zone containing LBA 0x%" PRIx64,
+				args->slba);
+	}
+	if (!append) {
+		if (args->slba < d.zslba + d.zcap && nlbas <= d.zslba + d.zcap - args->slba) {
+			return 0;
+		}
+		return tool_err(cli, -EINVAL,
+				"--slba 0x%" PRIx64 " --nlb %u: LBAs up to 0x%" PRIx64
+				" cross the writable end of the zone at 0x%" PRIx64
+				" (capacity %" PRIu64 " LBAs): refused before any command",
+				args->slba, args->nlb, args->slba + nlbas - 1, d.zslba, d.zcap);
+	}
+	if (args->slba != d.zslba) {
+		return tool_err(cli, -EINVAL,
+				"--slba 0x%" PRIx64 ": not the start of a zone (the zone starts at "
+				"0x%" PRIx64 ")",
+				args->slba, d.zslba);
+	}
+	if (d.zs == XNVME_SPEC_ZND_STATE_FULL) {
+		room = 0;
+	} else if (d.zs == XNVME_SPEC_ZND_STATE_EMPTY || d.wp < d.zslba) {
+		room = d.zcap;
+	} else {
+		room = d.wp - d.zslba < d.zcap ? d.zcap - (d.wp - d.zslba) : 0;
+	}
+	if (nlbas > room) {
+		return tool_err(cli, -EINVAL,
+				"--nlb %u: the zone at 0x%" PRIx64 " has room for %" PRIu64
+				" more LBAs (capacity %" PRIu64 ", write pointer 0x%" PRIx64
+				"): refused before any command",
+				args->nlb, d.zslba, room, d.zcap, d.wp);
+	}
+	return 0;
+}
+
 static int
 sub_write(struct xnvme_cli *cli)
 {
-	int err = tool_lblk_rw(cli, TOOL_LBLK_WRITE);
+	int err = zoned_check_room(cli, false);
 
+	err = err ? err : tool_lblk_rw(cli, TOOL_LBLK_WRITE);
 	return err ? err : zoned_descr_pr(cli, cli->args.slba);
 }
 
 static int
 sub_append(struct xnvme_cli *cli)
 {
-	int err = tool_lblk_rw(cli, TOOL_LBLK_APPEND);
+	int err = zoned_check_room(cli, true);
 
+	err = err ? err : tool_lblk_rw(cli, TOOL_LBLK_APPEND);
 	return err ? err : zoned_descr_pr(cli, cli->args.slba);
 }
 
@@ -311,9 +374,10 @@ static struct xnvme_cli_sub g_subs[] = {
 		.name = "write",
 		.descr_short = "Write nlb+1 blocks at slba, the write pointer of a zone",
 		.descr_long = "Writes --nlb + 1 logical blocks at --slba, which must be the write "
-			      "pointer of the zone, in commands of at most MDTS bytes; the data "
-			      "comes from --data-input or is generated (byte k is 'A' + k % 26). "
-			      "Prints the zone afterwards",
+			      "pointer of the zone, in commands of at most MDTS bytes; the blocks "
+			      "must end within the capacity of that zone (refused before any "
+			      "command otherwise). The data comes from --data-input or is "
+			      "generated (byte k is 'A' + k % 26). Prints the zone afterwards",
 		.command = sub_write,
 		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_ASYNC_OPTS},
 	},
@@ -323,7 +387,9 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Appends --nlb + 1 logical blocks to the zone starting at --slba, in "
 			      "commands of at most the zone append size limit, and prints the LBA "
 			      "the device assigned to the first (lba) and the last (elba) block, "
-			      "then the zone. Data as for 'write'",
+			      "then the zone. The blocks must fit in the room above the zone's "
+			      "write pointer (refused before any command otherwise). Data as for "
+			      "'write'",
 		.command = sub_append,
 		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_ASYNC_OPTS},
 	},
