@@ -519,8 +519,10 @@ xnvme_cli_perr(const char *msg, int err);
  * cli->args.dev when `opts` has XNVME_CLI_INIT_DEV_OPEN (using the device options given on the
  * command line), runs the subcommand's handler, prints its error with xnvme_cli_perr() and closes
  * the device. @return 0 on success or after printing help, 1 when the handler failed, -1 for a
- * usage error or a device that could not be opened (both printed on stderr), -EINVAL for a NULL
- * cli. A program's main typically returns its result as exit status. Thread safety: see above.
+ * usage error or a device that could not be opened (both printed on stderr; a missing positional
+ * or required option is followed by the usage of the subcommand, on stderr too), -EINVAL for a
+ * NULL cli. A program's main typically returns its result as exit status. Thread safety: see
+ * above.
  */
 int
 xnvme_cli_run(struct xnvme_cli *cli, int argc, char **argv, int opts);
