@@ -498,7 +498,9 @@ def test_xnvmeperf_on_the_cli_builder(tmp_path):
         assert opt in comp, f"{opt} missing from the completion"
     assert re.search(r"--rw\)\n\s+COMPREPLY=\( \$\(compgen -W \"randread randwrite", comp)
     # "xnvmeperf <args>" is "xnvmeperf run <args>": --help of the tool is that of run
-    assert run("xnvmeperf", "--help")[1].startswith("Usage: xnvmeperf run <uri>... [<args>]")
+    for flag in ("--help", "-h"):
+        status, out, _ = run("xnvmeperf", flag)
+        assert status == EXIT_OK and out.startswith("Usage: xnvmeperf run <uri>... [<args>]")
     for argv in (["1GB", "--count", 8, "--json"], ["run", "1GB", "--count", 8, "--json"]):
         status, out, err = run("xnvmeperf", *argv)
         assert status == EXIT_OK, err

@@ -294,6 +294,9 @@ tool_run(const struct tool_def *def, int argc, char **argv)
 		args[0] = argv[0];
 		args[1] = (char *)def->dflt_sub;
 		memcpy(&args[2], &argv[1], (size_t)argc * sizeof(*args)); /* with the NULL */
+		if (!strcmp(args[2], "-h")) {
+			args[2] = "--help"; /* as for the other tools: -h is --help */
+		}
 		argc += 1;
 	}
 
