@@ -246,21 +246,21 @@ def readonly_tree():
         yield None
         return
     top = tempfile.mkdtemp(prefix="xnvme-ro-")
-    os.chmod(top, 0o755)
-    for name in WRITERS:
-        shutil.copy(os.path.join(TOOLS_DIR, name), top)
-    lib = os.path.join(BUILD_DIR, "lib")
-    for entry in ("libxnvme.so", "libxnvme.so.0"):
-        shutil.copy(os.path.join(lib, entry), top, follow_symlinks=True)
-    dev = os.path.join(top, "ro.img")
-    with open(dev, "wb") as f:
-        f.write(bytes(range(256)) * (64 << 12))  # 64 MiB
-    os.chmod(dev, 0o444)
-    zeros = os.path.join(top, "zeros.bin")
-    with open(zeros, "wb") as f:
-        f.write(bytes(4096))
-    os.chmod(zeros, 0o444)
     try:
+        os.chmod(top, 0o755)
+        for name in WRITERS:
+            shutil.copy(os.path.join(TOOLS_DIR, name), top)
+        lib = os.path.join(BUILD_DIR, "lib")
+        for entry in ("libxnvme.so", "libxnvme.so.0"):
+            shutil.copy(os.path.join(lib, entry), top, follow_symlinks=True)
+        dev = os.path.join(top, "ro.img")
+        with open(dev, "wb") as f:
+            f.write(bytes(range(256)) * (64 << 12))  # 64 MiB
+        os.chmod(dev, 0o444)
+        zeros = os.path.join(top, "zeros.bin")
+        with open(zeros, "wb") as f:
+            f.write(bytes(4096))
+        os.chmod(zeros, 0o444)
         yield {"top": top, "dev": dev, "zeros": zeros,
                "prefix": [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]}
     finally:
