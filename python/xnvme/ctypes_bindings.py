@@ -3861,6 +3861,7 @@ XNVME_REFTAG_MASK_32 = 18446744073709551615
 XNVME_REFTAG_MASK_64 = 281474976710655
 
 # -- functions ---------------------------------------------------------------------------
+xnvme_timer_clock_ns = _bind(_lib, 'xnvme_timer_clock_ns', ctypes.c_uint64, [])
 xnvme_opts_set_defaults = _bind(_lib, 'xnvme_opts_set_defaults', None, [ctypes.POINTER(struct_xnvme_opts)])
 xnvme_opts_default = _bind(_lib, 'xnvme_opts_default', struct_xnvme_opts, [])
 xnvme_ident_from_uri = _bind(_lib, 'xnvme_ident_from_uri', ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(struct_xnvme_ident)])
@@ -4204,6 +4205,7 @@ VARIABLES = (
     'xnvme_libconf',
 )
 FUNCTIONS = (
+    'xnvme_timer_clock_ns',
     'xnvme_opts_set_defaults',
     'xnvme_opts_default',
     'xnvme_ident_from_uri',
