@@ -12,7 +12,7 @@ constants at module level and <tag>__enumvalues; functions carry argtypes/restyp
 # flake8: noqa
 import ctypes
 
-from ._library import bind as _bind, load_library as _load_library
+from .._library import bind as _bind, load_library as _load_library
 
 _lib = _load_library()
 
@@ -4093,7 +4093,9 @@ xnvme_pi_generate = _bind(_lib, 'xnvme_pi_generate', None, [ctypes.POINTER(struc
 xnvme_pi_verify = _bind(_lib, 'xnvme_pi_verify', ctypes.c_int, [ctypes.POINTER(struct_xnvme_pi_ctx), ctypes.POINTER(ctypes.c_uint8), ctypes.POINTER(ctypes.c_uint8), ctypes.c_uint32])
 
 # the headers' static inline functions, as Python (hand-written in _inline.py)
-from ._inline import *  # noqa: E402,F401,F403
+from .._inline import *  # noqa: E402,F401,F403
+# the helpers PyPI's xnvme 0.7.5 module also had (hand-written in _compat.py)
+from ._compat import char_pointer_cast, guard_unloadable, is_loaded  # noqa: E402,F401
 
 # -- variables ---------------------------------------------------------------------------
 try:
