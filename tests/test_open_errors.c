@@ -28,8 +28,7 @@
 static const char *const kinds[NKINDS] = {"mem", "admin", "sync", "async"};
 
 /* Mechanism names of no enabled backend here: the other OS's, and names of nothing */
-static const char *const foreign_names[] = {"iocp", "iocp_th", "io_ring", "file", "no-such",
-					    NULL};
+static const char *const foreign_names[] = {"iocp", "iocp_th", "io_ring", "file", "no-such", NULL};
 
 struct form {
 	const char *what;
@@ -125,7 +124,8 @@ collect_names(const struct xnvme_be_attr_list *bes)
 			}
 			snprintf(list, sizeof(list), "%s", valid + 8);
 			*strrchr(list, ')') = '\0';
-			for (char *s = strtok_r(list, ", ", &save); s; s = strtok_r(NULL, ", ", &save)) {
+			for (char *s = strtok_r(list, ", ", &save); s;
+			     s = strtok_r(NULL, ", ", &save)) {
 				if (listed(all_names[k], s) || n[k] + 1 >= NNAMES) {
 					continue;
 				}
@@ -162,8 +162,7 @@ expect(const struct form *f, struct xnvme_opts *opts, const char *mech, int err,
 		 err, strerror(err), why);
 	CHECK_AT(who, mech, starts_with(why, prefix), "the reason is not %s's: %s", be, why);
 	CHECK_AT(who, mech, !says || strstr(why, says), "the reason lacks '%s': %s", says, why);
-	CHECK_AT(who, mech, !says2 || strstr(why, says2), "the reason lacks '%s': %s", says2,
-		 why);
+	CHECK_AT(who, mech, !says2 || strstr(why, says2), "the reason lacks '%s': %s", says2, why);
 	xnvme_dev_close(dev);
 }
 
@@ -290,11 +289,11 @@ main(void)
 			{"path through a file", "", "linux", ENOTDIR, "Not a directory", true,
 			 false},
 			{"directory", "", "linux", EINVAL, "is a directory", true, false},
-			{"path without permission", "", "linux", EACCES, "permission denied",
-			 true, true},
+			{"path without permission", "", "linux", EACCES, "permission denied", true,
+			 true},
 			{"size", "512MB", "ramdisk", EINVAL, "<N>GB", true, false},
-			{"size with options", "2GB?csi=nosuch", "ramdisk", EINVAL, "'nosuch'", false,
-			 false},
+			{"size with options", "2GB?csi=nosuch", "ramdisk", EINVAL, "'nosuch'",
+			 false, false},
 			{"PCI address", "0000:ff:1f.7", "vfio", ENODEV, "no PCI function", true,
 			 false},
 			{"TCP address", "", "tcp", ECONNREFUSED, "cannot connect", false, false},
