@@ -9,7 +9,8 @@
  * mechanism the device's backend has. A mechanism that opens writes 16 MiB, reads it back and
  * compares (nil does no I/O: its commands only complete); one that cannot serve the device is
  * listed as refused, with the library's reason. Names the backend does not have (the open
- * fails with ENOSYS) are left out.
+ * fails with ENOSYS) are left out. The data written replaces the first 16 MiB of the device:
+ * run it on a scratch device.
  *
  * MiB/s is the timed write and read-back after an untimed write of the same range, so that
  * first-write allocation in the device (the ramdisk maps its memory lazily, a sparse file

@@ -4,8 +4,9 @@
  * Usage: xnvme_hello_sync <uri> [nlbas]
  * Example: xnvme_hello_sync 1GB 64
  *
- * The "hello world" of the API. Writes the first nlbas logical blocks (default 64, at most the device's) one command each,
- * every block filled with its LBA's low byte, then reads each back and compares. Any URI the
+ * The "hello world" of the API. Writes the first nlbas logical blocks (default 64, at most
+ * the device's) one command each, every block filled with its LBA's low byte, then reads each
+ * back and compares: the blocks' data is replaced, so use a scratch device. Any URI the
  * library opens works: 1GB (the ramdisk), a file, /dev/nvme0n1, /dev/ng0n1, a PCI address.
  */
 #include <errno.h>
