@@ -18,7 +18,9 @@ lists:
   mechanisms of that kind of that backend;
 * a `kind` and a `name`/`names` column: the names are mechanisms of that kind of the backend
   the table is about, and together the rows list all of them;
-* a `mechanism` column: every name is a mechanism (or `sync`) of the table's backend.
+* a `mechanism` column: every name is a mechanism (or `sync`) of the table's backend;
+* a `key` column in a table about the ramdisk: every key is an option of its URI (with
+  --lib, the library asked).
 
 The backend a table without a backend column is about: the closest heading above it that
 names exactly one backend, else the document (docs/linux.md is about linux), else any
@@ -32,9 +34,10 @@ additions to the 0.7.5 API that docs/compat.md lists are the map's names beyond 
 Documents other work is rewriting may be listed in tests/docs-pending.txt ("tables <path>"):
 their mismatches are reported as pending, and the entry fails once the document passes.
 
-  check_doc_tables.py SRCROOT --registry JSON [--registry JSON ...] [--backends a,b]
+  check_doc_tables.py SRCROOT --registry JSON [--registry JSON ...] [--backends a,b] [--lib SO]
 """
 import argparse
+import ctypes
 import json
 import pathlib
 import re
@@ -117,6 +120,19 @@ class Registry:
                 kind = "ramdisk" if used["be"] == "ramdisk" else "file"
                 self.defaults[(used["be"], kind)] = used
         self.only = set(only) if only else None
+        self.lib = None
+
+    def open_error(self, uri):
+        """The reason xnvme_dev_open() gives for `uri` ("" when it opens)"""
+        self.lib.xnvme_dev_open.restype = ctypes.c_void_p
+        self.lib.xnvme_dev_open.argtypes = [ctypes.c_char_p, ctypes.c_void_p]
+        self.lib.xnvme_dev_close.argtypes = [ctypes.c_void_p]
+        self.lib.xnvme_last_error.restype = ctypes.c_char_p
+        dev = self.lib.xnvme_dev_open(uri.encode(), None)
+        if dev:
+            self.lib.xnvme_dev_close(dev)
+            return ""
+        return self.lib.xnvme_last_error().decode(errors="replace")
 
     def checkable(self, be):
         return be in self.backends and (self.only is None or be in self.only)
@@ -260,6 +276,16 @@ def check_table(doc, lineno, heading, header, rows, reg, errors, notes):
                             "says %s" % (row[0], kind, want[kind], names[0]))
         return
 
+    # the ramdisk's URI options: every key is one the ramdisk takes
+    if "key" in hdr and about == "ramdisk" and reg.lib is not None and reg.checkable("ramdisk"):
+        kcol = hdr.index("key")
+        for row in rows:
+            for key in names_in(row[kcol]) if kcol < len(row) else []:
+                why = reg.open_error("1GB?%s=1" % key)
+                if "unknown option" in why:
+                    err("'%s' is not an option of the ramdisk's URI: %s" % (key, why))
+        return
+
     # a mechanism column: names of any kind of the table's backend, or "sync"
     if "mechanism" in hdr:
         col = hdr.index("mechanism")
@@ -319,10 +345,13 @@ def main():
     ap.add_argument("--registry", action="append", required=True)
     ap.add_argument("--backends", help="check only tables about these backends")
     ap.add_argument("--pending", help="known mismatches (default: tests/docs-pending.txt)")
+    ap.add_argument("--lib", help="libxnvme.so, to check the ramdisk's URI options")
     args = ap.parse_args()
     root = pathlib.Path(args.root).resolve()
     dumps = [json.loads(pathlib.Path(p).read_text()) for p in args.registry]
     reg = Registry(dumps, args.backends.split(",") if args.backends else None)
+    if args.lib:
+        reg.lib = ctypes.CDLL(args.lib)
     errors, notes = [], []
     ntables = 0
     for doc in documents(root):

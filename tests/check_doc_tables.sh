@@ -9,4 +9,5 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 truncate -s 1M "$tmp/file.img"
 "$dump" 1GB "$tmp/file.img" >"$tmp/registry.json"
-exec python3 "$root/tests/check_doc_tables.py" "$root" --registry "$tmp/registry.json"
+exec python3 "$root/tests/check_doc_tables.py" "$root" --registry "$tmp/registry.json" \
+	--lib "$(dirname "$dump")/../lib/libxnvme.so"
