@@ -64,9 +64,9 @@ IFACES = {
     "io_uring": (["--ioengine=io_uring"], ["--ioengine=xnvme", "--xnvme_async=io_uring"]),
     "io_uring_sqpoll": (["--ioengine=io_uring", "--sqthread_poll=1"],
                         ["--ioengine=xnvme", "--xnvme_async=io_uring", "--sqthread_poll=1"]),
-    # B through xnvmeperf: fio 3.33's xnvme engine has no register option. The io_uring
-    # mechanism registers the file only (it refuses register_buffers: the caller's buffers are
-    # not known to the queue up front), so A registers the file only as well.
+    # B through xnvmeperf: fio 3.33's xnvme engine has no register option. This pair registers
+    # the file only (xnvmeperf --register-files; --register-buffers is measured on its own,
+    # docs/benchmarks.md "Registered (fixed) buffers"), so A registers the file only as well.
     "io_uring_reg": (["--ioengine=io_uring", "--registerfiles=1"], None),
     "io_uring_cmd": (["--ioengine=io_uring_cmd", "--cmd_type=nvme"],
                      ["--ioengine=xnvme", "--xnvme_async=io_uring_cmd"]),

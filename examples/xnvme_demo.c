@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The main demo: the same program writes, reads back and verifies data through every
- * mechanism available on a device, changing only options, and prints one table row each.
- * MiB/s is the timed write and read-back of 16 MiB after one untimed write of the same range,
- * so first-write allocation in the device (page faults of the ramdisk's lazily mapped memory,
- * block allocation of a sparse file) is not counted as the mechanism's speed. MiB/s/CPU is the
- * same transfer per second of CPU time of the whole process (all its threads, user and
- * system): on a machine busy with other work the wall-clock rate drops, this one does not.
- * Exits non-zero when any available mechanism failed to verify.
+ * Writes, reads back and verifies data through every I/O mechanism of each device.
  * Usage: xnvme_demo <uri> [<uri> ...]
+ * Example: xnvme_demo 1GB /tmp/demo.img
+ *
+ * For each device the program tries every synchronous and asynchronous mechanism name the
+ * library knows, changing only the options it opens the device with, and prints one row per
+ * mechanism the device's backend has. A mechanism that opens writes 16 MiB, reads it back and
+ * compares (nil does no I/O: its commands only complete); one that cannot serve the device is
+ * listed as refused, with the library's reason. Names the backend does not have (the open
+ * fails with ENOSYS) are left out. The data written replaces the first 16 MiB of the device:
+ * run it on a scratch device.
+ *
+ * MiB/s is the timed write and read-back after an untimed write of the same range, so that
+ * first-write allocation in the device (the ramdisk maps its memory lazily, a sparse file
+ * allocates blocks) is not counted as the mechanism's speed. MiB/s/CPU is the same transfer per
+ * second of processor time of the whole process (all threads, user and system): on a machine
+ * busy with other work the wall-clock rate drops, this one does not.
+ *
+ * Ends with one summary line per device; exits 0 when every mechanism that opened completed
+ * its commands and verified its data and each device verified at least one synchronous and one
+ * asynchronous mechanism, 1 otherwise.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,45 +33,56 @@
 #define TOTAL_NBYTES (16 * 1024 * 1024)
 #define QDEPTH 16
 
-static const char *mechanisms[] = {"sync", "emu", "thrpool", "posix", "io_uring", "libaio", "nil"};
+/* Every mechanism name of every backend: the open tells which ones a device's backend has */
+static const char *const sync_names[] = {"psync", "nvme", "block", "ramdisk",
+					 "file",  "tcp",  "vfio",  NULL};
+/* Width of the uri column: the longest URI given */
+static int uri_width = 3;
 
-static int nfailed;
-
-/* CPU time of the process so far, user and system, in seconds */
-static double
-cpu_secs(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)) {
-		return 0.0;
-	}
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static const char *const async_names[] = {"emu", "thrpool",      "posix", "io_uring", "libaio",
+					  "nil", "io_uring_cmd", "iocp",  "iocp_th",  "io_ring",
+					  "tcp", "vfio",         NULL};
 
 struct job {
 	uint64_t ncmds;
 	int nerr;
 };
 
+struct tally {
+	int verified_sync;
+	int verified_async;
+	int completed; /* nil: commands completed, nothing to verify */
+	int refused;
+	int failed;
+};
+
+/* Processor time of the process so far, all threads, user and system, in seconds (ISO C) */
+static double
+cpu_secs(void)
+{
+	clock_t now = clock();
+
+	return now == (clock_t)-1 ? 0.0 : (double)now / CLOCKS_PER_SEC;
+}
+
 static void
 on_cpl(struct xnvme_cmd_ctx *ctx, void *cb_arg)
 {
-	struct job *job = cb_arg;
+	struct job *job = (struct job *)cb_arg;
 
 	job->ncmds++;
 	job->nerr += xnvme_cmd_ctx_cpl_status(ctx) != 0;
 	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
 }
 
-/* Writes (or reads) the whole range with `nlb`-sized commands, synchronously or queued */
+/* Writes (or reads) the whole range with 64 KiB commands, synchronously or queued */
 static int
 run_pass(struct xnvme_dev *dev, struct xnvme_queue *queue, uint8_t *buf, bool write,
 	 struct job *job)
 {
 	const struct xnvme_geo *geo = xnvme_dev_get_geo(dev);
 	uint32_t nsid = xnvme_dev_get_nsid(dev);
-	uint64_t lbas_per_cmd = XFER_NBYTES / geo->lba_nbytes;
+	uint16_t nlb = (uint16_t)(XFER_NBYTES / geo->lba_nbytes - 1); /* zero-based */
 
 	for (uint64_t off = 0; off < TOTAL_NBYTES; off += XFER_NBYTES) {
 		uint64_t slba = off / geo->lba_nbytes;
@@ -69,10 +92,8 @@ run_pass(struct xnvme_dev *dev, struct xnvme_queue *queue, uint8_t *buf, bool wr
 		if (!queue) {
 			struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
 
-			err = write ? xnvme_nvm_write(&ctx, nsid, slba, lbas_per_cmd - 1, data,
-						      NULL)
-				    : xnvme_nvm_read(&ctx, nsid, slba, lbas_per_cmd - 1, data,
-						     NULL);
+			err = write ? xnvme_nvm_write(&ctx, nsid, slba, nlb, data, NULL)
+				    : xnvme_nvm_read(&ctx, nsid, slba, nlb, data, NULL);
 			job->ncmds++;
 			job->nerr += err != 0;
 			continue;
@@ -80,9 +101,10 @@ run_pass(struct xnvme_dev *dev, struct xnvme_queue *queue, uint8_t *buf, bool wr
 		for (;;) {
 			struct xnvme_cmd_ctx *ctx = xnvme_queue_get_cmd_ctx(queue);
 
-			err = write ? xnvme_nvm_write(ctx, nsid, slba, lbas_per_cmd - 1, data, NULL)
-				    : xnvme_nvm_read(ctx, nsid, slba, lbas_per_cmd - 1, data, NULL);
+			err = write ? xnvme_nvm_write(ctx, nsid, slba, nlb, data, NULL)
+				    : xnvme_nvm_read(ctx, nsid, slba, nlb, data, NULL);
 			if (err == -EBUSY || err == -EAGAIN) {
+				/* the queue is full: reap completions, then submit again */
 				xnvme_queue_put_cmd_ctx(queue, ctx);
 				xnvme_queue_poke(queue, 0);
 				continue;
@@ -105,38 +127,57 @@ run_pass(struct xnvme_dev *dev, struct xnvme_queue *queue, uint8_t *buf, bool wr
 }
 
 static void
-run_one(const char *uri, const char *mech, uint8_t *pattern)
+row_pr(const char *uri, const char *kind, const char *mech, const char *rest)
+{
+	printf("%-*s %-5s %-12s %8s %9s %9s  %s\n", uri_width, uri, kind, mech, "-", "-", "-",
+	       rest);
+}
+
+/* One mechanism: opens the device with it, then writes, reads back and verifies */
+static void
+run_one(const char *uri, const char *be, bool is_async, const char *mech, const uint8_t *pattern,
+	struct tally *tally)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
+	const char *kind = is_async ? "async" : "sync";
 	struct xnvme_queue *queue = NULL;
-	struct job job = {0};
 	struct xnvme_timer timer;
 	struct xnvme_dev *dev;
 	uint8_t *buf = NULL;
-	bool is_sync = !strcmp(mech, "sync");
-	const char *verified;
-	double mib_sec, mib_cpu, cpu0;
+	struct job job;
+	double mib, secs, cpu0, cpu;
+	char why[512];
 	int err;
 
-	opts.async = is_sync ? NULL : mech;
+	opts.be = be;
+	if (is_async) {
+		opts.async = mech;
+	} else {
+		opts.sync = mech;
+	}
 	dev = xnvme_dev_open(uri, &opts);
 	if (!dev) {
-		printf("%-24s %-10s %10s %10s %10s  not available: %s\n", uri, mech, "-", "-", "-",
-		       strerror(errno));
+		if (errno == ENOSYS) {
+			return; /* the backend has no mechanism of that name (in this build) */
+		}
+		snprintf(why, sizeof(why), "refused: %s", xnvme_last_error());
+		row_pr(uri, kind, mech, why);
+		tally->refused++;
 		return;
 	}
 	if (xnvme_dev_get_geo(dev)->tbytes < TOTAL_NBYTES) {
-		printf("%-24s %-10s %10s %10s %10s  %s\n", uri, mech, "-", "-", "-",
-		       "device too small");
+		row_pr(uri, kind, mech, "FAILED: the device is smaller than 16 MiB");
+		tally->failed++;
 		xnvme_dev_close(dev);
 		return;
 	}
-	buf = xnvme_buf_alloc(dev, TOTAL_NBYTES);
+	buf = (uint8_t *)xnvme_buf_alloc(dev, TOTAL_NBYTES);
 	if (!buf) {
 		err = -errno;
 		goto exit;
 	}
-	if (!is_sync) {
+	memset(&job, 0, sizeof(job));
+	if (is_async) {
 		err = xnvme_queue_init(dev, QDEPTH, 0, &queue);
 		if (err) {
 			goto exit;
@@ -144,16 +185,13 @@ run_one(const char *uri, const char *mech, uint8_t *pattern)
 		xnvme_queue_set_cb(queue, on_cpl, &job);
 	}
 
-	/*
-	 * An untimed first pass: a device may allocate on first write (the ramdisk maps its pages
-	 * lazily, a sparse file allocates blocks), which is not the mechanism's speed
-	 */
+	/* untimed: a device may allocate on first write, which is not the mechanism's speed */
 	memcpy(buf, pattern, TOTAL_NBYTES);
 	err = run_pass(dev, queue, buf, true, &job);
 	if (err) {
 		goto exit;
 	}
-	job = (struct job){0};
+	memset(&job, 0, sizeof(job));
 	cpu0 = cpu_secs();
 	xnvme_timer_start(&timer);
 	err = run_pass(dev, queue, buf, true, &job);
@@ -162,53 +200,97 @@ run_one(const char *uri, const char *mech, uint8_t *pattern)
 		err = run_pass(dev, queue, buf, false, &job);
 	}
 	xnvme_timer_stop(&timer);
-
-	mib_sec = (2.0 * TOTAL_NBYTES / (1 << 20)) / xnvme_timer_elapsed_secs(&timer);
-	mib_cpu = cpu_secs() - cpu0;
-	mib_cpu = mib_cpu > 0 ? (2.0 * TOTAL_NBYTES / (1 << 20)) / mib_cpu : 0.0;
-	if (!strcmp(mech, "nil")) {
-		verified = "n/a (nil does no I/O)";
-	} else {
-		bool ok = !err && !job.nerr && !xnvme_buf_diff(pattern, buf, TOTAL_NBYTES);
-
-		verified = ok ? "yes" : "NO";
-		nfailed += !ok;
+	cpu = cpu_secs() - cpu0;
+	if (err) {
+		goto exit;
 	}
-	printf("%-24s %-10s %10" PRIu64 " %10.1f %10.1f  %s\n", uri, mech, job.ncmds, mib_sec,
-	       mib_cpu, verified);
+
+	mib = 2.0 * TOTAL_NBYTES / (1 << 20);
+	secs = xnvme_timer_elapsed_secs(&timer);
+	printf("%-*s %-5s %-12s %8" PRIu64 " %9.1f %9.1f  ", uri_width, uri, kind, mech, job.ncmds,
+	       secs > 0 ? mib / secs : 0.0, cpu > 0 ? mib / cpu : 0.0);
+	if (job.nerr || job.ncmds != 2 * (TOTAL_NBYTES / XFER_NBYTES)) {
+		printf("FAILED: %d of %" PRIu64 " commands failed\n", job.nerr, job.ncmds);
+		tally->failed++;
+	} else if (!strcmp(mech, "nil")) {
+		printf("n/a (nil completes commands without I/O)\n");
+		tally->completed++;
+	} else if (xnvme_buf_diff(pattern, buf, TOTAL_NBYTES)) {
+		printf("FAILED: the data read back differs\n");
+		tally->failed++;
+	} else {
+		printf("yes\n");
+		*(is_async ? &tally->verified_async : &tally->verified_sync) += 1;
+	}
 
 exit:
 	if (err) {
-		printf("%-24s %-10s %10s %10s %10s  error: %s\n", uri, mech, "-", "-", "-",
-		       strerror(-err));
-		nfailed++;
+		snprintf(why, sizeof(why), "FAILED: %s", strerror(-err));
+		row_pr(uri, kind, mech, why);
+		tally->failed++;
 	}
 	xnvme_queue_term(queue);
 	xnvme_buf_free(dev, buf);
 	xnvme_dev_close(dev);
 }
 
+/* Every mechanism of one device; returns 0 when all that opened verified */
+static int
+run_device(const char *uri, const uint8_t *pattern)
+{
+	struct xnvme_dev *dev = xnvme_dev_open(uri, NULL);
+	struct tally tally;
+	char be[32];
+
+	memset(&tally, 0, sizeof(tally));
+	if (!dev) {
+		printf("# %s: cannot open: %s\n", uri, xnvme_last_error());
+		return 1;
+	}
+	snprintf(be, sizeof(be), "%s", xnvme_dev_get_opts(dev)->be);
+	xnvme_dev_close(dev);
+
+	for (int i = 0; sync_names[i]; ++i) {
+		run_one(uri, be, false, sync_names[i], pattern, &tally);
+	}
+	for (int i = 0; async_names[i]; ++i) {
+		run_one(uri, be, true, async_names[i], pattern, &tally);
+	}
+	printf("# %s (backend %s): %d sync and %d async mechanisms verified, %d completed without "
+	       "I/O, %d refused by the device, %d failed\n",
+	       uri, be, tally.verified_sync, tally.verified_async, tally.completed, tally.refused,
+	       tally.failed);
+	return (tally.failed || !tally.verified_sync || !tally.verified_async) ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
 	uint8_t *pattern;
+	int nfailed = 0;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s <uri> [<uri> ...]\n", argv[0]);
-		return 1;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"Usage: xnvme_demo <uri> [<uri> ...]\n"
+			"Writes, reads back and verifies data through every I/O mechanism of each "
+			"device.\n"
+			"Example: xnvme_demo 1GB /tmp/demo.img\n");
+		return argc < 2 ? 2 : 0;
 	}
-	pattern = xnvme_buf_virt_alloc(4096, TOTAL_NBYTES);
+	pattern = (uint8_t *)xnvme_buf_virt_alloc(4096, TOTAL_NBYTES);
 	if (!pattern) {
+		perror("xnvme_buf_virt_alloc()");
 		return 1;
 	}
 	xnvme_buf_fill(pattern, TOTAL_NBYTES, "rand-k");
 
-	printf("%-24s %-10s %10s %10s %10s  %s\n", "uri", "mechanism", "commands", "MiB/s",
-	       "MiB/s/CPU", "verified");
 	for (int i = 1; i < argc; ++i) {
-		for (size_t m = 0; m < sizeof(mechanisms) / sizeof(mechanisms[0]); ++m) {
-			run_one(argv[i], mechanisms[m], pattern);
-		}
+		uri_width = (int)strlen(argv[i]) > uri_width ? (int)strlen(argv[i]) : uri_width;
+	}
+	printf("%-*s %-5s %-12s %8s %9s %9s  %s\n", uri_width, "uri", "kind", "mechanism",
+	       "commands", "MiB/s", "MiB/s/CPU", "verified");
+	for (int i = 1; i < argc; ++i) {
+		nfailed += run_device(argv[i], pattern);
 	}
 	xnvme_buf_virt_free(pattern);
 	return nfailed ? 1 : 0;

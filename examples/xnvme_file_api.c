@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The file API: create a file, write it at byte offsets, sync, read it back and verify.
+ * Writes a file through the file API, syncs it, reads it back and verifies it.
  * Usage: xnvme_file_api <path>
+ * Example: xnvme_file_api /tmp/file-api.bin
+ *
+ * Creates (or truncates) the file, writes 1 MiB at byte offset 0, syncs, reads it back and
+ * compares: the byte-addressed file API (libxnvme_file.h) over the same handles as devices.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,9 +24,13 @@ main(int argc, char **argv)
 	char *wbuf = NULL, *rbuf = NULL;
 	int err;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s <path>\n", argv[0]);
-		return 1;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"Usage: xnvme_file_api <path>\n"
+			"Writes a file through the file API, syncs it, reads it back and verifies "
+			"it.\n"
+			"Example: xnvme_file_api /tmp/file-api.bin\n");
+		return argc < 2 ? 2 : 0;
 	}
 	opts.create = 1;
 	opts.truncate = 1;
@@ -31,8 +39,8 @@ main(int argc, char **argv)
 		xnvme_cli_perr("xnvme_file_open()", errno);
 		return 1;
 	}
-	wbuf = xnvme_buf_alloc(fh, NBYTES);
-	rbuf = xnvme_buf_alloc(fh, NBYTES);
+	wbuf = (char *)xnvme_buf_alloc(fh, NBYTES);
+	rbuf = (char *)xnvme_buf_alloc(fh, NBYTES);
 	if (!wbuf || !rbuf) {
 		err = -errno;
 		goto exit;

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * One asynchronous read with a completion callback.
+ * Reads one LBA through a queue, with a completion callback.
  * Usage: xnvme_hello_async <uri> [async mechanism]
+ * Example: xnvme_hello_async /tmp/demo.img io_uring
+ *
+ * Opens the device with the named asynchronous mechanism (default: the device's), creates a
+ * queue of 16, submits one read of LBA 0, drains the queue and reports what the callback saw.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <libxnvme.h>
 
 struct cb_state {
@@ -15,7 +20,7 @@ struct cb_state {
 static void
 on_completion(struct xnvme_cmd_ctx *ctx, void *cb_arg)
 {
-	struct cb_state *state = cb_arg;
+	struct cb_state *state = (struct cb_state *)cb_arg;
 
 	state->completed += 1;
 	state->status = xnvme_cmd_ctx_cpl_status(ctx);
@@ -29,16 +34,19 @@ int
 main(int argc, char **argv)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
-	struct cb_state state = {0};
+	struct cb_state state = {0, 0};
 	struct xnvme_queue *queue = NULL;
 	struct xnvme_cmd_ctx *ctx;
 	struct xnvme_dev *dev;
 	void *buf;
 	int err;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s <uri> [async]\n", argv[0]);
-		return 1;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"Usage: xnvme_hello_async <uri> [async mechanism]\n"
+			"Reads one LBA through a queue, with a completion callback.\n"
+			"Example: xnvme_hello_async /tmp/demo.img io_uring\n");
+		return argc < 2 ? 2 : 0;
 	}
 	opts.async = argc > 2 ? argv[2] : NULL;
 	dev = xnvme_dev_open(argv[1], &opts);

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Synchronous writes over a device, then read back and verify: the "hello world" of the API.
+ * Writes LBAs synchronously, reads them back and verifies them.
  * Usage: xnvme_hello_sync <uri> [nlbas]
+ * Example: xnvme_hello_sync 1GB 64
+ *
+ * The "hello world" of the API. Writes the first nlbas logical blocks (default 64, at most
+ * the device's) one command each, every block filled with its LBA's low byte, then reads each
+ * back and compares: the blocks' data is replaced, so use a scratch device. Any URI the
+ * library opens works: 1GB (the ramdisk), a file, /dev/nvme0n1, /dev/ng0n1, a PCI address.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,9 +26,12 @@ main(int argc, char **argv)
 	uint32_t nsid;
 	int err = 0;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s <uri> [nlbas]\n", argv[0]);
-		return 1;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"Usage: xnvme_hello_sync <uri> [nlbas]\n"
+			"Writes LBAs synchronously, reads them back and verifies them.\n"
+			"Example: xnvme_hello_sync 1GB 64\n");
+		return argc < 2 ? 2 : 0;
 	}
 	dev = xnvme_dev_open(argv[1], &opts);
 	if (!dev) {
@@ -35,8 +44,8 @@ main(int argc, char **argv)
 		nlbas = geo->tbytes / geo->lba_nbytes;
 	}
 
-	wbuf = xnvme_buf_alloc(dev, geo->lba_nbytes);
-	rbuf = xnvme_buf_alloc(dev, geo->lba_nbytes);
+	wbuf = (uint8_t *)xnvme_buf_alloc(dev, geo->lba_nbytes);
+	rbuf = (uint8_t *)xnvme_buf_alloc(dev, geo->lba_nbytes);
 	if (!wbuf || !rbuf) {
 		err = -errno;
 		goto exit;

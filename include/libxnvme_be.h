@@ -25,7 +25,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_be_attr) == 24, "Incorrect size")
 struct xnvme_be_attr_list {
 	uint32_t capacity;
 	int count;
-	struct xnvme_be_attr item[];
+	__extension__ struct xnvme_be_attr item[XNVME_FLEX];
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_be_attr_list) == 8, "Incorrect size")
 

@@ -380,7 +380,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_cli_opt_attr) == 32, "Incorrect size")
 struct xnvme_cli_enumeration {
 	uint32_t capacity;
 	uint32_t nentries;
-	struct xnvme_ident entries[];
+	__extension__ struct xnvme_ident entries[XNVME_FLEX];
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_cli_enumeration) == 8, "Incorrect size")
 

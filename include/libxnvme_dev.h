@@ -118,10 +118,15 @@ uint64_t
 xnvme_dev_get_ssw(const struct xnvme_dev *dev);
 
 /**
- * Opens a device: a path (file, block device, NVMe node) or "<N>GB", an in-memory ramdisk of
+ * Opens a device: a path (file, block device, NVMe node), "<N>GB", an in-memory ramdisk of
  * N GiB that lives until the last handle of this process closes (never shared with other
- * processes; docs/backends.md). `opts` may be NULL (defaults) and is updated in place (access
- * mode and create_mode defaults). Does not issue any command.
+ * processes), a PCI address (vfio) or "traddr:trsvcid" (tcp); docs/backends.md. `opts` may be
+ * NULL (defaults) and is updated in place (access mode and create_mode defaults). Does not
+ * issue any command.
+ * When no backend opens the URI, errno and xnvme_last_error() are those of the backend owning
+ * the URI's form (a path: e.g. ENOENT naming it; a size: the ramdisk's accepted form; a PCI
+ * address: why vfio refused it), also when the options name a mechanism only other backends
+ * lack; ENOSYS when that backend has no mechanism of a name the options give.
  * Thread safety: safe to call from several threads at once, also on the same URI (each call
  * gives its own handle; ramdisk handles of one URI share the emulated device), as long as
  * they do not pass the same `opts` object, which is written.

@@ -64,7 +64,7 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_pi_ctx, apptag_mask) == 34, "Incorrect
 
 /** A PI tuple; multi-byte fields are big-endian on the medium */
 struct xnvme_pif {
-	union {
+	__extension__ union {
 		struct {
 			uint16_t guard;
 			uint16_t app_tag;

@@ -340,8 +340,8 @@ enum xnvme_spec_kv_status_code {
 
 /** Completion status word: phase tag, status code (SC) and type (SCT), more, do-not-retry */
 struct xnvme_spec_status {
-	union {
-		struct {
+	__extension__ union {
+		__extension__ struct {
 			uint16_t p : 1;   ///< phase tag
 			uint16_t sc : 8;  ///< status code
 			uint16_t sct : 3; ///< status code type
@@ -356,8 +356,8 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_status) == 2, "Incorrect size")
 
 /** Completion queue entry; result overlays DW0-DW1 as the 64-bit command-specific result */
 struct xnvme_spec_cpl {
-	union {
-		struct {
+	__extension__ union {
+		__extension__ struct {
 			uint32_t cdw0;
 			uint32_t rsvd1;
 		};
@@ -379,7 +379,7 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_cpl, status) == 14, "Incorrect of
 /** Scatter-Gather List descriptor, as carried in DPTR */
 struct xnvme_spec_sgl_descriptor {
 	uint64_t addr;
-	union {
+	__extension__ union {
 		struct {
 			uint64_t rsvd : 56;
 			uint64_t subtype : 4;
@@ -503,7 +503,7 @@ struct xnvme_spec_cmd_gfeat {
 	uint32_t cdw00_09[10];
 
 	union {
-		struct {
+		__extension__ struct {
 			uint32_t fid : 8; ///< feature identifier
 			uint32_t sel : 3; ///< select, see enum xnvme_spec_feat_sel
 			uint32_t rsvd10 : 21;
@@ -519,7 +519,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_cmd_gfeat) == 64, "Incorrect size")
 
 /** Feature value (CDW11 of Set Features, DW0 of a Get Features completion) */
 struct xnvme_spec_feat {
-	union {
+	__extension__ union {
 		struct {
 			uint32_t tmpth : 16; ///< temperature threshold, in Kelvin
 			uint32_t tmpsel : 4; ///< threshold temperature select
@@ -555,7 +555,7 @@ struct xnvme_spec_cmd_sfeat {
 	uint32_t cdw00_09[10];
 
 	union {
-		struct {
+		__extension__ struct {
 			uint32_t fid : 8; ///< feature identifier
 			uint32_t rsvd10 : 23;
 			uint32_t save : 1; ///< make the value persistent
@@ -603,7 +603,7 @@ struct xnvme_spec_cmd_dsend {
 	uint32_t dspec : 16; ///< directive specific
 
 	union {
-		struct {
+		__extension__ struct {
 			uint32_t endir : 1; ///< enable directive
 			uint32_t rsvd1 : 7;
 			uint32_t tdtype : 8; ///< target directive type
@@ -627,7 +627,7 @@ struct xnvme_spec_cmd_drecv {
 	uint32_t dspec : 16; ///< directive specific
 
 	union {
-		struct {
+		__extension__ struct {
 			uint32_t nsr : 16; ///< number of streams requested
 			uint32_t rsvd : 16;
 		};
@@ -653,7 +653,7 @@ struct xnvme_spec_cmd_nvm {
 	uint32_t lr : 1;     ///< limited retry
 
 	union {
-		struct {
+		__extension__ struct {
 			uint32_t af : 4;    ///< access frequency
 			uint32_t al : 2;    ///< access latency
 			uint32_t sr : 1;    ///< sequential request
@@ -717,7 +717,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_nvm_cmd_scopy) == 64, "Incorrect si
 
 /** Container of NVM command set views that are not part of the generic views */
 struct xnvme_spec_nvm_cmd {
-	union {
+	__extension__ union {
 		struct xnvme_spec_nvm_cmd_scopy scopy;
 	};
 };
@@ -823,7 +823,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_znd_cmd_append) == 64, "Incorrect s
 
 /** Zoned command set views */
 struct xnvme_spec_znd_cmd {
-	union {
+	__extension__ union {
 		struct xnvme_spec_znd_cmd_mgmt_send mgmt_send;
 		struct xnvme_spec_znd_cmd_mgmt_recv mgmt_recv;
 		struct xnvme_spec_znd_cmd_append append;
@@ -859,7 +859,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_io_mgmt_send_cmd) == 64, "Incorrect
 
 /** I/O Management command views */
 struct xnvme_spec_io_mgmt_cmd {
-	union {
+	__extension__ union {
 		struct xnvme_spec_io_mgmt_recv_cmd mgmt_recv;
 		struct xnvme_spec_io_mgmt_send_cmd mgmt_send;
 	};
@@ -894,7 +894,7 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_kvs_cmd, key_hi) == 56, "Incorrec
 
 /** Submission queue entry: one 64-byte command seen through every command view */
 struct xnvme_spec_cmd {
-	union {
+	__extension__ union {
 		struct xnvme_spec_cmd_common common;
 		struct xnvme_spec_cmd_sanitize sanitize;
 		struct xnvme_spec_cmd_format format;
@@ -968,7 +968,7 @@ struct xnvme_spec_idfy_ns {
 	} mc;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t pit1 : 1;
 			uint8_t pit2 : 1;
 			uint8_t pit3 : 1;
@@ -980,7 +980,7 @@ struct xnvme_spec_idfy_ns {
 	} dpc;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t pit : 3;      ///< protection type (0 = none)
 			uint8_t md_start : 1; ///< PI in the first bytes of the metadata
 			uint8_t reserved4 : 4;
@@ -994,7 +994,7 @@ struct xnvme_spec_idfy_ns {
 	} nmic;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t persist : 1;
 			uint8_t write_exclusive : 1;
 			uint8_t exclusive_access : 1;
@@ -1008,7 +1008,7 @@ struct xnvme_spec_idfy_ns {
 	} nsrescap;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t percentage_remaining : 7;
 			uint8_t fpi_supported : 1;
 		};
@@ -1136,7 +1136,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint8_t ieee[3];
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t multi_port : 1;
 			uint8_t multi_host : 1;
 			uint8_t sr_iov : 1;
@@ -1155,7 +1155,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint32_t rtd3e; ///< RTD3 entry latency
 
 	union {
-		struct {
+		__extension__ struct {
 			uint32_t reserved1 : 8;
 			uint32_t ns_attribute_notices : 1;
 			uint32_t fw_activation_notices : 1;
@@ -1174,7 +1174,7 @@ struct xnvme_spec_idfy_ctrlr {
 	} oaes;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint32_t host_id_exhid_supported : 1;
 			uint32_t non_operational_power_state_permissive_mode : 1;
 			uint32_t nvm_sets : 1;
@@ -1213,7 +1213,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint8_t reserved_134[119];
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t nvmesd : 1;
 			uint8_t nvmee : 1;
 			uint8_t nvmsr_rsvd : 6;
@@ -1222,7 +1222,7 @@ struct xnvme_spec_idfy_ctrlr {
 	} nvmsr;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t vwcr : 7;
 			uint8_t vwcrv : 1;
 		};
@@ -1230,7 +1230,7 @@ struct xnvme_spec_idfy_ctrlr {
 	} vwci;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t smbusme : 1;
 			uint8_t pcieme : 1;
 			uint8_t mec_rsvd : 6;
@@ -1241,7 +1241,7 @@ struct xnvme_spec_idfy_ctrlr {
 	/* Admin command set attributes, from byte 256 */
 
 	union {
-		struct {
+		__extension__ struct {
 			uint16_t security : 1;
 			uint16_t format : 1;
 			uint16_t firmware : 1;
@@ -1262,7 +1262,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint8_t aerl; ///< asynchronous event request limit
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t slot1_ro : 1;
 			uint8_t num_slots : 3;
 			uint8_t activation_without_reset : 1;
@@ -1273,7 +1273,7 @@ struct xnvme_spec_idfy_ctrlr {
 	} frmw;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t ns_smart : 1;
 			uint8_t celp : 1;
 			uint8_t edlp : 1;
@@ -1290,7 +1290,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint8_t npss; ///< number of power states supported (zero-based)
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t spec_format : 1;
 			uint8_t avscc_rsvd : 7;
 		};
@@ -1298,7 +1298,7 @@ struct xnvme_spec_idfy_ctrlr {
 	} avscc;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t supported : 1;
 			uint8_t apsta_rsvd : 7;
 		};
@@ -1315,7 +1315,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint64_t unvmcap[2]; ///< unallocated NVM capacity, in bytes
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t num_rpmb_units : 3;
 			uint8_t auth_method : 3;
 			uint8_t reserved1 : 2;
@@ -1401,7 +1401,7 @@ struct xnvme_spec_idfy_ctrlr {
 	/* NVM command set attributes, from byte 512 */
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t min : 4;
 			uint8_t max : 4;
 		};
@@ -1409,7 +1409,7 @@ struct xnvme_spec_idfy_ctrlr {
 	} sqes;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t min : 4;
 			uint8_t max : 4;
 		};
@@ -1421,7 +1421,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint32_t nn; ///< number of namespaces
 
 	union {
-		struct {
+		__extension__ struct {
 			uint16_t compare : 1;
 			uint16_t write_unc : 1;
 			uint16_t dsm : 1;
@@ -1439,7 +1439,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint16_t fuses;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t format_all_ns : 1;
 			uint8_t erase_all_ns : 1;
 			uint8_t crypto_erase_supported : 1;
@@ -1450,7 +1450,7 @@ struct xnvme_spec_idfy_ctrlr {
 	} fna;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t present : 1;
 			uint8_t flush_broadcast : 2;
 			uint8_t reserved : 5;
@@ -1467,7 +1467,7 @@ struct xnvme_spec_idfy_ctrlr {
 	uint16_t acwu;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint16_t format0 : 1;
 			uint16_t format1 : 1;
 			uint16_t reserved : 14;
@@ -1476,7 +1476,7 @@ struct xnvme_spec_idfy_ctrlr {
 	} cdfs;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint32_t supported : 2;
 			uint32_t keyed_sgl : 1;
 			uint32_t reserved1 : 5;
@@ -1545,8 +1545,8 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_idfy_ctrlr, vs) == 3072, "Incorre
 
 /** Command set vector: which I/O command sets a controller combination supports */
 struct xnvme_spec_cs_vector {
-	union {
-		struct {
+	__extension__ union {
+		__extension__ struct {
 			uint64_t nvm : 1;
 			uint64_t kv : 1;
 			uint64_t zns : 1;
@@ -1565,7 +1565,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_idfy_cs) == 4096, "Incorrect size")
 
 /** Any 4096-byte identify buffer: controller, namespace or command-set data */
 struct xnvme_spec_idfy {
-	union {
+	__extension__ union {
 		struct xnvme_spec_idfy_ctrlr ctrlr;
 		struct xnvme_spec_idfy_ns ns;
 		struct xnvme_spec_idfy_cs cs;
@@ -1591,7 +1591,7 @@ struct xnvme_spec_nvm_idfy_ns {
 	uint64_t lbstm; ///< logical block storage tag mask
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t gpists : 1; ///< 16b guard PI storage tag support
 			uint8_t gpistm : 1; ///< 16b guard PI storage tag mask
 			uint8_t stcrs : 1;  ///< storage tag check read support
@@ -1611,7 +1611,7 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_nvm_idfy_ns, elbaf) == 12, "Incor
 
 /** Identify buffer seen as generic or NVM command set specific data */
 struct xnvme_spec_nvm_idfy {
-	union {
+	__extension__ union {
 		struct xnvme_spec_idfy base;
 		struct xnvme_spec_nvm_idfy_ctrlr ctrlr;
 		struct xnvme_spec_nvm_idfy_ns ns;
@@ -1689,7 +1689,7 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_znd_idfy_ns, vs) == 3840, "Incorr
 
 /** Identify buffer seen as generic or Zoned command set specific data */
 struct xnvme_spec_znd_idfy {
-	union {
+	__extension__ union {
 		struct xnvme_spec_idfy base;
 		struct xnvme_spec_znd_idfy_ctrlr zctrlr;
 		struct xnvme_spec_znd_idfy_ns zns;
@@ -1737,7 +1737,7 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_kvs_idfy_ns, vs) == 3840, "Incorr
 
 /** Identify buffer seen as generic or Key-Value command set specific data */
 struct xnvme_spec_kvs_idfy {
-	union {
+	__extension__ union {
 		struct xnvme_spec_idfy base;
 		struct xnvme_spec_kvs_idfy_ns ns;
 	};
@@ -1757,7 +1757,7 @@ struct xnvme_spec_znd_descr {
 	uint8_t zs : 4; ///< zone state, see enum xnvme_spec_znd_state
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t zfc : 1;   ///< zone finished by controller
 			uint8_t zfr : 1;   ///< zone finish recommended
 			uint8_t rzr : 1;   ///< reset zone recommended
@@ -1902,7 +1902,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_ruhs_desc) == 32, "Incorrect size")
 struct xnvme_spec_ruhs {
 	uint8_t rsvd[14];
 	uint16_t nruhsd; ///< number of descriptors that follow
-	struct xnvme_spec_ruhs_desc desc[];
+	__extension__ struct xnvme_spec_ruhs_desc desc[XNVME_FLEX];
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_ruhs) == 16, "Incorrect size")
 
@@ -1918,7 +1918,7 @@ struct xnvme_spec_fdp_conf_desc {
 	uint16_t ds; ///< descriptor size
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t rgif : 4;   ///< reclaim group identifier format
 			uint8_t fdpvwc : 1; ///< FDP volatile write cache
 			uint8_t rsvd1 : 2;
@@ -1935,7 +1935,7 @@ struct xnvme_spec_fdp_conf_desc {
 	uint64_t runs;    ///< reclaim unit nominal size
 	uint32_t erutl;   ///< estimated reclaim unit time limit
 	uint8_t rsvd28[36];
-	struct xnvme_spec_ruh_desc ruh_desc[];
+	__extension__ struct xnvme_spec_ruh_desc ruh_desc[XNVME_FLEX];
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_fdp_conf_desc) == 64, "Incorrect size")
 
@@ -1946,7 +1946,7 @@ struct xnvme_spec_log_fdp_conf {
 	uint8_t rsvd1;
 	uint32_t size;
 	uint8_t rsvd2[8];
-	struct xnvme_spec_fdp_conf_desc conf_desc[];
+	__extension__ struct xnvme_spec_fdp_conf_desc conf_desc[XNVME_FLEX];
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_log_fdp_conf) == 16, "Incorrect size")
 
@@ -1961,7 +1961,7 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_ruhu_desc) == 8, "Incorrect size")
 struct xnvme_spec_log_ruhu {
 	uint16_t nruh; ///< number of reclaim unit handles
 	uint8_t rsvd[6];
-	struct xnvme_spec_ruhu_desc ruhu_desc[];
+	__extension__ struct xnvme_spec_ruhu_desc ruhu_desc[XNVME_FLEX];
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_log_ruhu) == 8, "Incorrect size")
 
@@ -1979,7 +1979,7 @@ struct __attribute__((packed)) xnvme_spec_fdp_event {
 	uint8_t type;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t piv : 1;   ///< placement identifier valid
 			uint8_t nsidv : 1; ///< namespace identifier valid
 			uint8_t lv : 1;    ///< location valid
@@ -2004,14 +2004,14 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_fdp_event, timestamp) == 4, "Inco
 struct xnvme_spec_log_fdp_events {
 	uint32_t nevents;
 	uint8_t rsvd[60];
-	struct xnvme_spec_fdp_event event[];
+	__extension__ struct xnvme_spec_fdp_event event[XNVME_FLEX];
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_log_fdp_events) == 64, "Incorrect size")
 
 /** Type-specific part of a "media reallocated" FDP event */
 struct __attribute__((packed)) xnvme_spec_fdp_event_media_reallocated {
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t lbav : 1; ///< LBA valid
 			uint8_t rsvd : 7;
 		};
@@ -2032,7 +2032,7 @@ struct xnvme_spec_fdp_event_desc {
 	uint8_t type;
 
 	union {
-		struct {
+		__extension__ struct {
 			uint8_t ee : 1; ///< event enabled
 			uint8_t rsvd : 7;
 		};
@@ -2140,14 +2140,14 @@ XNVME_STATIC_ASSERT(offsetof(struct xnvme_spec_streams_dir_rp, sws) == 16, "Inco
 
 /** Streams directive "get status" data: open stream count and identifiers */
 struct xnvme_spec_streams_dir_gs {
-	uint16_t open_sc; ///< open stream count
-	uint16_t sid[];   ///< stream identifiers
+	uint16_t open_sc;                       ///< open stream count
+	__extension__ uint16_t sid[XNVME_FLEX]; ///< stream identifiers
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_spec_streams_dir_gs) == 2, "Incorrect size")
 
 /** Streams directive "allocate resources" result (completion DW0) */
 struct xnvme_spec_alloc_resource {
-	union {
+	__extension__ union {
 		struct {
 			uint32_t nsa : 16; ///< namespace streams allocated
 			uint32_t rsvd : 16;

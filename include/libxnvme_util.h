@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * Small helpers shared by every public header: static assertions, min/max, log2, bit-string
- * formatting and a monotonic nanosecond timer. Everything here is header-only.
+ * formatting and a monotonic nanosecond timer. Everything here is header-only except the clock
+ * the timer samples (xnvme_timer_clock_ns(), in the library).
  *
  * Thread safety: every function here is safe from any thread; a struct xnvme_timer belongs to
  * the thread using it (the *_pr functions print to stdout, whole lines per call).
@@ -39,6 +40,18 @@ extern "C" {
 #define XNVME_STATIC_ASSERT(cond, msg) static_assert(cond, msg);
 #else
 #define XNVME_STATIC_ASSERT(cond, msg)
+#endif
+
+/**
+ * The bound of a flexible array member, declared `__extension__ type name[XNVME_FLEX];`: ISO C's
+ * `[]`. C++ has no flexible array members, so there it is GNU's zero-length array, which lays
+ * out the same. The __extension__ keeps -pedantic quiet in C++ and where a struct ending in one
+ * is itself an array element (the NVMe log pages nest them).
+ */
+#ifdef __cplusplus
+#define XNVME_FLEX 0
+#else
+#define XNVME_FLEX
 #endif
 
 #define XNVME_UNUSED(x) UNUSED_##x __attribute__((unused))
@@ -123,18 +136,22 @@ struct xnvme_timer {
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_timer) == 16, "Incorrect size")
 
+/**
+ * The monotonic clock that struct xnvme_timer samples, in nanoseconds from an arbitrary start
+ * (CLOCK_MONOTONIC on POSIX systems and Windows). A library call rather than an inline
+ * clock_gettime(): the header then needs no POSIX declarations from <time.h>, so a program
+ * compiled as strict ISO C (-std=c11, no feature macros) times with the same clock.
+ * Additive to the xNVMe 0.7.5 API.
+ * Thread safety: safe from any thread.
+ * @return nanoseconds; differences of two calls are elapsed time, never negative
+ */
+uint64_t
+xnvme_timer_clock_ns(void);
+
 static inline uint64_t
 _xnvme_timer_clock_sample(void)
 {
-	struct timespec ts;
-
-#ifdef CLOCK_MONOTONIC
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-#else
-	/* strict ISO C without POSIX declarations: the C11 clock is the best available */
-	timespec_get(&ts, TIME_UTC);
-#endif
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	return xnvme_timer_clock_ns();
 }
 
 static inline uint64_t

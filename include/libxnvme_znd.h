@@ -35,7 +35,7 @@ struct xnvme_znd_report {
 	uint64_t zrent_nbytes;   ///< bytes per entry
 	uint64_t report_nbytes;  ///< header + entries
 	uint64_t entries_nbytes; ///< entries only
-	uint8_t storage[];
+	__extension__ uint8_t storage[XNVME_FLEX];
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_znd_report) == 64, "Incorrect size")
 XNVME_STATIC_ASSERT(offsetof(struct xnvme_znd_report, nentries) == 32, "Incorrect offset")

@@ -88,9 +88,165 @@ xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin,
 	return 0;
 }
 
-/* Ranks open failures: the most specific one is reported. "Not my URI" ranks lowest, a missing
+/*
+ * Which backend owns a URI, for the error of an open that no backend accepted. The backends
+ * below take URIs of a form of their own; every other backend (linux, windows) takes paths,
+ * which is what a URI of none of these forms is. A backend that lacks a mechanism the caller
+ * named is blamed only for a URI of its form, never for a path it would not have opened anyway.
+ * The forms follow the backends' own parsers (lib/be/ramdisk/uri.c, lib/be/vfio/dev.c,
+ * lib/be/tcp/uri.c); tests/test_open_errors.c holds them to those, backend by backend.
+ */
+static bool
+form_size(const char *uri, size_t len)
+{
+	/* "<N>GB" and what a user writes for a size: digits, a fraction, a unit, "i", "B" */
+	size_t i = 0;
+
+	while (i < len && uri[i] >= '0' && uri[i] <= '9') {
+		++i;
+	}
+	if (!i) {
+		return false;
+	}
+	if (i < len && uri[i] == '.') {
+		for (++i; i < len && uri[i] >= '0' && uri[i] <= '9'; ++i) {
+		}
+	}
+	if (i < len && strchr("kKmMgGtTpP", uri[i])) {
+		i += 1 + (i + 1 < len && uri[i + 1] == 'i');
+	}
+	if (i < len && (uri[i] == 'B' || uri[i] == 'b')) {
+		++i;
+	}
+	return i == len && !(uri[len - 1] >= '0' && uri[len - 1] <= '9');
+}
+
+static bool
+hex_run(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; ++i) {
+		if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i]) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool
+form_pci(const char *uri, size_t len)
+{
+	/* "DDDD:BB:DD.F" or "BB:DD.F" */
+	if (len == 12 && hex_run(uri, 4) && uri[4] == ':') {
+		uri += 5;
+		len -= 5;
+	}
+	return len == 7 && hex_run(uri, 2) && uri[2] == ':' && hex_run(uri + 3, 2) &&
+	       uri[5] == '.' && uri[6] >= '0' && uri[6] <= '7';
+}
+
+static bool
+form_tcp(const char *uri, size_t len)
+{
+	/* "host:port" or "[v6addr]:port", no '/', port 1-65535 */
+	const char *port;
+	unsigned long val = 0;
+	size_t plen;
+
+	if (!len || memchr(uri, '/', len)) {
+		return false;
+	}
+	if (uri[0] == '[') {
+		const char *end = memchr(uri, ']', len);
+
+		if (!end || end == uri + 1 || end + 1 >= uri + len || end[1] != ':') {
+			return false;
+		}
+		port = end + 2;
+	} else {
+		const char *colon = memchr(uri, ':', len);
+
+		if (!colon || colon == uri ||
+		    memchr(colon + 1, ':', len - (size_t)(colon + 1 - uri))) {
+			return false;
+		}
+		port = colon + 1;
+	}
+	plen = len - (size_t)(port - uri);
+	if (!plen || plen > 5) {
+		return false;
+	}
+	for (size_t i = 0; i < plen; ++i) {
+		if (port[i] < '0' || port[i] > '9') {
+			return false;
+		}
+		val = val * 10 + (unsigned long)(port[i] - '0');
+	}
+	return val >= 1 && val <= 65535;
+}
+
+static const struct {
+	const char *be;
+	bool (*match)(const char *uri, size_t len); ///< the part before '?' (options)
+	const char *accepted;
+} uri_forms[] = {
+	{"ramdisk", form_size,
+	 "<N>GB, N a whole number >= 1 of GiB (e.g. 1GB, 8GB), optionally followed by "
+	 "?key=value,... options"},
+	{"vfio", form_pci, "the PCI address DDDD:BB:DD.F of an NVMe function bound to vfio-pci"},
+	{"tcp", form_tcp, "traddr:trsvcid or [v6addr]:trsvcid of an NVMe/TCP target"},
+};
+#define URI_FORMS_LEN (sizeof(uri_forms) / sizeof(uri_forms[0]))
+#define PATH_ACCEPTED "a path to a file, a block device or an NVMe device"
+
+/* The backend whose form `uri` has; NULL for a path */
+static const char *
+uri_form_owner(const char *uri)
+{
+	const char *query = strchr(uri, '?');
+	size_t len = query ? (size_t)(query - uri) : strlen(uri);
+
+	for (size_t i = 0; i < URI_FORMS_LEN; ++i) {
+		if (uri_forms[i].match(uri, len)) {
+			return uri_forms[i].be;
+		}
+	}
+	return NULL;
+}
+
+/* What backend `be` takes, for messages */
+static const char *
+uri_form_accepted(const char *be)
+{
+	for (size_t i = 0; i < URI_FORMS_LEN; ++i) {
+		if (!strcmp(uri_forms[i].be, be)) {
+			return uri_forms[i].accepted;
+		}
+	}
+	return PATH_ACCEPTED;
+}
+
+/* Whether backend `be` owns a URI whose form is owned by `form` (NULL: a path) */
+static bool
+uri_form_owned_by(const char *form, const char *be)
+{
+	if (form) {
+		return !strcmp(form, be);
+	}
+	for (size_t i = 0; i < URI_FORMS_LEN; ++i) {
+		if (!strcmp(uri_forms[i].be, be)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Ranks open failures: the most specific one is reported. "Not my URI" ranks lowest, a missing
  * path next, a backend that lacks a named mechanism next, and a backend that recognised the
- * URI and failed (EACCES, a mechanism that cannot serve the device, ...) highest. */
+ * URI and failed (EACCES, a mechanism that cannot serve the device, ...) highest. Between equal
+ * ranks the backend owning the URI's form wins; a backend lacking a named mechanism is not
+ * heard at all unless it owns the form.
+ */
 enum open_rank {
 	RANK_NOT_MINE = 0,
 	RANK_NOENT = 1,
@@ -100,27 +256,24 @@ enum open_rank {
 
 struct open_verdict {
 	int err;
-	enum open_rank rank;
+	int score; ///< rank * 2 + owner; -1 while empty
 	char msg[XNVME_ERRMSG_LEN];
 };
 
 static void
-verdict_offer(struct open_verdict *best, int err, enum open_rank rank, const char *be_name,
-	      const char *msg)
+verdict_offer(struct open_verdict *best, int err, enum open_rank rank, bool owner,
+	      const char *be_name, const char *msg)
 {
-	/* no backend has the named mechanism: list what each one offers, as any may own the URI */
-	if (best->err && rank == RANK_NO_MECH && best->rank == RANK_NO_MECH) {
-		size_t used = strlen(best->msg);
+	int score = (int)rank * 2 + (owner ? 1 : 0);
 
-		snprintf(best->msg + used, sizeof(best->msg) - used, "; %.32s: %.200s", be_name,
-			 msg ? msg : "");
-		return;
+	if (rank == RANK_NO_MECH && !owner) {
+		return; /* never a candidate: the URI is not of its form */
 	}
-	if (best->err && rank <= best->rank) {
+	if (best->err && score <= best->score) {
 		return;
 	}
 	best->err = err;
-	best->rank = rank;
+	best->score = score;
 	snprintf(best->msg, sizeof(best->msg), "%.32s: %.400s", be_name,
 		 (msg && msg[0]) ? msg : strerror(-err));
 }
@@ -259,14 +412,38 @@ dev_reset_for_backend(struct xnvme_dev *dev, const struct xnvme_be *be, const ch
 	xnvme_ident_from_uri(uri, &dev->ident);
 }
 
+/* "linux: a path ...; ramdisk: <N>GB ...": the forms of the backends built in */
+static void
+accepted_forms(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < xnvme_be_registry_len && used < len; ++i) {
+		const struct xnvme_be *be = xnvme_be_registry[i];
+		int n;
+
+		if (!be->enabled) {
+			continue;
+		}
+		n = snprintf(buf + used, len - used, "%s%s: %s", used ? "; " : "", be->name,
+			     uri_form_accepted(be->name));
+		used += n > 0 ? (size_t)n : 0;
+	}
+}
+
 int
 xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *opts)
 {
+	const char *form = uri_form_owner(uri);
 	struct open_verdict best = {0};
 	bool be_named_found = false;
 
+	best.score = -1;
 	for (int i = 0; i < xnvme_be_registry_len; ++i) {
 		const struct xnvme_be *be = xnvme_be_registry[i];
+		/* a backend the caller named owns the URI whatever its form */
+		bool owner = opts->be || uri_form_owned_by(form, be->name);
 		char why[XNVME_ERRMSG_LEN + 128];
 		int err;
 
@@ -275,9 +452,16 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		}
 		be_named_found = true;
 		if (!be->enabled) {
-			if (opts->be) {
-				verdict_offer(&best, -ENOSYS, RANK_FAILED, be->name,
-					      "backend is not built into this library");
+			/* named, or the URI is of its own form (not merely a path): the reason */
+			if (opts->be || (form && !strcmp(form, be->name))) {
+				const char *takes = uri_form_accepted(be->name);
+				bool has_form = strcmp(takes, PATH_ACCEPTED) != 0;
+
+				snprintf(why, sizeof(why),
+					 "backend is not built into this library%s%s",
+					 has_form ? "; it takes " : "", has_form ? takes : "");
+				verdict_offer(&best, -ENOSYS, opts->be ? RANK_FAILED : RANK_NO_MECH,
+					      owner, be->name, why);
 			}
 			continue;
 		}
@@ -286,13 +470,13 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		err = dev_opts_store(dev, opts);
 		if (err) {
 			verdict_offer(
-				&best, err, RANK_FAILED, be->name,
+				&best, err, RANK_FAILED, true, be->name,
 				"a string option (subnqn, hostnqn, adrfam, core_mask) is too long");
 			break;
 		}
 		err = resolve_named(dev, opts, why, sizeof(why));
 		if (err) {
-			verdict_offer(&best, err, RANK_NO_MECH, be->name, why);
+			verdict_offer(&best, err, RANK_NO_MECH, owner, be->name, why);
 			continue;
 		}
 
@@ -309,7 +493,13 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 				snprintf(dev->errmsg, sizeof(dev->errmsg), "'%.400s': %.80s", uri,
 					 strerror(-err));
 			}
-			verdict_offer(&best, err, rank, be->name, dev->errmsg);
+			if (err == -ENXIO && opts->be) {
+				/* the named backend does not take this URI: say what it takes */
+				snprintf(dev->errmsg, sizeof(dev->errmsg),
+					 "'%.200s' is not a %s URI: it takes %s", uri, be->name,
+					 uri_form_accepted(be->name));
+			}
+			verdict_offer(&best, err, rank, owner, be->name, dev->errmsg);
 			if (err == -EPERM) {
 				break;
 			}
@@ -318,14 +508,14 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 
 		if (!dev->mem || !dev->admin || !dev->sync || !dev->async) {
 			be->dev->dev_close(dev);
-			verdict_offer(&best, -ENOSYS, RANK_FAILED, be->name,
+			verdict_offer(&best, -ENOSYS, RANK_FAILED, owner, be->name,
 				      "backend left a mechanism kind unselected");
 			continue;
 		}
 		err = check_support(dev, opts, why, sizeof(why));
 		if (err) {
 			be->dev->dev_close(dev);
-			verdict_offer(&best, err, RANK_FAILED, be->name, why);
+			verdict_offer(&best, err, RANK_FAILED, owner, be->name, why);
 			continue;
 		}
 
@@ -352,12 +542,15 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		if (used < sizeof(why)) {
 			snprintf(why + used, sizeof(why) - used, ")");
 		}
-		verdict_offer(&best, -EINVAL, RANK_FAILED, "xnvme", why);
+		verdict_offer(&best, -EINVAL, RANK_FAILED, true, "xnvme", why);
 	}
 	if (!best.err) {
-		verdict_offer(&best, -ENXIO, RANK_NOT_MINE, "xnvme",
-			      "no backend recognised the URI (linux: a path to a file or an NVMe "
-			      "or block device; ramdisk: <N>GB)");
+		char forms[XNVME_ERRMSG_LEN - 64];
+		char why[XNVME_ERRMSG_LEN];
+
+		accepted_forms(forms, sizeof(forms));
+		snprintf(why, sizeof(why), "no backend recognised the URI (%s)", forms);
+		verdict_offer(&best, -ENXIO, RANK_NOT_MINE, true, "xnvme", why);
 	}
 	snprintf(dev->errmsg, sizeof(dev->errmsg), "%.500s", best.msg);
 	return best.err;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate xnvme/ctypes_bindings.py from the public C headers.
+"""Generate xnvme/ctypes_bindings/api.py from the public C headers.
 
 Usage: gen_bindings.py [--include DIR] [--clang CLANG] [--output FILE | --check FILE]
 
@@ -382,7 +382,7 @@ class Gen:
         w("# flake8: noqa")
         w("import ctypes")
         w("")
-        w("from ._library import bind as _bind, load_library as _load_library")
+        w("from .._library import bind as _bind, load_library as _load_library")
         w("")
         w("_lib = _load_library()")
         w("")
@@ -490,7 +490,9 @@ class Gen:
                                                    ", variadic=True" if variadic else ""))
         w("")
         w("# the headers' static inline functions, as Python (hand-written in _inline.py)")
-        w("from ._inline import *  # noqa: E402,F401,F403")
+        w("from .._inline import *  # noqa: E402,F401,F403")
+        w("# the helpers PyPI's xnvme 0.7.5 module also had (hand-written in _compat.py)")
+        w("from ._compat import char_pointer_cast, guard_unloadable, is_loaded  # noqa: E402,F401")
         w("")
         w("# -- variables " + "-" * 75)
         for name, qt in self.variables:
@@ -528,7 +530,8 @@ class Gen:
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--include", default=DEFAULT_INCLUDE)
-    ap.add_argument("--output", default=os.path.join(HERE, "xnvme", "ctypes_bindings.py"))
+    ap.add_argument("--output",
+                    default=os.path.join(HERE, "xnvme", "ctypes_bindings", "api.py"))
     ap.add_argument("--check", action="store_true",
                     help="compare with --output instead of writing it; exit 1 on a difference")
     args = ap.parse_args()

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# README command 2: every test. Installs what is missing, then
+# README command 2: every test. Runs README command 1 first (./scripts/demo.sh, read from the
+# README and run as printed: it installs what is missing, builds, installs into ./_install and
+# verifies every mechanism of the ramdisk and of a file), then
 #   1. gcc build (-Werror) and the whole meson suite (--setup full: the slow duckdb suite too)
 #   2. clang build (-Werror) and the unit suite
 #   3. ASan+UBSan build and the unit suite
@@ -20,12 +22,6 @@ cd "$(dirname "$0")/.."
 root=$PWD
 out="$root/_test"
 mkdir -p "$out"
-
-./scripts/setup.sh || { echo "setup failed"; exit 1; }
-
-# werror is off by default (meson.build): every build this run configures turns it on, also
-# those of scripts/fuzz.sh, duckdb/build.sh and bench/run_all.sh (they read XNVME_WERROR)
-export XNVME_WERROR=true
 # what git reports before the run: the run itself must add nothing (checked at the end)
 git_before=$(git status --porcelain 2>/dev/null || true)
 
@@ -33,6 +29,28 @@ passed=0
 failed=0
 skipped=0
 failures=()
+
+# README command 1, exactly as README.md prints it: the first line of its first ```sh block
+step() { echo; echo "### $*"; }
+demo_cmd=$(awk '/^```sh$/ { if (!seen) { inblock = 1; seen = 1 }; next }
+	inblock { sub(/[ \t]*#.*/, ""); print; exit }' README.md)
+step "README command 1: $demo_cmd"
+if [ "$demo_cmd" != "./scripts/demo.sh" ]; then
+	echo "README.md's first command is '$demo_cmd', not ./scripts/demo.sh"
+	failed=$((failed + 1)); failures+=("README command 1 ($demo_cmd)")
+elif bash -c "$demo_cmd" 2>&1 | tee "$out/demo.log" &&
+	grep -q '^# 1GB (backend ramdisk): 1 sync and [1-9][0-9]* async mechanisms verified, .* 0 failed$' "$out/demo.log" &&
+	grep -q '^# _demo/demo.img (backend linux): 1 sync and [1-9][0-9]* async mechanisms verified, .* 0 failed$' "$out/demo.log"; then
+	passed=$((passed + 1))
+else
+	failed=$((failed + 1)); failures+=("README command 1: $demo_cmd (see $out/demo.log)")
+fi
+
+./scripts/setup.sh || { echo "setup failed"; exit 1; }
+
+# werror is off by default (meson.build): every build this run configures turns it on, also
+# those of scripts/fuzz.sh, duckdb/build.sh and bench/run_all.sh (they read XNVME_WERROR)
+export XNVME_WERROR=true
 
 # Adds the results of a meson test run from its JSON log
 count_meson() {
@@ -65,8 +83,6 @@ count_pytest() {
 	skipped=$((skipped + ${s:-0}))
 	[ $((${f:-0} + ${e:-0})) -eq 0 ] || failures+=("$label (see $log)")
 }
-
-step() { echo; echo "### $*"; }
 
 # Configures and builds a build dir; on failure counts one failure and returns 1
 build() {

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Cross-builds the library, tools and tests for 64-bit Windows with mingw-w64 (-Werror, the
-# cross file meson/cross/mingw-w64-x86_64.txt) and runs the portable unit programs and the
-# examples (on the ramdisk and on a file, with the sync, emu, thrpool and iocp paths) and the
-# tools under Wine.
+# cross file meson/cross/mingw-w64-x86_64.txt) and runs the portable unit programs under Wine;
+# then installs the build (meson install) and runs the installed examples (on the ramdisk and
+# on a file, with the sync, emu, thrpool and iocp paths) and tools from the installed bin
+# directory with no WINEPATH: the tree is self-contained (the mingw runtime DLLs are installed
+# beside the library, and every DLL an installed program imports is there or the system's).
 #   scripts/wine_test.sh [BUILD_DIR]     (default: _test/build-wine)
 # The Wine prefix is private, under BUILD_DIR. Ends with "wine: N passed, N failed".
 set -uo pipefail
@@ -65,11 +67,6 @@ f=$(grep -cE '^ *[0-9]+/[0-9]+ .* (FAIL|TIMEOUT|ERROR) ' "$build/test.log")
 [ "$p" -gt 0 ] || f=$((f + 1))
 [ "$exports_ok" = 1 ] && p=$((p + 1)) || f=$((f + 1))
 
-# The examples, as tests/check_install.sh runs them on Linux; a file as Z:<unix path>
-export WINEPATH="Z:$build/lib;Z:$(dirname "$(x86_64-w64-mingw32-gcc -print-libgcc-file-name)");Z:/usr/x86_64-w64-mingw32/lib"
-img="$build/example.img"
-rm -f "$img" "$build/file-api.bin"
-truncate -s 64M "$img"
 # tally STATUS OK_TEXT FAIL_TEXT [OUTPUT]: counts a check (status 0 passes) and says so; a
 # failure shows the end of the file OUTPUT
 tally() {
@@ -82,10 +79,48 @@ tally() {
 		[ -z "${4:-}" ] || tail -n 5 "$4"
 	fi
 }
+
+# The tables of the documentation about the windows backend match its registry
+# (tests/check_doc_tables.py; the meson suite checks the others with the Linux build's)
+img="$build/example.img"
+truncate -s 1M "$img"
+# (a program of the build tree: it finds the DLLs through WINEPATH, as meson's tests do)
+WINEPATH="Z:$build/lib;Z:$(dirname "$(x86_64-w64-mingw32-gcc -print-libgcc-file-name)");Z:/usr/x86_64-w64-mingw32/lib" \
+	timeout 120 wine64 "$build/tests/windows/registry_dump.exe" 1GB "Z:$img" >"$build/registry.json" 2>"$build/registry.err" &&
+	python3 tests/check_doc_tables.py . --registry "$build/registry.json" --backends windows \
+		>"$build/doc-tables.log" 2>&1
+tally $? "the documentation's windows tables match the registry" \
+	"the documentation's windows tables (tests/check_doc_tables.py)" "$build/doc-tables.log"
+
+# The installed tree, as a user copies it to a Windows machine: no WINEPATH from here on
+unset WINEPATH
+rm -rf "$build/installed"
+meson install -C "$build" --no-rebuild --destdir "$build/installed" >"$build/install.log" 2>&1
+tally $? "meson install" "meson install (see $build/install.log)" "$build/install.log"
+bin=$(find "$build/installed" -path '*/bin/xnvme.exe' -printf '%h\n' | head -n 1)
+[ -n "$bin" ] || fail "the install has no bin/xnvme.exe"
+# every DLL an installed program or library imports is installed beside it or is Wine's
+# (system32 of the prefix, where Windows' own DLLs are)
+sys32="$WINEPREFIX/drive_c/windows/system32"
+missing=""
+for exe in "$bin"/*.exe "$bin"/*.dll; do
+	for dll in $(x86_64-w64-mingw32-objdump -p "$exe" | sed -n 's/^[[:space:]]*DLL Name: //p'); do
+		[ -e "$bin/$dll" ] || [ -e "$sys32/$(tr '[:upper:]' '[:lower:]' <<<"$dll")" ] ||
+			missing+=" $(basename "$exe"):$dll"
+	done
+done
+[ -z "$missing" ]
+tally $? "the installed programs find every DLL they import in bin/ or the system" \
+	"DLLs the installed tree lacks:$missing"
+
+# The installed examples, as tests/check_install.sh runs them on Linux; a file as Z:<unix path>
+img="$build/example.img"
+rm -f "$img" "$build/file-api.bin"
+truncate -s 64M "$img"
 example() {
 	local name=$1
 	shift
-	timeout 120 wine64 "$build/examples/$name.exe" "$@" >"$build/example.out" 2>&1
+	timeout 120 wine64 "$bin/$name.exe" "$@" >"$build/example.out" 2>&1
 	tally $? "$name $*" "$name $*" "$build/example.out"
 }
 example xnvme_hello_sync 1GB
@@ -104,7 +139,9 @@ else
 	echo "FAIL: xnvme_demo did not verify the ramdisk with thrpool"
 fi
 
-# The tools on the ramdisk and a file: exit codes, data written and read back, a short xnvmeperf
+# The installed tools on the ramdisk and a file: exit codes, data written and read back, a
+# short xnvmeperf
+tools=$bin
 . scripts/wine_tools.sh
 
 echo "wine: $p passed, $f failed"

@@ -1,8 +1,8 @@
 # shellcheck shell=bash
 # Sourced by scripts/wine_test.sh: runs the cross-built tools under Wine on the ramdisk and on
 # files (Z:<unix path>). Expects $build, the Wine environment and tally() (which counts into
-# $p and $f).
-tools="$build/tools"
+# $p and $f); $tools is the directory of the .exe files (default: the build's).
+tools=${tools:-$build/tools}
 tdir="$build/tools-run"
 rm -rf "$tdir"
 mkdir -p "$tdir"

@@ -8,11 +8,13 @@ absolute paths of a build machine), and every docs/*.md it names exists.
 import os
 import pathlib
 import re
+import subprocess
 import sys
 
 TEXT = {".c", ".h", ".py", ".sh", ".md", ".build", ".txt", ".rs", ".toml", ".map", ".cfg",
         ".ini", ".yml", ".yaml", ".cpp", ".hpp", ".sql", ""}
-SKIP_DIRS = {".git", "_test", "__pycache__", "target", "node_modules", "third_party"}
+SKIP_DIRS = {".git", "_test", "_build", "_install", "_demo", "__pycache__", "target",
+             "node_modules", "third_party"}
 # Names of things a user of the repository does not have: design documents kept beside the
 # checkout during development and the build machine's directories. They are assembled from parts
 # so that this checker does not itself name them.
@@ -24,7 +26,29 @@ FORBIDDEN = re.compile(r"(?<![\w/.-])(?:" + _OUT_OF_TREE_DOCS + r")\.md\b"
                        r"|(?<![\w.])" + _MACHINE_ROOT)
 
 
+def git_files(root):
+    """Tracked and untracked-but-not-ignored files of a git checkout; None outside one. Build
+    output (_build/, build*/, _install/ of scripts/demo.sh and scripts/test.sh) is ignored by
+    .gitignore and so never scanned."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], check=True, capture_output=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return [root / name for name in out.decode("utf-8", "surrogateescape").split("\0") if name]
+
+
 def text_files(root):
+    listed = git_files(root)
+    if listed is not None:
+        for path in listed:
+            parts = path.relative_to(root).parts
+            if parts[:1] == ("duckdb",) and parts[1:2] in (("duckdb",), ("extension-ci-tools",)):
+                continue  # third-party trees cloned by duckdb/build.sh
+            if path.suffix in TEXT and path.is_file() and path.stat().st_size < 2_000_000:
+                yield path
+        return
+    # a source tree without git metadata (a release tarball): everything but build output
     for dirpath, dirnames, filenames in os.walk(root):
         rel = pathlib.Path(dirpath).relative_to(root)
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and not d.startswith("build")

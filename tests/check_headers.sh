@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Every public header compiles alone, as the first include, as C11, gnu99 (the way fio compiles
-# it) and C++11, with gcc, clang and mingw-w64 (Windows); the sizes pinned in the headers are asserted by C11 builds.
-# Also compiles fio's include sequence and a C++ client that defines XNVME_QUEUE_DEPTH.
+# Every public header compiles alone, as the first include, with gcc, clang and mingw-w64
+# (Windows): as strict ISO C11 with -pedantic and no feature macros (a client that defines
+# none gets everything, the timer's monotonic clock included), gnu99 (the way fio compiles it),
+# and C++11 and C++17 with -pedantic; all warnings are errors. The sizes pinned in the headers
+# are asserted by the C11 builds. Also compiles fio's include sequence and a C++ client that
+# defines XNVME_QUEUE_DEPTH.
 set -u
 incdir=${1:?usage: check_headers.sh <include dir>}
 tmp=$(mktemp -d)
@@ -31,12 +34,14 @@ for h in "$incdir"/libxnvme*.h; do
 	for pair in "${compilers[@]}"; do
 		ccc=${pair%%:*}
 		cxx=${pair##*:}
-		check "$name $ccc c11" "$tmp/t.c" $ccc -std=c11 -Wall -Wextra -Werror \
-			-Wdeclaration-after-statement -I"$incdir"
+		check "$name $ccc c11 -pedantic" "$tmp/t.c" $ccc -std=c11 -pedantic -Wall -Wextra \
+			-Werror -Wdeclaration-after-statement -I"$incdir"
 		check "$name $ccc gnu99 (fio flags)" "$tmp/t.c" $ccc -std=gnu99 -D_GNU_SOURCE \
 			-Wall -Wextra -Werror -Wdeclaration-after-statement -Wwrite-strings -I"$incdir"
-		check "$name $cxx c++11" "$tmp/t.cpp" $cxx -std=c++11 -Wall -Wextra -Werror \
-			-I"$incdir"
+		check "$name $cxx c++11 -pedantic" "$tmp/t.cpp" $cxx -std=c++11 -pedantic -Wall \
+			-Wextra -Werror -I"$incdir"
+		check "$name $cxx c++17 -pedantic" "$tmp/t.cpp" $cxx -std=c++17 -pedantic -Wall \
+			-Wextra -Werror -I"$incdir"
 	done
 done
 
@@ -84,7 +89,20 @@ for pair in "${compilers[@]}"; do
 	check "C++ client $cxx" "$tmp/cxx.cpp" $cxx -std=c++11 -Wall -Wextra -Werror -I"$incdir"
 done
 
+# The example programs are clients too: strict ISO C11 and C++17, -pedantic, no feature macros
+# (tests/check_install.sh also links and runs them against an install)
+for ex in "$incdir"/../examples/*.c; do
+	for pair in "${compilers[@]}"; do
+		ccc=${pair%%:*}
+		cxx=${pair##*:}
+		check "$(basename "$ex") $ccc c11 -pedantic" "$ex" $ccc -std=c11 -pedantic -Wall \
+			-Wextra -Werror -I"$incdir"
+		check "$(basename "$ex") $cxx c++17 -pedantic" "$ex" $cxx -x c++ -std=c++17 -pedantic \
+			-Wall -Wextra -Werror -I"$incdir"
+	done
+done
+
 if [ $fail -ne 0 ]; then
 	exit 1
 fi
-echo "headers: all self-contained and clean"
+echo "headers: all self-contained and clean; the examples compile as strict C11 and C++17"

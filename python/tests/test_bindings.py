@@ -17,9 +17,9 @@ ENV = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(xnvme.__file__
 
 
 def test_generated_module_matches_headers(source_root):
-    """Regenerating python/xnvme/ctypes_bindings.py from include/ gives the same bytes."""
+    """Regenerating python/xnvme/ctypes_bindings/api.py from include/ gives the same bytes."""
     gen = os.path.join(source_root, "python", "gen_bindings.py")
-    committed = os.path.join(source_root, "python", "xnvme", "ctypes_bindings.py")
+    committed = os.path.join(source_root, "python", "xnvme", "ctypes_bindings", "api.py")
     if not shutil.which(os.environ.get("CLANG", "clang")):
         pytest.fail("clang is needed to check the bindings against the headers")
     proc = subprocess.run([sys.executable, gen, "--include",
@@ -27,7 +27,7 @@ def test_generated_module_matches_headers(source_root):
                            "--check"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     assert proc.returncode == 0, proc.stdout.decode()
     # and the installed copy is the committed one
-    with open(committed, "rb") as f, open(C.__file__, "rb") as g:
+    with open(committed, "rb") as f, open(C.api.__file__, "rb") as g:
         assert f.read() == g.read(), "installed ctypes_bindings differs from the source tree"
 
 

@@ -256,6 +256,28 @@ def test_error_open(tmp_path):
     assert "<N>GB" in str(info.value)
 
 
+@pytest.mark.parametrize("mech", [{"async_": "io_uring"}, {"async_": "libaio"},
+                                  {"async_": "thrpool"}, {"sync": "psync"},
+                                  {"admin": "file_as_ns"}])
+def test_error_open_names_the_path(tmp_path, mech):
+    """A missing path opened with a mechanism only the path backend has: ENOENT naming the
+    path, not ENOSYS of the backends (ramdisk, vfio, tcp) whose URIs look otherwise"""
+    path = str(tmp_path / "nope.img")
+    with pytest.raises(xnvme.XnvmeError) as info:
+        xnvme.open(path, **mech)
+    assert info.value.errno == errno.ENOENT, str(info.value)
+    assert "linux: '%s' does not exist" % path in str(info.value)
+    assert "ramdisk" not in str(info.value) and "has no" not in str(info.value)
+
+
+def test_error_open_named_backend_takes(tmp_path):
+    """A backend named for a URI it does not take says which URIs it takes"""
+    with pytest.raises(xnvme.XnvmeError) as info:
+        xnvme.open(str(tmp_path / "data.img"), be="ramdisk")
+    assert "ramdisk:" in str(info.value) and "is not a ramdisk URI" in str(info.value)
+    assert "<N>GB" in str(info.value)
+
+
 def test_status_names():
     assert xnvme.status_name(0, 0x02) == "Invalid Field in Command"
     assert xnvme.status_name(1, 0xB9) == "Zone Is Full"

@@ -397,6 +397,9 @@ const _: () = {
         "Offset of field: xnvme_timer::stop",
     ][::core::mem::offset_of!(xnvme_timer, stop) - 8usize];
 };
+unsafe extern "C" {
+    pub fn xnvme_timer_clock_ns() -> u64;
+}
 #[repr(C)]
 #[derive(Debug, Default, Copy, Clone)]
 pub struct xnvme_opts_css {

@@ -12,7 +12,7 @@ constants at module level and <tag>__enumvalues; functions carry argtypes/restyp
 # flake8: noqa
 import ctypes
 
-from ._library import bind as _bind, load_library as _load_library
+from .._library import bind as _bind, load_library as _load_library
 
 _lib = _load_library()
 
@@ -3861,6 +3861,7 @@ XNVME_REFTAG_MASK_32 = 18446744073709551615
 XNVME_REFTAG_MASK_64 = 281474976710655
 
 # -- functions ---------------------------------------------------------------------------
+xnvme_timer_clock_ns = _bind(_lib, 'xnvme_timer_clock_ns', ctypes.c_uint64, [])
 xnvme_opts_set_defaults = _bind(_lib, 'xnvme_opts_set_defaults', None, [ctypes.POINTER(struct_xnvme_opts)])
 xnvme_opts_default = _bind(_lib, 'xnvme_opts_default', struct_xnvme_opts, [])
 xnvme_ident_from_uri = _bind(_lib, 'xnvme_ident_from_uri', ctypes.c_int, [ctypes.c_char_p, ctypes.POINTER(struct_xnvme_ident)])
@@ -4092,7 +4093,9 @@ xnvme_pi_generate = _bind(_lib, 'xnvme_pi_generate', None, [ctypes.POINTER(struc
 xnvme_pi_verify = _bind(_lib, 'xnvme_pi_verify', ctypes.c_int, [ctypes.POINTER(struct_xnvme_pi_ctx), ctypes.POINTER(ctypes.c_uint8), ctypes.POINTER(ctypes.c_uint8), ctypes.c_uint32])
 
 # the headers' static inline functions, as Python (hand-written in _inline.py)
-from ._inline import *  # noqa: E402,F401,F403
+from .._inline import *  # noqa: E402,F401,F403
+# the helpers PyPI's xnvme 0.7.5 module also had (hand-written in _compat.py)
+from ._compat import char_pointer_cast, guard_unloadable, is_loaded  # noqa: E402,F401
 
 # -- variables ---------------------------------------------------------------------------
 try:
@@ -4204,6 +4207,7 @@ VARIABLES = (
     'xnvme_libconf',
 )
 FUNCTIONS = (
+    'xnvme_timer_clock_ns',
     'xnvme_opts_set_defaults',
     'xnvme_opts_default',
     'xnvme_ident_from_uri',
