@@ -18,6 +18,7 @@
 
 The build directory comes from XNVME_BUILD_DIR (default: build/ in the source tree).
 """
+import json
 import os
 import re
 import shlex
@@ -410,12 +411,19 @@ def test_direct_alignment_is_named(tmp_path):
 
 
 def library_valid_names(kind):
-    """{backend: [names]} from the library's own message for an unknown mechanism"""
+    """{backend: [names]} of every enabled backend, from the library's registry
+    (tests/registry_dump); the ramdisk's also from its message for an unknown mechanism"""
+    dump = subprocess.run([os.path.join(BUILD_DIR, "tests", "registry_dump")],
+                          stdout=subprocess.PIPE, check=True, timeout=60)
+    names = {be["name"]: be[kind] for be in json.loads(dump.stdout)["backends"]
+             if be["enabled"]}
     _, _, err = run("xnvme", "info", "1GB", f"--{kind}", "no-such-mechanism")
     found = re.findall(r"(\w+): has no \w+ mechanism named '+no-such-mechanism'+ \(valid: ([^)]*)\)",
                        err)
     assert found, err
-    return {be: [n.strip() for n in names.split(",")] for be, names in found}
+    for be, listed in found:
+        assert [n.strip() for n in listed.split(",")] == names[be], (kind, be, listed)
+    return names
 
 
 def test_info_lists_mechanisms_per_kind():
