@@ -302,8 +302,9 @@ def test_xdd_keeps_the_bytes_outside_its_range(tmp_path):
 # ------------------------------------------------------------------------------------------------
 
 COPY_NBYTES = 32 * MIB
-SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGPIPE]
-SIG_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM", signal.SIGPIPE: "SIGPIPE"}
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGHUP]
+SIG_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM", signal.SIGPIPE: "SIGPIPE",
+             signal.SIGHUP: "SIGHUP"}
 COPIES = [
     ("xnvme_file", ["copy-async", "{src}", "{out}", "--iosize", 4096, "--qdepth", 8]),
     ("xnvme_file", ["copy-sync", "{src}", "{out}", "--iosize", 8192]),
@@ -336,7 +337,7 @@ def test_signals_during_a_long_copy(tmp_path, name, args):
         if i >= 5 and stopped >= 4:
             break
         state = ["absent", "smaller", "larger", "symlink"][i % 4]
-        sig = SIGNALS[i % 3]
+        sig = SIGNALS[(i + i // 4) % len(SIGNALS)]  # every signal with every state
         sub = tmp_path / f"run{i}"
         sub.mkdir()
         out = Out(sub, state, None)
@@ -429,15 +430,36 @@ def test_signal_during_a_device_write_names_the_blocks_written(tmp_path):
     assert got[hi:] == bytes(nbytes - hi), "LBAs beyond those named were written"
 
 
-def test_xnvmeperf_stopped_by_a_signal(tmp_path):
+def test_reader_of_a_stream_output_gone(tmp_path):
+    """The reader of a pipe the data goes to goes away: the run stops as for any SIGPIPE, with
+    one line naming it and the bytes that reached the pipe, exit 141"""
+    dev = tmp_path / "dev.img"
+    with open(dev, "wb") as f:
+        f.truncate(64 * MIB)
+    proc = subprocess.Popen([tool_path("lblk"), "read", str(dev), "--slba", "0", "--nlb",
+                             str(64 * MIB // 512 - 1), "--data-output", "/dev/stdout"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert len(proc.stdout.read(4096)) == 4096  # the info line, then data
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 128 + signal.SIGPIPE, err
+    lines = err_lines(err)
+    assert len(lines) == 1, err
+    assert "interrupted by SIGPIPE" in lines[0] and "--data-output /dev/stdout: bytes 0-" in \
+        lines[0], err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=lambda s: SIG_NAMES[s])
+def test_xnvmeperf_stopped_by_a_signal(tmp_path, sig):
     """The threads stop between two commands; the report shows what ran; exit 128 + signal"""
     proc = subprocess.Popen([tool_path("xnvmeperf"), "1GB", "--runtime", "30", "--json",
                              "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(0.5)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 143, stderr.decode()
+    assert proc.returncode == 128 + sig, stderr.decode()
     lines = err_lines(stderr.decode())
-    assert len(lines) == 1 and "interrupted by SIGTERM" in lines[0], stderr.decode()
+    assert len(lines) == 1 and f"interrupted by {SIG_NAMES[sig]}" in lines[0], stderr.decode()
     report = json.loads(stdout.decode())
     assert report["total"]["ios"] > 0 and report["total"]["elapsed_s"] < 30
