@@ -565,6 +565,13 @@ void
 tool_progress_end(struct tool_progress *p);
 
 /**
+ * Ends the progress line the calling thread drew, if any, without drawing it again: the error
+ * line that follows starts a line of its own (tool_err() calls it)
+ */
+void
+tool_progress_break(void);
+
+/**
  * An elapsed-time progress line for one long blocking call (Format NVM): a helper thread redraws
  * it until tool_ticker_stop(). Does nothing when stderr is not a terminal.
  */

@@ -78,6 +78,7 @@ tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
 
 	err = neg_err(err);
 	fflush(stdout);
+	tool_progress_break();
 	xnvme_cli_perr(msg, err);
 	return err;
 }
