@@ -8,14 +8,13 @@ import pty
 import re
 import shutil
 import subprocess
-import threading
 
 import pytest
 import yaml
 
 from tools_util import (
-    COMPLETIONS_DIR, COVERED, EXIT_FAILED, EXIT_OK, FILE_NBYTES, LBA_NBYTES, OK_OR_UNSUPPORTED, RAMDISK,
-    TOOLS, TOOLS_DIR, ctrlr_str, devfile, pattern, run, run_yaml, tool_path,
+    COMPLETIONS_DIR, COVERED, EXIT_FAILED, EXIT_OK, FILE_NBYTES, LBA_NBYTES, OK_OR_UNSUPPORTED,
+    RAMDISK, TOOLS, TOOLS_DIR, FifoFeeder, ctrlr_str, devfile, pattern, run, run_yaml, tool_path,
 )
 
 
@@ -226,22 +225,10 @@ def test_error_line_below_the_progress_line(tmp_path):
         f.truncate(64 << 20)
     fifo = tmp_path / "in.fifo"
     os.mkfifo(fifo)
-    writer = os.open(fifo, os.O_RDWR)  # the tool finds a writer, whatever the timing
-
-    def feed():
-        try:
-            os.write(writer, os.urandom(4 << 20))
-        finally:
-            os.close(writer)
-
-    feeder = threading.Thread(target=feed)
-    feeder.start()
-    try:
+    with FifoFeeder(fifo, os.urandom(4 << 20)):
         status, _, err = run_with_tty_stderr(
             "lblk", "write", dev, "--slba", 0, "--nlb", (64 << 20) // LBA_NBYTES - 1,
             "--data-input", fifo, cwd=tmp_path)
-    finally:
-        feeder.join(timeout=60)
     assert status == EXIT_FAILED, err
     before, sep, after = err.partition("# ERR:")
     assert sep and "MiB/s" in before, repr(err)  # a progress line, then the error

@@ -38,7 +38,7 @@ import pytest
 import yaml
 
 from tools_util import (
-    EXIT_ARGS, EXIT_FAILED, EXIT_OK, KV, RAMDISK, ZONED, pattern, run, tool_path,
+    EXIT_ARGS, EXIT_FAILED, EXIT_OK, KV, RAMDISK, ZONED, FifoFeeder, pattern, run, tool_path,
 )
 
 MIB = 1 << 20
@@ -522,12 +522,13 @@ def test_failure_during_a_device_write_names_the_blocks_written(tmp_path):
     fifo = tmp_path / "in.fifo"
     os.mkfifo(fifo)
     data = os.urandom(3 * MIB + 4096)  # three commands of 1 MiB, then it ends
-    proc = subprocess.Popen([tool_path("lblk"), "write", str(dev), "--slba", "0", "--nlb",
-                             str(nbytes // 512 - 1), "--data-input", str(fifo)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    with open(fifo, "wb") as f:
-        f.write(data)
-    _, stderr = proc.communicate(timeout=120)
+    with FifoFeeder(fifo, data) as feeder:
+        proc = subprocess.Popen([tool_path("lblk"), "write", str(dev), "--slba", "0", "--nlb",
+                                 str(nbytes // 512 - 1), "--data-input", str(fifo)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        feeder.wait(proc)
+        _, stderr = proc.communicate(timeout=120)
+    assert feeder.fed == len(data)
     err = stderr.decode()
     assert proc.returncode == EXIT_FAILED, err
     lines = err_lines(err)
