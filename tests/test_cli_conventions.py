@@ -249,7 +249,7 @@ def readonly_tree():
     top = tempfile.mkdtemp(prefix="xnvme-ro-")
     try:
         os.chmod(top, 0o755)
-        for name in WRITERS:
+        for name in list(WRITERS) + ["xnvmeperf"]:
             shutil.copy(os.path.join(TOOLS_DIR, name), top)
         lib = os.path.join(BUILD_DIR, "lib")
         for entry in ("libxnvme.so", "libxnvme.so.0"):
@@ -316,6 +316,27 @@ def test_writers_still_refused_on_a_read_only_file(readonly_tree):
     assert proc.returncode == EXIT_FAILED and len(err_lines(err)) == 1, err
     assert "ermission denied" in err, err
     assert stat.S_IMODE(os.stat(t["dev"]).st_mode) == 0o444
+
+
+@pytest.mark.parametrize("rw", ["randread", "read"])
+def test_xnvmeperf_reads_open_read_only(readonly_tree, rw):
+    """xnvmeperf's reading patterns measure a file its user may only read; its writing ones
+    still open read-write and are refused there"""
+    if readonly_tree is None:
+        pytest.skip("needs root and setpriv to run as a user that may only read the file")
+    t = readonly_tree
+    env = dict(os.environ, LD_LIBRARY_PATH=t["top"])
+    perf = [os.path.join(t["top"], "xnvmeperf"), t["dev"], "--count", "64", "--no-progress",
+            "--json"]
+    proc = subprocess.run(t["prefix"] + perf + ["--rw", rw], capture_output=True, env=env,
+                          cwd=t["top"], timeout=60, check=False)
+    assert proc.returncode == EXIT_OK, proc.stderr.decode()
+    assert json.loads(proc.stdout.decode())["total"]["ios"] == 64
+    proc = subprocess.run(t["prefix"] + perf + ["--rw", "randwrite"], capture_output=True,
+                          env=env, cwd=t["top"], timeout=60, check=False)
+    err = proc.stderr.decode()
+    assert proc.returncode == EXIT_FAILED and len(err_lines(err)) == 1, err
+    assert "ermission denied" in err, err
 
 
 @pytest.mark.parametrize("name,sub", SUBS)

@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from tools_util import (
-    COMPLETIONS_DIR, COVERED, EXIT_OK, FILE_NBYTES, LBA_NBYTES, OK_OR_UNSUPPORTED, RAMDISK,
-    TOOLS, TOOLS_DIR, ctrlr_str, devfile, pattern, run, run_yaml, tool_path,
+    COMPLETIONS_DIR, COVERED, EXIT_FAILED, EXIT_OK, FILE_NBYTES, LBA_NBYTES, OK_OR_UNSUPPORTED,
+    RAMDISK, TOOLS, TOOLS_DIR, FifoFeeder, ctrlr_str, devfile, pattern, run, run_yaml, tool_path,
 )
 
 
@@ -215,6 +215,25 @@ def test_progress_only_on_terminal(tmp_path, name, args):
     proc = run(name, *args, cwd=tmp_path)
     assert proc.returncode == EXIT_OK
     assert proc.stderr == b"", proc.stderr
+
+
+def test_error_line_below_the_progress_line(tmp_path):
+    """A transfer failing after its progress line was drawn (its input ends at 4 of 64 MiB):
+    the error line starts a line of its own, and the progress line is not drawn again"""
+    dev = tmp_path / "dev.img"
+    with open(dev, "wb") as f:
+        f.truncate(64 << 20)
+    fifo = tmp_path / "in.fifo"
+    os.mkfifo(fifo)
+    with FifoFeeder(fifo, os.urandom(4 << 20)):
+        status, _, err = run_with_tty_stderr(
+            "lblk", "write", dev, "--slba", 0, "--nlb", (64 << 20) // LBA_NBYTES - 1,
+            "--data-input", fifo, cwd=tmp_path)
+    assert status == EXIT_FAILED, err
+    before, sep, after = err.partition("# ERR:")
+    assert sep and "MiB/s" in before, repr(err)  # a progress line, then the error
+    assert before.endswith("\n"), f"the error line continues the progress line: {err!r}"
+    assert "MiB/s" not in after and after.count("# ERR:") == 0, repr(err)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -3,20 +3,25 @@
 No combination of arguments, input sizes, output states or signals makes a tool truncate,
 shorten or half-write an output that existed before the run (issue 26, docs/reliability.md).
 
-* The matrix: every tool that writes an output x each failing argument (the refusals the tools
-  have: sizes, alignment under --direct, ranges beyond the end, missing or same-file inputs, a
-  device too small, values out of range, commands the device refuses) x each state of the
-  output: absent, an existing file smaller or larger than the run would write, a symbolic link
-  to a file, and a device (a loop device; skipped with a message where none can be set up).
-  Afterwards: the exit status and the one '# ERR:' line are as documented, nothing about the
-  failure is on stdout, a pre-existing output has its original bytes (hash compared; a link is
-  still the same link), and no file is left behind.
+* The matrix: every subcommand that writes an output x each failing argument (the refusals the
+  tools have: sizes, alignment under --direct, ranges beyond the end, missing, FIFO, directory
+  or same-file inputs, a device too small, values out of range, a device that cannot be opened,
+  commands the device refuses) x each state of the output: absent, an existing file smaller or
+  larger than the run would write, a symbolic link to a file, and a device (a loop device;
+  skipped with a message where none can be set up). Afterwards: the exit status and the one
+  '# ERR:' line are as documented, nothing about the failure is on stdout, a pre-existing
+  output has its original bytes (hash compared; a link is still the same link), and no file is
+  left behind.
+* The device a subcommand writes (its uri: lblk, zoned, kvs, xnvme, xnvme_file write-read),
+  a regular file or a loop device of random bytes, x each refusal of those subcommands: the
+  device keeps every byte (hash compared) and nothing is created.
 * A successful run through a symbolic link replaces the file it names and keeps the link; a
   replaced file keeps its mode, owner and group.
-* Signals: SIGINT, SIGTERM and SIGPIPE sent at random points of long copies (xnvme_file, xdd):
-  either the run completed (exit 0, the output holds the copy) or it stopped (exit 128 + the
-  signal, one line naming it, the output as before, nothing left behind). A block write to a
-  device stopped midway names exactly the LBAs it wrote.
+* Signals: SIGINT, SIGTERM, SIGPIPE and SIGHUP sent at random points of long copies (xnvme_file,
+  xdd): either the run completed (exit 0, the output holds the copy) or it stopped (exit 128 +
+  the signal, one line naming it, the output as before, nothing left behind). A block write to
+  a device stopped midway names exactly the LBAs it wrote; a reader of a stream output that
+  goes away stops the run the same way (SIGPIPE, one line).
 """
 import hashlib
 import json
@@ -33,7 +38,7 @@ import pytest
 import yaml
 
 from tools_util import (
-    EXIT_ARGS, EXIT_FAILED, EXIT_OK, KV, RAMDISK, ZONED, pattern, run, tool_path,
+    EXIT_ARGS, EXIT_FAILED, EXIT_OK, KV, RAMDISK, ZONED, FifoFeeder, pattern, run, tool_path,
 )
 
 MIB = 1 << 20
@@ -123,7 +128,9 @@ def inputs(tmp_path):
     dev = tmp_path / "dev.img"
     with open(dev, "wb") as f:
         f.truncate(64 * MIB)
-    return {"src": src, "src3": src3, "short": short, "dev": dev,
+    fifo = tmp_path / "in.fifo"
+    os.mkfifo(fifo)
+    return {"src": src, "src3": src3, "short": short, "dev": dev, "fifo": fifo,
             "missing": tmp_path / "missing.bin"}
 
 
@@ -149,6 +156,13 @@ CASES = [
      EXIT_ARGS, "--vec-cnt"),
     ("xnvme_file", ["dump-sync", "{out}", "--data-nbytes", 16 * MIB], EXIT_FAILED, "holds",
      ["device"]),
+    ("xnvme_file", ["copy-sync", "{fifo}", "{out}"], EXIT_FAILED, "is a FIFO"),
+    ("xnvme_file", ["copy-async", "{tmp}", "{out}"], EXIT_FAILED, "is a directory"),
+    ("xnvme_file", ["dump-sync", "{out}", "--data-nbytes", 4096, "--iosize", 0], EXIT_ARGS,
+     "--iosize"),
+    ("xnvme_file", ["dump-sync-iovec", "{out}", "--data-nbytes", 4096, "--vec-cnt", 5000],
+     EXIT_ARGS, "--vec-cnt"),
+    ("xnvme_file", ["dump-sync", "{out}", "--data-nbytes", 0], EXIT_ARGS, "--data-nbytes"),
     # xdd
     ("xdd", ["sync", "--data-input", "{src3}", "--data-output", "{out}", "--data-nbytes",
              MIB + 1, "--direct"], EXIT_FAILED, "the size"),
@@ -164,6 +178,14 @@ CASES = [
              "--qdepth", 0], EXIT_ARGS, "--qdepth"),
     ("xdd", ["sync", "--data-input", "{src}", "--data-output", "{out}", "--data-nbytes", 4096,
              "--offset", 16 * MIB], EXIT_FAILED, "holds", ["device"]),
+    ("xdd", ["sync", "--data-input", "{fifo}", "--data-output", "{out}", "--data-nbytes",
+             4096], EXIT_FAILED, "is a FIFO"),
+    ("xdd", ["async", "--data-input", "{tmp}", "--data-output", "{out}", "--data-nbytes",
+             4096], EXIT_FAILED, "is a directory"),
+    ("xdd", ["sync", "--data-input", "{src}", "--data-output", "{out}", "--data-nbytes", 0],
+     EXIT_ARGS, "--data-nbytes"),
+    ("xdd", ["sync", "--data-input", "{src}", "--data-output", "{out}", "--data-nbytes", 4096,
+             "--iosize", 0], EXIT_ARGS, "--iosize"),
     # lblk: a refused range, a command the device refuses after the output was opened
     ("lblk", ["read", RAMDISK, "--slba", "0x1ffffff", "--nlb", 7, "--data-output", "{out}"],
      EXIT_FAILED, "beyond the end of the namespace"),
@@ -175,11 +197,19 @@ CASES = [
               "--meta-output", "{tmp}/meta.bin"], EXIT_FAILED, "no separate metadata"),
     ("lblk", ["read", RAMDISK, "--slba", 0, "--nlb", 99999999999, "--data-output", "{out}"],
      EXIT_ARGS, "--nlb"),
+    ("lblk", ["read", "{missing}", "--slba", 0, "--nlb", 7, "--data-output", "{out}"],
+     EXIT_FAILED, "missing.bin"),
+    ("lblk", ["idfy", RAMDISK, "--nsid", "0x5", "--data-output", "{out}"], EXIT_FAILED,
+     "Invalid Namespace or Format"),
     # zoned, kvs
     ("zoned", ["read", ZONED, "--slba", "0xfffffff", "--nlb", 0, "--data-output", "{out}"],
      EXIT_FAILED, "--slba"),
     ("zoned", ["report", ZONED, "--slba", "0xfffffff", "--data-output", "{out}"], EXIT_FAILED,
      "beyond the last zone"),
+    ("zoned", ["read", ZONED, "--slba", 0, "--nlb", 7, "--data-output", "{out}",
+               "--meta-output", "{tmp}/meta.bin"], EXIT_FAILED, "no separate metadata"),
+    ("zoned", ["changes", RAMDISK, "--data-output", "{out}"], EXIT_FAILED, "Invalid Log Page"),
+    ("zoned", ["errors", "{missing}", "--data-output", "{out}"], EXIT_FAILED, "missing.bin"),
     ("kvs", ["retrieve", KV, "--key", "nokey", "--data-output", "{out}"], EXIT_FAILED,
      "KV Key Does Not Exist"),
     ("kvs", ["retrieve", RAMDISK, "--key", "k", "--data-output", "{out}"], EXIT_FAILED,
@@ -197,6 +227,25 @@ CASES = [
      "no directory"),
     ("xnvme", ["log-erri", RAMDISK, "--limit", 0, "--data-output", "{out}"], EXIT_ARGS,
      "--limit"),
+    ("xnvme", ["idfy-ns", RAMDISK, "--nsid", "0x5", "--data-output", "{out}"], EXIT_FAILED,
+     "Invalid Namespace or Format"),
+    ("xnvme", ["idfy-ctrlr", "{missing}", "--data-output", "{out}"], EXIT_FAILED,
+     "missing.bin"),
+    ("xnvme", ["idfy-cs", "{missing}", "--data-output", "{out}"], EXIT_FAILED, "missing.bin"),
+    ("xnvme", ["log-health", RAMDISK, "--nsid", "0x5", "--data-output", "{out}"], EXIT_FAILED,
+     "Invalid Namespace or Format"),
+    ("xnvme", ["log-fdp-config", RAMDISK, "--lsi", 0, "--data-nbytes", 3, "--data-output",
+               "{out}"], EXIT_ARGS, "--data-nbytes 3"),
+    ("xnvme", ["log-ruhu", RAMDISK, "--lsi", 0, "--limit", 0, "--data-output", "{out}"],
+     EXIT_ARGS, "--limit"),
+    ("xnvme", ["log-fdp-stats", RAMDISK, "--lsi", 0, "--data-output", "{out}"], EXIT_FAILED,
+     "Invalid Log Page"),
+    ("xnvme", ["log-fdp-events", RAMDISK, "--lsi", 0, "--limit", 1, "--lsp", "0x2",
+               "--data-output", "{out}"], EXIT_ARGS, "--lsp"),
+    ("xnvme", ["feature-get", RAMDISK, "--fid", "0x7", "--data-output", "{out}"], EXIT_FAILED,
+     "non-zero --data-nbytes"),
+    ("xnvme", ["padc", RAMDISK, "--opcode", "0xff", "--data-nbytes", 4096, "--data-output",
+               "{out}"], EXIT_FAILED, "Invalid Command Opcode"),
 ]
 
 
@@ -212,21 +261,25 @@ def direct_io_works(path):
     return True
 
 
-MATRIX = [(i, c, s) for i, c in enumerate(CASES) for s in (c[4] if len(c) > 4 else STATES)]
+def matrix(cases, states):
+    """(index, case, state) for each case in each of its states (its fifth item, or `states`)"""
+    return [(i, c, s) for i, c in enumerate(cases) for s in (c[4] if len(c) > 4 else states)]
 
 
-@pytest.mark.parametrize("idx,case,state", MATRIX,
-                         ids=[f"{c[0]}-{c[1][0]}-{i}-{s}" for i, c, s in MATRIX])
-def test_failing_run_keeps_outputs(tmp_path, loopdev, idx, case, state):
+def matrix_ids(m):
+    return [f"{c[0]}-{c[1][0]}-{i}-{s}" for i, c, s in m]
+
+
+def run_refused(tmp_path, loopdev, idx, case, state, names):
+    """Runs a failing case (skipped where its state or --direct cannot be had here), its
+    {placeholders} from `names`: checks the exit status, the one error line naming the needle,
+    nothing about the failure on stdout. Returns the command line, for messages."""
     name, args, status, needle = case[:4]
-    loop, why = loopdev
-    if state == "device" and not loop:
-        pytest.skip(f"device state: {why}")
-    if "--direct" in args and not direct_io_works(tmp_path):
+    if state == "device" and not loopdev[0]:
+        pytest.skip(f"device state: {loopdev[1]}")
+    if "--direct" in args and state != "device" and not direct_io_works(tmp_path):
         pytest.skip(f"case {idx}: {tmp_path} does not take O_DIRECT")
-    ins = inputs(tmp_path)
-    out = Out(tmp_path, state, loop)
-    argv = [str(a).format(out=out.path, tmp=tmp_path, **ins) for a in args]
+    argv = [str(a).format(**names) for a in args]
     proc = run(name, *argv, cwd=tmp_path, timeout=120)
     what = f"{name} {' '.join(argv)} ({state})"
     err, stdout = proc.stderr.decode(), proc.stdout.decode()
@@ -235,7 +288,87 @@ def test_failing_run_keeps_outputs(tmp_path, loopdev, idx, case, state):
     assert len(lines) == 1, f"{what}: one error line expected:\n{err}"
     assert needle in lines[0], f"{what}: {needle!r} not in {lines[0]!r}"
     assert "xnvme_cmd_ctx" not in stdout, f"{what}: a failure dumped on stdout:\n{stdout}"
+    return what, lines[0]
+
+
+MATRIX = matrix(CASES, STATES)
+
+
+@pytest.mark.parametrize("idx,case,state", MATRIX, ids=matrix_ids(MATRIX))
+def test_failing_run_keeps_outputs(tmp_path, loopdev, idx, case, state):
+    ins = inputs(tmp_path)
+    out = Out(tmp_path, state, loopdev[0]) if state != "device" or loopdev[0] else None
+    names = dict(ins, out=out.path if out else "", tmp=tmp_path)
+    what, _ = run_refused(tmp_path, loopdev, idx, case, state, names)
     out.check_unchanged(what)
+
+
+# The subcommands that write their uri device x their refusals: (tool, arguments with {dev} and
+# the inputs, exit status, a needle of the error line, states). {tail} is the LBA 4096 blocks
+# before the end of the device, {end} 4 blocks before it: ranges of 8192 or 8 blocks from there
+# end beyond it. "file": a regular file named as the device; "device": the loop device.
+DEV_STATES = ["file", "device"]
+DEV_CASES = [
+    # issue 26: a range beyond the end of a file was written up to its end, then refused
+    ("lblk", ["write", "{dev}", "--slba", "{tail}", "--nlb", "0x1fff"], EXIT_FAILED,
+     "beyond the end of the namespace"),
+    ("lblk", ["write-zeros", "{dev}", "--slba", "{tail}", "--nlb", "0x1fff"], EXIT_FAILED,
+     "beyond the end of the namespace"),
+    ("lblk", ["write-uncor", "{dev}", "--slba", "{tail}", "--nlb", "0x1fff"], EXIT_FAILED,
+     "beyond the end of the namespace"),
+    ("lblk", ["write-dir", "{dev}", "--slba", "{tail}", "--nlb", "0x1fff"], EXIT_FAILED,
+     "beyond the end of the namespace"),
+    ("lblk", ["write", "{dev}", "--slba", "0xffffffffffffff00", "--nlb", 0], EXIT_FAILED,
+     "beyond the end of the namespace"),
+    ("lblk", ["write-dir", "{dev}", "--slba", 0, "--nlb", 7, "--dtype", "0x10"], EXIT_ARGS,
+     "--dtype"),
+    ("lblk", ["write", "{dev}", "--slba", 0, "--nlb", "0x1fff", "--data-input", "{short}"],
+     EXIT_FAILED, "holds 100 bytes"),
+    ("lblk", ["write", "{dev}", "--slba", 0, "--nlb", 7, "--data-input", "{missing}"],
+     EXIT_FAILED, "missing.bin"),
+    ("lblk", ["write", "{dev}", "--slba", 0, "--nlb", 7, "--meta-input", "{short}"],
+     EXIT_FAILED, "no separate metadata"),
+    ("lblk", ["write", "{dev}", "--slba", 0, "--nlb", 7, "--data-input", "{dev}"], EXIT_FAILED,
+     "same file"),
+    ("lblk", ["scopy", "{dev}", "--slba", 0, "--nlb", 7, "--sdlba", "{end}"], EXIT_FAILED,
+     "--sdlba"),
+    ("lblk", ["write-read-pi", "{dev}", "--slba", 0, "--nlb", 7], EXIT_FAILED,
+     "not formatted with protection information"),
+    ("zoned", ["write", "{dev}", "--slba", "{tail}", "--nlb", "0x1fff"], EXIT_FAILED,
+     "beyond the end of the namespace"),
+    ("zoned", ["append", "{dev}", "--slba", 0, "--nlb", 7], EXIT_FAILED,
+     "Invalid Command Opcode"),
+    ("kvs", ["store", "{dev}", "--key", "k", "--value", "v"], EXIT_FAILED,
+     "not a key-value namespace"),
+    ("xnvme", ["pioc", "{dev}", "--opcode", "0x1", "--data-nbytes", 4096, "--data-input",
+               "{short}"], EXIT_FAILED, "holds 100 bytes"),
+    ("xnvme", ["pioc", "{dev}", "--opcode", "0x2", "--data-nbytes", 4096, "--data-output",
+               "{dev}"], EXIT_FAILED, "same file"),
+    ("xnvme", ["format", "{dev}"], EXIT_FAILED, "Invalid Command Opcode"),
+    ("xnvme_file", ["write-read", "{dev}", 1000, "--direct"], EXIT_FAILED, "the size"),
+    ("xnvme_file", ["write-read", "{dev}", 2 * LOOP_NBYTES], EXIT_FAILED, "holds", ["device"]),
+    # a file has one namespace: another is refused by the library before any I/O
+    ("lblk", ["write", "{dev}", "--slba", 0, "--nlb", 7, "--nsid", "0x2"], EXIT_FAILED,
+     "Invalid Namespace or Format", ["file"]),
+]
+DEV_MATRIX = matrix(DEV_CASES, DEV_STATES)
+
+
+@pytest.mark.parametrize("idx,case,state", DEV_MATRIX, ids=matrix_ids(DEV_MATRIX))
+def test_failing_run_keeps_the_device(tmp_path, loopdev, idx, case, state):
+    ins = inputs(tmp_path)
+    dev = loopdev[0] if state == "device" else str(tmp_path / "random.img")
+    if state == "file":
+        with open(dev, "wb") as f:
+            f.write(os.urandom(LOOP_NBYTES))
+    before = sha(dev) if dev else None
+    names = sorted(os.listdir(tmp_path))
+    nlbas = LOOP_NBYTES // 512
+    what, line = run_refused(tmp_path, loopdev, idx, case, state,
+                             dict(ins, dev=dev, tail=hex(nlbas - 4096), end=hex(nlbas - 4)))
+    assert "were written" not in line, f"{what}: refused after a write: {line}"
+    assert sha(dev) == before, f"{what}: the device was written"
+    assert sorted(os.listdir(tmp_path)) == names, f"{what}: files left behind"
 
 
 @pytest.mark.parametrize("state", ["smaller", "larger", "symlink", "device"])
@@ -302,8 +435,9 @@ def test_xdd_keeps_the_bytes_outside_its_range(tmp_path):
 # ------------------------------------------------------------------------------------------------
 
 COPY_NBYTES = 32 * MIB
-SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGPIPE]
-SIG_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM", signal.SIGPIPE: "SIGPIPE"}
+SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGPIPE, signal.SIGHUP]
+SIG_NAMES = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM", signal.SIGPIPE: "SIGPIPE",
+             signal.SIGHUP: "SIGHUP"}
 COPIES = [
     ("xnvme_file", ["copy-async", "{src}", "{out}", "--iosize", 4096, "--qdepth", 8]),
     ("xnvme_file", ["copy-sync", "{src}", "{out}", "--iosize", 8192]),
@@ -336,7 +470,7 @@ def test_signals_during_a_long_copy(tmp_path, name, args):
         if i >= 5 and stopped >= 4:
             break
         state = ["absent", "smaller", "larger", "symlink"][i % 4]
-        sig = SIGNALS[i % 3]
+        sig = SIGNALS[(i + i // 4) % len(SIGNALS)]  # every signal with every state
         sub = tmp_path / f"run{i}"
         sub.mkdir()
         out = Out(sub, state, None)
@@ -388,12 +522,13 @@ def test_failure_during_a_device_write_names_the_blocks_written(tmp_path):
     fifo = tmp_path / "in.fifo"
     os.mkfifo(fifo)
     data = os.urandom(3 * MIB + 4096)  # three commands of 1 MiB, then it ends
-    proc = subprocess.Popen([tool_path("lblk"), "write", str(dev), "--slba", "0", "--nlb",
-                             str(nbytes // 512 - 1), "--data-input", str(fifo)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    with open(fifo, "wb") as f:
-        f.write(data)
-    _, stderr = proc.communicate(timeout=120)
+    with FifoFeeder(fifo, data) as feeder:
+        proc = subprocess.Popen([tool_path("lblk"), "write", str(dev), "--slba", "0", "--nlb",
+                                 str(nbytes // 512 - 1), "--data-input", str(fifo)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        feeder.wait(proc)
+        _, stderr = proc.communicate(timeout=120)
+    assert feeder.fed == len(data)
     err = stderr.decode()
     assert proc.returncode == EXIT_FAILED, err
     lines = err_lines(err)
@@ -429,15 +564,36 @@ def test_signal_during_a_device_write_names_the_blocks_written(tmp_path):
     assert got[hi:] == bytes(nbytes - hi), "LBAs beyond those named were written"
 
 
-def test_xnvmeperf_stopped_by_a_signal(tmp_path):
+def test_reader_of_a_stream_output_gone(tmp_path):
+    """The reader of a pipe the data goes to goes away: the run stops as for any SIGPIPE, with
+    one line naming it and the bytes that reached the pipe, exit 141"""
+    dev = tmp_path / "dev.img"
+    with open(dev, "wb") as f:
+        f.truncate(64 * MIB)
+    proc = subprocess.Popen([tool_path("lblk"), "read", str(dev), "--slba", "0", "--nlb",
+                             str(64 * MIB // 512 - 1), "--data-output", "/dev/stdout"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert len(proc.stdout.read(4096)) == 4096  # the info line, then data
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 128 + signal.SIGPIPE, err
+    lines = err_lines(err)
+    assert len(lines) == 1, err
+    assert "interrupted by SIGPIPE" in lines[0] and "--data-output /dev/stdout: bytes 0-" in \
+        lines[0], err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP],
+                         ids=lambda s: SIG_NAMES[s])
+def test_xnvmeperf_stopped_by_a_signal(tmp_path, sig):
     """The threads stop between two commands; the report shows what ran; exit 128 + signal"""
     proc = subprocess.Popen([tool_path("xnvmeperf"), "1GB", "--runtime", "30", "--json",
                              "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(0.5)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     stdout, stderr = proc.communicate(timeout=60)
-    assert proc.returncode == 143, stderr.decode()
+    assert proc.returncode == 128 + sig, stderr.decode()
     lines = err_lines(stderr.decode())
-    assert len(lines) == 1 and "interrupted by SIGTERM" in lines[0], stderr.decode()
+    assert len(lines) == 1 and f"interrupted by {SIG_NAMES[sig]}" in lines[0], stderr.decode()
     report = json.loads(stdout.decode())
     assert report["total"]["ios"] > 0 and report["total"]["elapsed_s"] < 30

@@ -14,7 +14,10 @@ The build directory comes from XNVME_BUILD_DIR (default: build/ in the source tr
 """
 import os
 import re
+import select
 import subprocess
+import threading
+import time
 
 import pytest
 import yaml
@@ -96,6 +99,55 @@ def pattern(nbytes, pos=0):
     start = pos % 26
     reps = (nbytes + start) // 26 + 1
     return (period * reps)[start : start + nbytes]
+
+
+class FifoFeeder:
+    """Writes `data` into the FIFO `path` for a tool to read, then closes it: the tool reads
+    the end there. Made before the tool starts, the FIFO has a writer whatever the timing, so
+    a tool opening it without blocking never finds it writerless. Never blocks the test: what
+    a tool that stops reading early leaves is not written, and the feeding stops at the end of
+    the `with` block, when the tool exited (wait(proc)) or after `timeout` seconds.
+
+        with FifoFeeder(fifo, data) as feeder:
+            proc = start the tool
+            feeder.wait(proc)
+    """
+
+    def __init__(self, path, data, timeout=120):
+        self.data = memoryview(data)
+        self.deadline = time.monotonic() + timeout
+        self.stop = threading.Event()
+        self.fed = 0
+        # read-write: the open never blocks, and the tool finds a writer at once
+        self.fd = os.open(path, os.O_RDWR | os.O_NONBLOCK)
+        self.thread = threading.Thread(target=self._feed)
+
+    def _feed(self):
+        try:
+            while self.fed < len(self.data) and not self.stop.is_set() and \
+                    time.monotonic() < self.deadline:
+                if select.select([], [self.fd], [], 0.05)[1]:
+                    try:
+                        self.fed += os.write(self.fd, self.data[self.fed:self.fed + 65536])
+                    except BlockingIOError:
+                        pass
+        finally:
+            os.close(self.fd)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def wait(self, proc):
+        """Until everything was written and the FIFO closed, or `proc` exited"""
+        while self.thread.is_alive():
+            if proc.poll() is not None:
+                self.stop.set()
+            self.thread.join(0.05)
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
 
 
 def ctrlr_str(value):

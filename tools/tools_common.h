@@ -45,12 +45,20 @@
 
 /**
  * Prints "# ERR: '<tool> <subcommand>: <formatted text><notes>': {errno: ...}" on stderr; the
- * notes name what was already written to devices (tool_out_notes()).
+ * notes name what was already written to devices (tool_out_notes()). A failure a pending signal
+ * caused (`err` -EPIPE: the reader of a pipe went away; -EINTR: a wait was cut short) is the
+ * interruption: the line printed, once per run, is that of the signal (tool_sig_report()).
  *
- * @return `err` as a negative errno (-EINVAL when `err` is 0), for `return tool_err(...)`
+ * @return `err` as a negative errno (-EINVAL when `err` is 0), for `return tool_err(...)`;
+ * -EINTR for a failure reported as the interruption
  */
 int
 tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
+	__attribute__((format(TOOL_PRINTF, 3, 4)));
+
+/** As tool_err(), printing the line whatever signal is pending (the signal's own line) */
+int
+tool_err_line(const struct xnvme_cli *cli, int err, const char *fmt, ...)
 	__attribute__((format(TOOL_PRINTF, 3, 4)));
 
 /** Number of error lines tool_err() printed so far in this process */
@@ -176,7 +184,7 @@ struct tool_def {
  * tool_check_outputs() before the subcommand; commits the outputs of a successful run and
  * removes those of a failed one (tool_outs_commit()); prints one error line per failure.
  * Returns TOOL_EXIT_OK, TOOL_EXIT_FAILED, TOOL_EXIT_USAGE, or 128 + the number of the signal
- * (SIGINT, SIGTERM, SIGPIPE) that stopped the run.
+ * (SIGINT, SIGTERM, SIGPIPE, SIGHUP) that stopped the run.
  */
 int
 tool_run(const struct tool_def *def, int argc, char **argv);
@@ -226,7 +234,7 @@ tool_file_size_max(const char *path);
 /* Signals (tools_sig.c)                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-/** Catches SIGINT, SIGTERM and SIGPIPE from here on (tool_run() calls it) */
+/** Catches SIGINT, SIGTERM, SIGPIPE and SIGHUP from here on (tool_run() calls it) */
 void
 tool_sig_init(void);
 
@@ -234,7 +242,7 @@ tool_sig_init(void);
 int
 tool_sig_pending(void);
 
-/** "SIGINT", "SIGTERM", "SIGPIPE" */
+/** "SIGINT", "SIGTERM", "SIGPIPE", "SIGHUP" */
 const char *
 tool_sig_name(int sig);
 
@@ -555,6 +563,13 @@ tool_progress_update(struct tool_progress *p, uint64_t done);
 /** Draws the final state and ends the line, if anything was drawn */
 void
 tool_progress_end(struct tool_progress *p);
+
+/**
+ * Ends the progress line the calling thread drew, if any, without drawing it again: the error
+ * line that follows starts a line of its own (tool_err() calls it)
+ */
+void
+tool_progress_break(void);
 
 /**
  * An elapsed-time progress line for one long blocking call (Format NVM): a helper thread redraws

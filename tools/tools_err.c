@@ -78,7 +78,19 @@ tool_verr(const struct xnvme_cli *cli, int err, const char *fmt, va_list ap)
 
 	err = neg_err(err);
 	fflush(stdout);
+	tool_progress_break();
 	xnvme_cli_perr(msg, err);
+	return err;
+}
+
+int
+tool_err_line(const struct xnvme_cli *cli, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err = tool_verr(cli, err, fmt, ap);
+	va_end(ap);
 	return err;
 }
 
@@ -87,6 +99,10 @@ tool_err(const struct xnvme_cli *cli, int err, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* EPIPE after SIGPIPE, EINTR after any: one line, naming the signal that stopped the run */
+	if ((neg_err(err) == -EPIPE || neg_err(err) == -EINTR) && tool_sig_pending()) {
+		return tool_sig_report(cli);
+	}
 	va_start(ap, fmt);
 	err = tool_verr(cli, err, fmt, ap);
 	va_end(ap);

@@ -127,8 +127,8 @@ tool_man_exit_status(FILE *stream)
 	      ".TP\n.B 2\nUsage error: an unknown subcommand or option, a missing argument, or "
 	      "a value that does not parse or is out of range; the message points to --help, "
 	      "and a missing subcommand or argument prints the usage on stderr.\n"
-	      ".TP\n.B 130, 143, 141\nStopped by SIGINT, SIGTERM or SIGPIPE (128 + the signal "
-	      "number) between two commands: outputs this run created are removed and output "
+	      ".TP\n.B 130, 143, 141, 129\nStopped by SIGINT, SIGTERM, SIGPIPE or SIGHUP (128 + the "
+	      "signal number) between two commands: outputs this run created are removed and output "
 	      "files that existed are left as they were; one '# ERR:' line says so, and names "
 	      "any range already written to a device.\n",
 	      stream);

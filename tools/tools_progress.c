@@ -19,6 +19,9 @@
 #define PROG_DELAY_NS (500ULL * 1000 * 1000)
 #define PROG_MIN_NBYTES (8ULL << 20)
 
+/* The progress line this thread drew and has not ended: an error line goes below it */
+static _Thread_local struct tool_progress *g_drawn;
+
 static uint64_t
 now_ns(void)
 {
@@ -53,6 +56,7 @@ progress_draw(struct tool_progress *p, uint64_t now)
 	fflush(stderr);
 	p->shown = true;
 	p->last_ns = now;
+	g_drawn = p;
 }
 
 void
@@ -95,6 +99,19 @@ tool_progress_end(struct tool_progress *p)
 	progress_draw(p, now_ns());
 	fputc('\n', stderr);
 	fflush(stderr);
+	g_drawn = NULL;
+}
+
+void
+tool_progress_break(void)
+{
+	if (!g_drawn) {
+		return;
+	}
+	/* the transfer failed or stopped: its line ends here and is not drawn again */
+	fputc('\n', stderr);
+	g_drawn->tty = false;
+	g_drawn = NULL;
 }
 
 struct tool_ticker {

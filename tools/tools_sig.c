@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /**
- * SIGINT, SIGTERM and SIGPIPE: the handler only notes the signal; the transfer loops look at
- * it between commands (tool_sig_check()), stop, and the run ends with the outputs it created
+ * SIGINT, SIGTERM, SIGPIPE and SIGHUP: the handler only notes the signal; the transfer loops
+ * look at it between commands (tool_sig_check()), stop, and the run ends with the outputs it created
  * removed, existing ones untouched, one error line and exit status 128 + the signal number.
  * Once tool_sig_commit() has passed (the outputs are being put in place) a signal changes
  * nothing any more: the run has completed.
@@ -50,6 +50,9 @@ tool_sig_name(int sig)
 	case SIGTERM:
 		return "SIGTERM";
 	default:
+		if (sig == TOOL_SIGHUP) {
+			return "SIGHUP";
+		}
 		return sig == TOOL_SIGPIPE ? "SIGPIPE" : "a signal";
 	}
 }
@@ -64,8 +67,8 @@ tool_sig_report(const struct xnvme_cli *cli)
 	}
 	if (!g_reported) {
 		g_reported = true;
-		tool_err(cli, -EINTR, "interrupted by %s, between two commands",
-			 tool_sig_name(sig));
+		tool_err_line(cli, -EINTR, "interrupted by %s, between two commands",
+			      tool_sig_name(sig));
 	}
 	return -EINTR;
 }

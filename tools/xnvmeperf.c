@@ -12,8 +12,9 @@
  * On the CLI builder like every tool: its options beyond the builder's (thread count, duration,
  * access pattern, read/write mix, output format, several URIs) are options of its own
  * (xnvmeperf_args.c, xnvme_cli_run_tool_opts()); "xnvmeperf <args>" runs its one subcommand,
- * run. Errors are one '# ERR:' line, as in every tool; SIGINT and SIGTERM stop the threads
- * between two commands, the report shows what ran, and the exit status says which signal.
+ * run. Errors are one '# ERR:' line, as in every tool; SIGINT, SIGTERM and SIGHUP stop the
+ * threads between two commands, the report shows what ran, and the exit status says which
+ * signal.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -764,9 +765,10 @@ static struct xnvme_cli_sub g_subs[] = {
 			"--iosize bytes (default 4096, a multiple of the LBA size), for --runtime "
 			"seconds (default 5) or --count I/Os per thread, and reports IOPS, MiB/s, CPU "
 			"time and completion latency percentiles as text or JSON. 'xnvmeperf <args>' "
-			"is 'xnvmeperf run <args>'. Writing patterns overwrite the devices within "
-			"--size. SIGINT or SIGTERM stop the threads between two commands: the "
-			"report shows what ran, the exit status is 130 or 143",
+			"is 'xnvmeperf run <args>'. Reading patterns open the devices read-only; "
+			"writing patterns overwrite them within --size. SIGINT, SIGTERM or SIGHUP "
+			"stop the threads between two commands: the report shows what ran, the "
+			"exit status is 130, 143 or 129",
 		.command = sub_run,
 		.opts = {TOOL_OPTS_POSA,
 			 TOOL_TOPT(P_URI, POSA),

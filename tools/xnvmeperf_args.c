@@ -171,16 +171,15 @@ perf_conf_from_cli(const struct xnvme_cli *cli, struct perf_conf *c)
 	c->opts.poll_sq = o[P_POLL_SQ].given ? 1 : 0;
 	c->opts.register_files = o[P_REGF].given ? 1 : 0;
 	c->opts.register_buffers = o[P_REGB].given ? 1 : 0;
-	/* the device is opened for reads only when nothing is written */
-	c->opts.rdonly = 0;
-	c->opts.rdwr = 1;
-	if (cli->given[XNVME_CLI_OPT_RDONLY] && args->rdonly) {
-		if (c->rw != RW_READ) {
-			return tool_err_usage(cli, "--rw %s writes: drop --rdonly", c->rw_name);
-		}
-		c->opts.rdonly = 1;
-		c->opts.rdwr = 0;
+	/*
+	 * the device is opened for reads only when nothing is written, as every reading tool
+	 * does: a device or file the user may only read can be measured
+	 */
+	if (cli->given[XNVME_CLI_OPT_RDONLY] && args->rdonly && c->rw != RW_READ) {
+		return tool_err_usage(cli, "--rw %s writes: drop --rdonly", c->rw_name);
 	}
+	c->opts.rdonly = c->rw == RW_READ;
+	c->opts.rdwr = c->rw != RW_READ;
 
 	for (uint32_t i = 0; i < o[P_URI].given && i < PERF_MAX_DEVS; ++i) {
 		c->uris[c->ndevs++] = g_uris[i];

@@ -6,7 +6,7 @@
  * TOOL_PRINTF (the printf format archetype), TOOL_O_NONBLOCK and TOOL_O_CLOEXEC (open() flags,
  * 0 where the OS has none), TOOL_DEVNULL (the null device) and S_ISSOCK()/S_ISBLK() where the C
  * runtime lacks them, TOOL_PATH_SEPS (the directory separators) and TOOL_SIGPIPE (the number of
- * SIGPIPE, 128 less the exit status of a run it stopped).
+ * SIGPIPE, 128 less the exit status of a run it stopped) and TOOL_SIGHUP (the same for SIGHUP).
  */
 #ifndef TOOLS_PLAT_H
 #define TOOLS_PLAT_H
@@ -52,7 +52,10 @@ tool_plat_file_size_bits(const char *dir);
 uint64_t
 tool_plat_fs_nbytes(const char *dir);
 
-/** Installs `handler` for SIGINT, SIGTERM and SIGPIPE (where it exists), without SA_RESTART */
+/**
+ * Installs `handler` for SIGINT, SIGTERM, and SIGPIPE and SIGHUP where they exist, without
+ * SA_RESTART
+ */
 void
 tool_plat_sig_install(void (*handler)(int));
 

@@ -110,6 +110,7 @@ tool_plat_sig_install(void (*handler)(int))
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGPIPE, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* The logical block size of the block device `dev` (a disk or a partition), from sysfs */

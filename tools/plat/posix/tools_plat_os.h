@@ -10,5 +10,7 @@
 #define TOOL_DEVNULL "/dev/null"
 /* the signal of a write to a pipe nobody reads */
 #define TOOL_SIGPIPE SIGPIPE
+/* the signal of a terminal that went away (a closed window, a dropped ssh session) */
+#define TOOL_SIGHUP SIGHUP
 
 #endif

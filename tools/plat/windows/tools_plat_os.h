@@ -13,6 +13,8 @@
 #define TOOL_DEVNULL "NUL"
 /* No SIGPIPE: a write to a closed pipe fails with EPIPE; its POSIX number, never raised */
 #define TOOL_SIGPIPE 13
+/* No SIGHUP: a closed console ends the process; its POSIX number, never raised */
+#define TOOL_SIGHUP 1
 /* No sockets or block devices among C runtime file descriptors */
 #ifndef S_ISSOCK
 #define S_ISSOCK(m) ((void)(m), 0)
