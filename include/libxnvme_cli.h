@@ -379,12 +379,17 @@ struct xnvme_cli_enumeration {
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_cli_enumeration) == 8, "Incorrect size")
 
-/** Option-group initialisers for a subcommand's option list */
+/**
+ * Option-group initialisers for a subcommand's option list. CORE also takes --shm_id (the vfio
+ * backend's multi-process group, opts.shm_id), so every tool that opens a device can attach to a
+ * primary process.
+ */
 #define XNVME_CLI_CORE_OPTS                         \
 	{XNVME_CLI_OPT_ORCH_TITLE, XNVME_CLI_SKIP}, \
 	{XNVME_CLI_OPT_SUBNQN, XNVME_CLI_LOPT},     \
 	{XNVME_CLI_OPT_HOSTNQN, XNVME_CLI_LOPT},    \
-	{XNVME_CLI_OPT_BE, XNVME_CLI_LOPT}
+	{XNVME_CLI_OPT_BE, XNVME_CLI_LOPT},         \
+	{XNVME_CLI_OPT_SHM_ID, XNVME_CLI_LOPT}
 
 #define XNVME_CLI_ADMIN_OPTS                     \
 	XNVME_CLI_CORE_OPTS,                     \

@@ -3,6 +3,7 @@
  * xnvmeperf's command line: getopt_long over its own option set (see the comment at the top of
  * xnvmeperf.c for why not the CLI builder), values checked and turned into a struct perf_conf.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -39,6 +40,8 @@ usage(FILE *f)
 		"  --be NAME  --mem NAME  --sync NAME  --async NAME  --admin NAME\n"
 		"  --dev-nsid N  --direct  --poll-io  --poll-sq  --register-files\n"
 		"  --register-buffers  --rdonly\n"
+		"  --shm-id N            vfio: attach to the multi-process primary with this id\n"
+		"                        (xnvme-driver serve; hexadecimal, as on the other tools)\n"
 		"\n"
 		"Output:\n"
 		"  --output text|json    report format (default text)\n"
@@ -81,6 +84,7 @@ enum {
 	O_REGF,
 	O_REGB,
 	O_RDONLY,
+	O_SHM_ID,
 	O_OUTPUT,
 	O_JSON,
 	O_PROGRESS,
@@ -112,6 +116,8 @@ static const struct option g_lopts[] = {
 	{"register-files", no_argument, NULL, O_REGF},
 	{"register-buffers", no_argument, NULL, O_REGB},
 	{"rdonly", no_argument, NULL, O_RDONLY},
+	{"shm-id", required_argument, NULL, O_SHM_ID},
+	{"shm_id", required_argument, NULL, O_SHM_ID},
 	{"output", required_argument, NULL, O_OUTPUT},
 	{"json", no_argument, NULL, O_JSON},
 	{"progress", no_argument, NULL, O_PROGRESS},
@@ -279,6 +285,20 @@ perf_parse_args(int argc, char **argv, struct perf_conf *c)
 		case O_RDONLY:
 			c->opts.rdonly = 1;
 			break;
+		case O_SHM_ID: {
+			/* hexadecimal with 0x optional, as the CLI builder's --shm_id */
+			const char *h = strncmp(optarg, "0x", 2) ? optarg : optarg + 2;
+			char *end;
+
+			errno = 0;
+			v = strtoull(h, &end, 16);
+			if (!*h || *end || errno || v > UINT32_MAX ||
+			    !isxdigit((unsigned char)*h)) {
+				return bad("shm-id", optarg, "expected a hexadecimal id");
+			}
+			c->opts.shm_id = (uint32_t)v;
+			break;
+		}
 		case O_OUTPUT:
 			if (!strcmp(optarg, "json")) {
 				c->json = true;

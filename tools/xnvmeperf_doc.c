@@ -42,6 +42,9 @@ static const struct perf_doc_opt g_doc_opts[] = {
 	{"admin", "STR", "nvme block file_as_ns ramdisk vfio tcp",
 	 "Admin mechanism (see xnvme info)"},
 	{"dev-nsid", "NUM", NULL, "Namespace to open, for user-space drivers"},
+	{"shm-id", "HEX", NULL,
+	 "vfio multi-process group: attach to the primary process serving the PCI address "
+	 "(xnvme-driver serve); hexadecimal, 0x optional, as on the other tools"},
 	{"direct", NULL, NULL, "Bypass the OS page cache (O_DIRECT); --direct=0 also parses"},
 	{"poll-io", NULL, NULL, "io_uring: poll for completions"},
 	{"poll-sq", NULL, NULL, "io_uring: kernel thread polls the submission queue"},
