@@ -34,8 +34,8 @@ usage(const char *why)
 			"[--allow-group GROUP]...\n"
 			"  --shm-id N         multi-process group id, hexadecimal (0x optional), "
 			"not 0; also --shm_id\n"
-			"  --allow-user USER  admit this user (name or uid); default: this "
-			"process's user only\n"
+			"  --allow-user USER  admit this user too (name or uid); this process's "
+			"user always is\n"
 			"  --allow-group GRP  admit the members of this group (name or gid)\n");
 	return 2;
 }

@@ -53,6 +53,7 @@ struct rig {
 	struct board *board;
 	FILE *log;
 	pid_t primary;
+	bool removed; /* the device went: the primary's stop shuts nothing down */
 };
 
 static void *
@@ -65,6 +66,20 @@ shared_alloc(size_t n)
 		exit(1);
 	}
 	return mem;
+}
+
+static struct fake_ctrl *g_primary_fc;
+
+/* SIGUSR1 in the primary: the OS asks for the device back (the request eventfd fires) */
+static void
+on_usr1(int sig)
+{
+	uint64_t one = 1;
+
+	(void)sig;
+	if (g_primary_fc->req_fd > 0 && write(g_primary_fc->req_fd, &one, sizeof(one)) < 0) {
+		_exit(4);
+	}
 }
 
 static void
@@ -84,6 +99,8 @@ primary_main(struct rig *rig, const struct prim_cfg *cfg, int ready_fd)
 	sigset_t set;
 	int sfd, err;
 
+	g_primary_fc = fc;
+	signal(SIGUSR1, on_usr1);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
@@ -132,6 +149,7 @@ rig_start(struct rig *rig, const struct prim_cfg *cfg)
 	fflush(NULL);
 	rig->primary = fork();
 	if (rig->primary == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0); /* never outlive the test */
 		close(ready[0]);
 		primary_main(rig, cfg, ready[1]);
 	}
@@ -159,7 +177,7 @@ rig_stop(struct rig *rig)
 		kill(rig->primary, SIGTERM);
 		CHECK_EQ(wait_exit(rig->primary), 0);
 		/* the primary shut the controller down on its way out */
-		CHECK_EQ(rig->fc->shutdowns, 1);
+		CHECK_EQ(rig->fc->shutdowns, rig->removed ? 0 : 1);
 		CHECK_EQ(rig->fc->bad_dma, 0);
 	}
 	fclose(rig->log);
@@ -206,6 +224,7 @@ sec_spawn(struct rig *rig, sec_fn fn, int idx)
 	if (pid == 0) {
 		/* the fake device (in the primary, not our parent) reaches our memory */
 		prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		xnvme_test_nfail = 0; /* its own verdict, not the test's so far */
 		fn(rig, idx);
 		_exit(xnvme_test_nfail ? 1 : 0);
@@ -719,6 +738,63 @@ test_primary_death(void)
 	rig_stop(&rig);
 }
 
+/* ---- the OS takes the device back ------------------------------------------------------- */
+
+static void
+sec_removed(struct rig *rig, int idx)
+{
+	struct board *b = rig->board;
+	uint64_t t0;
+	struct sec s;
+
+	if (!sec_open(&s, false, 1000000)) {
+		return;
+	}
+	CHECK_EQ(sec_wv(&s, 0, 9), 0);
+	__atomic_store_n(&b->ready[idx], 1, __ATOMIC_RELEASE);
+	t0 = vfio_now_us();
+	while (!__atomic_load_n(&s.ctrl.removed, __ATOMIC_ACQUIRE) &&
+	       vfio_now_us() - t0 < 5000000) {
+		usleep(1000);
+	}
+	/* told by the primary, it let go of the device at once: all-ones, commands refused */
+	CHECK_EQ(s.ctrl.removed, 1);
+	CHECK_EQ(vfio_bus_read32(s.ctrl.bus, NVME_REG_CSTS), UINT32_MAX);
+	CHECK_EQ(sec_wv(&s, 0, 10), -1);
+	sec_close(&s);
+}
+
+static void
+sec_too_late(struct rig *rig, int idx)
+{
+	struct vfio_ctrl ctrl;
+	char msg[512] = "";
+
+	(void)rig;
+	(void)idx;
+	CHECK_EQ(vfio_sec_attach(&ctrl, BDF, g_shm_id, fake_remote_import, msg, sizeof(msg)),
+		 -ENODEV);
+	CHECK(strstr(msg, "removed") != NULL);
+}
+
+static void
+test_removal(void)
+{
+	struct prim_cfg cfg = {0};
+	struct rig rig;
+	pid_t s;
+
+	rig_start(&rig, &cfg);
+	s = sec_spawn(&rig, sec_removed, 0);
+	CHECK(wait_flag(&rig.board->ready[0], 5000));
+	kill(rig.primary, SIGUSR1);
+	CHECK_EQ(wait_exit(s), 0);
+	CHECK(log_has(&rig, "the OS wants the device back", 2000));
+	CHECK_EQ(wait_exit(sec_spawn(&rig, sec_too_late, 1)), 0);
+	rig.removed = true;
+	rig_stop(&rig);
+}
+
 /* ---- IOVA windows: disjoint, grown, exhausted, reclaimed ---------------------------------- */
 
 static void
@@ -880,6 +956,7 @@ main(void)
 	test_secondary_death();
 	test_reset_reaches_all();
 	test_primary_death();
+	test_removal();
 	test_windows();
 	test_admission();
 	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);

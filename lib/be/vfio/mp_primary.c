@@ -364,6 +364,9 @@ accept_one(struct mp_served *srv)
 		snprintf(msg, sizeof(msg), "this primary serves %s with shm id %x", srv->bdf,
 			 p->opts.shm_id);
 		err = -EINVAL;
+	} else if (__atomic_load_n(&srv->ctrl.removed, __ATOMIC_RELAXED)) {
+		snprintf(msg, sizeof(msg), "the device was removed (the OS took it back)");
+		err = -ENODEV;
 	}
 	c = err ? NULL : calloc(1, sizeof(*c));
 	info = err ? NULL : calloc(1, sizeof(*info));

@@ -74,10 +74,10 @@ req_qid_get(struct mp_client *c, const struct vfio_mp_hdr *hdr)
 	struct mp_served *srv = c->srv;
 	struct vfio_mp_queue q = {0};
 	char msg[VFIO_MP_ERRMSG_LEN] = "";
-	int err = vfio_mp_recv_all(c->fd, NULL, hdr->len);
+	int err;
 
-	if (err) {
-		c->dead = true;
+	if (hdr->len) {
+		c->dead = true; /* not a request of this protocol */
 		return;
 	}
 	err = vfio_ctrl_qid_get(&srv->ctrl, &q.qid);
