@@ -928,19 +928,33 @@ test_admission(void)
 static bool
 process_vm_works(void)
 {
-	int word = 0, one = 1;
+	int word = 0, one = 1, gate[2];
 	struct iovec l = {&one, sizeof(one)}, r = {&word, sizeof(word)};
-	pid_t pid = fork();
+	ssize_t n;
+	pid_t pid;
+	char c;
 
-	if (pid == 0) {
-		prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-		usleep(200000);
-		_exit(0);
+	if (pipe(gate)) {
+		return false;
 	}
-	usleep(50000);
-	one = process_vm_writev(pid, &l, 1, &r, 1, 0) == (ssize_t)sizeof(one);
+	pid = fork();
+	if (pid == 0) {
+		close(gate[1]);
+		prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+		_exit(read(gate[0], &c, 1) == 1 ? 0 : 1); /* alive until the parent has written */
+	}
+	close(gate[0]);
+	n = process_vm_writev(pid, &l, 1, &r, 1, 0);
+	if (n != (ssize_t)sizeof(one)) {
+		printf("# process_vm_writev: %s\n", strerror(errno));
+	}
+	c = 'x';
+	if (write(gate[1], &c, 1) != 1) {
+		n = -1;
+	}
+	close(gate[1]);
 	wait_exit(pid);
-	return one;
+	return n == (ssize_t)sizeof(one);
 }
 
 int
