@@ -14,9 +14,12 @@
  *     their number and the reason of the refusal
  *   test_vfio_mp orphan BDF SHM READY   reads at depth 8 until its primary is killed (READY
  *     created first): then every command fails with ENOTCONN and nothing hangs
+ *   test_vfio_mp cfd BDF SHM       a queue's completion fd (the primary routes the MSI-X vector
+ *     of the queue to the secondary's eventfd): a write completes and the fd becomes readable
  * Exit: 0 pass, 1 fail.
  */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -295,6 +298,45 @@ orphan(const char *bdf, const char *shm, const char *ready)
 	return xnvme_test_nfail ? 1 : 0;
 }
 
+static int
+cfd(const char *bdf, const char *shm)
+{
+	struct xnvme_dev *dev = open_dev(bdf, shm);
+	struct xnvme_queue *q = NULL;
+	struct xnvme_cmd_ctx *ctx;
+	struct done d = {0};
+	struct pollfd pfd = {.events = POLLIN};
+	uint64_t cnt = 0;
+	uint8_t *buf;
+
+	if (!dev || !(buf = xnvme_buf_alloc(dev, BS)) || xnvme_queue_init(dev, 4, 0, &q)) {
+		return 1;
+	}
+	xnvme_queue_set_cb(q, cb, &d);
+	pfd.fd = xnvme_queue_get_completion_fd(q);
+	CHECK(pfd.fd >= 0);
+	if (pfd.fd < 0) {
+		fprintf(stderr, "completion fd: %s: %s\n", strerror(-pfd.fd), xnvme_last_error());
+		return 1;
+	}
+	CHECK_EQ(poll(&pfd, 1, 0), 0); /* nothing completed yet */
+	pattern(buf, BS, 11);
+	ctx = xnvme_queue_get_cmd_ctx(q);
+	CHECK_EQ(xnvme_nvm_write(ctx, 1, 100000, 7, buf, NULL), 0);
+	CHECK(xnvme_queue_drain(q) >= 0);
+	CHECK_EQ(d.n, 1);
+	CHECK_EQ(d.nerr, 0);
+	CHECK_EQ(poll(&pfd, 1, 5000), 1); /* the interrupt of that completion */
+	CHECK_EQ(read(pfd.fd, &cnt, sizeof(cnt)), (ssize_t)sizeof(cnt));
+	CHECK(cnt >= 1);
+	printf("cfd: the completion fd of a secondary's queue signalled %llu\n",
+	       (unsigned long long)cnt);
+	xnvme_queue_term(q);
+	xnvme_buf_free(dev, buf);
+	xnvme_dev_close(dev);
+	return xnvme_test_nfail ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -306,6 +348,9 @@ main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "queues")) {
 		return queues(argv[2], argv[3]);
+	}
+	if (argc == 4 && !strcmp(argv[1], "cfd")) {
+		return cfd(argv[2], argv[3]);
 	}
 	if (argc == 5 && !strcmp(argv[1], "orphan")) {
 		return orphan(argv[2], argv[3], argv[4]);

@@ -4,8 +4,8 @@
 # secondaries beside each other:
 #  A. four processes write and read back disjoint ranges (queue and sync paths) while a fifth
 #     runs `xnvme idfy-ctrlr`, `xnvme log-health` and admin commands whose answers must equal
-#     those of a single-process open (taken before the primary started); a single-process open
-#     meanwhile is refused (EBUSY); one writer is killed with SIGKILL mid-I/O: the primary
+#     those of a single-process open (taken before the primary started), and a queue's
+#     completion fd signals; a single-process open meanwhile is refused (EBUSY); one writer is killed with SIGKILL mid-I/O: the primary
 #     deletes its queues (their ids are free again), the others go on and verify;
 #  B. DuckDB's nvmefs tests (a selection: storage, a crash recovered by another process, client
 #     threads) on one secondary while xnvmeperf reads through another;
@@ -74,6 +74,7 @@ diff -q "$tmp/idfy-single" "$tmp/idfy-mp" >/dev/null || fail "xnvme idfy-ctrlr d
 if "$tools/xnvme" info "$bdf" >"$tmp/single-open" 2>&1 || ! grep -qi "busy" "$tmp/single-open"; then
 	fail "a single-process open beside the primary: $(cat "$tmp/single-open")"
 fi
+"$prog" cfd "$bdf" $shm >"$tmp/cfd" 2>&1 || fail "completion fd in a secondary: $(cat "$tmp/cfd")"
 "$prog" queues "$bdf" $shm >"$tmp/queues1" || fail "queues: $(cat "$tmp/queues1")"
 kill -KILL "${pids[3]}"
 wait "${pids[3]}" 2>/dev/null
