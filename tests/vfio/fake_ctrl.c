@@ -45,6 +45,31 @@ shared_find(struct fake_ctrl *fc, uint64_t iova, size_t len, struct fake_shmap *
 	return found;
 }
 
+/* Whether process `pid` is gone or exiting (PF_EXITING in the flags of /proc/<pid>/stat): its
+ * memory is being torn down, so process_vm_readv/writev fail with EFAULT until it is gone */
+static bool
+pid_exiting(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags = 0;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fp = fopen(path, "r");
+	if (!fp) {
+		return true;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* after the command name: state, ppid, pgrp, session, tty, tpgid */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) != 1) {
+		return true;
+	}
+	return (flags & 0x4) != 0;
+}
+
 /*
  * The device's DMA: copies between `buf` and [iova, iova+len), which must lie in one mapping:
  * memory of this process, or of a secondary (process_vm_readv/writev, as a device reaches any
@@ -75,14 +100,17 @@ dma_xfer(struct fake_ctrl *fc, uint64_t iova, void *buf, size_t len, bool to_hos
 		if (n == (ssize_t)len) {
 			return 0;
 		}
-		if (n < 0 && errno == ESRCH) {
-			/* the secondary died: its pages stay pinned and mapped until the primary
-			 * deletes its queues, a real device's DMA still lands; here it is lost */
+		if (n < 0 && (errno == ESRCH || pid_exiting(sm.pid))) {
+			/* the secondary died or is dying: its pages stay pinned and mapped until the
+			 * primary deletes its queues, a real device's DMA still lands; here it is
+			 * lost */
 			fc->dead_dma++;
 			return -EFAULT;
 		}
 	}
 	fc->bad_dma++;
+	fc->bad_iova = iova;
+	fc->bad_errno = errno;
 	if (getenv("FAKE_DEBUG")) {
 		fprintf(stderr, "fake: unmapped iova 0x%llx len %zu\n", (unsigned long long)iova,
 			len);
@@ -471,6 +499,28 @@ abort_cmd(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_s
 	}
 }
 
+/* A deleted SQ's commands are gone, completed or not: none reaches the host afterwards */
+static void
+sq_forget(struct fake_ctrl *fc, uint16_t qid)
+{
+	int kept = 0;
+
+	for (int i = 0; i < fc->npending; ++i) {
+		if (fc->pending[i].sqid != qid) {
+			fc->pending[kept++] = fc->pending[i];
+		}
+	}
+	fc->npending = kept;
+	kept = 0;
+	for (int i = 0; i < fc->nwithheld; ++i) {
+		if (fc->withheld[i].sqid != qid) {
+			fc->withheld[kept++] = fc->withheld[i];
+		}
+	}
+	fc->dropped += (uint32_t)(fc->nwithheld - kept);
+	fc->nwithheld = kept;
+}
+
 static void
 admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_spec_cpl *cpl)
 {
@@ -528,6 +578,9 @@ admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_
 			return;
 		}
 		(cmd->common.opcode == NVME_ADM_DELETE_SQ ? fc->sq : fc->cq)[qid].exists = false;
+		if (cmd->common.opcode == NVME_ADM_DELETE_SQ) {
+			sq_forget(fc, qid);
+		}
 		return;
 	}
 	cpl->status.sc = 0x01;
@@ -641,6 +694,9 @@ idle_locked(struct fake_ctrl *fc)
 		uint16_t cqid = p->sqid ? fc->sq[p->sqid].cqid : 0;
 		bool hold = fc->random_order && p->sqid && rnd(fc) % 3 == 0;
 
+		if (!fc->cq[cqid].exists) {
+			continue; /* its queues were deleted meanwhile: the completion is gone */
+		}
 		if (hold || !post(fc, cqid, p->cpl, false)) {
 			fc->pending[kept++] = *p;
 			continue;

@@ -115,6 +115,8 @@ struct fake_ctrl {
 	uint32_t bad_doorbells;
 	uint32_t bad_dma;  ///< PRP or MPTR outside mapped memory
 	uint32_t dead_dma; ///< DMA to a secondary that died before the primary reclaimed it
+	uint64_t bad_iova; ///< the last DMA address nothing mapped
+	int bad_errno;
 	uint32_t shutdowns;
 	uint32_t cc_seen;    ///< CC value of the last enable
 	uint32_t aborts;     ///< Abort commands received

@@ -170,27 +170,6 @@ wait_exit(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static void
-rig_stop(struct rig *rig)
-{
-	if (rig->primary > 0) {
-		kill(rig->primary, SIGTERM);
-		CHECK_EQ(wait_exit(rig->primary), 0);
-		/* the primary shut the controller down on its way out */
-		CHECK_EQ(rig->fc->shutdowns, rig->removed ? 0 : 1);
-		CHECK_EQ(rig->fc->bad_dma, 0);
-	}
-	fclose(rig->log);
-	/* this process's copies; the device thread and its lock were the primary's */
-	rig->fc->thread_on = false;
-	fake_shared_fini(rig->fc);
-	free(rig->fc->media);
-	free(rig->fc->meta);
-	free(rig->fc->scratch);
-	munmap(rig->fc, sizeof(*rig->fc));
-	munmap(rig->board, sizeof(*rig->board));
-}
-
 /* Whether the primary's log has a line containing `what`, waiting up to `ms` for it */
 static bool
 log_has(struct rig *rig, const char *what, int ms)
@@ -210,6 +189,33 @@ log_has(struct rig *rig, const char *what, int ms)
 	}
 	fprintf(stderr, "primary log lacks '%s':\n%s\n", what, buf);
 	return false;
+}
+
+static void
+rig_stop(struct rig *rig)
+{
+	if (rig->primary > 0) {
+		kill(rig->primary, SIGTERM);
+		CHECK_EQ(wait_exit(rig->primary), 0);
+		/* the primary shut the controller down on its way out */
+		CHECK_EQ(rig->fc->shutdowns, rig->removed ? 0 : 1);
+		CHECK_EQ(rig->fc->bad_dma, 0);
+		if (rig->fc->bad_dma) {
+			fprintf(stderr, "last unmapped DMA: iova 0x%llx (%s)\n%s",
+				(unsigned long long)rig->fc->bad_iova, strerror(rig->fc->bad_errno),
+				"primary log:\n");
+			log_has(rig, "\x01", 0); /* prints the log */
+		}
+	}
+	fclose(rig->log);
+	/* this process's copies; the device thread and its lock were the primary's */
+	rig->fc->thread_on = false;
+	fake_shared_fini(rig->fc);
+	free(rig->fc->media);
+	free(rig->fc->meta);
+	free(rig->fc->scratch);
+	munmap(rig->fc, sizeof(*rig->fc));
+	munmap(rig->board, sizeof(*rig->board));
 }
 
 typedef void (*sec_fn)(struct rig *rig, int idx);
@@ -635,6 +641,10 @@ sec_after_reset(struct rig *rig, int idx)
 	epoch = s.qp->epoch;
 	__atomic_store_n(&b->qid[idx], s.qp->qid, __ATOMIC_RELEASE);
 	CHECK(wait_flag(&b->stop[idx], 10000)); /* the other secondary's reset is over */
+	for (int i = 0; i < 2000 && __atomic_load_n(&s.ctrl.epoch, __ATOMIC_ACQUIRE) == epoch;
+	     ++i) {
+		usleep(1000); /* the notification was sent before that reset's reply */
+	}
 	CHECK(__atomic_load_n(&s.ctrl.epoch, __ATOMIC_ACQUIRE) != epoch); /* we were told */
 	/* our queue was dropped by the reset: the next use recreates it */
 	CHECK_EQ(sec_wv(&s, 4096 * (uint64_t)idx + 64, 2), 0);
@@ -758,7 +768,7 @@ sec_removed(struct rig *rig, int idx)
 		usleep(1000);
 	}
 	/* told by the primary, it let go of the device at once: all-ones, commands refused */
-	CHECK_EQ(s.ctrl.removed, 1);
+	CHECK_EQ(__atomic_load_n(&s.ctrl.removed, __ATOMIC_ACQUIRE), 1);
 	CHECK_EQ(vfio_bus_read32(s.ctrl.bus, NVME_REG_CSTS), UINT32_MAX);
 	CHECK_EQ(sec_wv(&s, 0, 10), -1);
 	sec_close(&s);

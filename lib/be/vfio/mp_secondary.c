@@ -47,6 +47,7 @@ struct vfio_sec {
 	size_t rbody_len;
 	void *rpay;
 	size_t rpay_cap;
+	size_t rpay_len; ///< payload bytes the reply carried
 	char rmsg[VFIO_MP_ERRMSG_LEN];
 };
 
@@ -72,6 +73,7 @@ reply_read(struct vfio_sec *sec, const struct vfio_mp_hdr *hdr)
 		n = left < sec->rpay_cap ? left : sec->rpay_cap;
 		err = vfio_mp_recv_all(sec->sock, sec->rpay, n);
 		left -= err ? 0 : n;
+		sec->rpay_len = err ? 0 : n;
 	}
 	return err ? err : vfio_mp_recv_all(sec->sock, NULL, left);
 }
@@ -164,12 +166,18 @@ struct request {
 	size_t rbody_len;
 	void *rpay;
 	size_t rpay_cap;
+	size_t rpay_len; ///< out: payload bytes received
 };
 
-/* Sends a request and waits for its reply: the reply's err (its reason then in
+/*
+ * The reply lands in rbody and rpay, which must not be memory the request sends from (body,
+ * payload): the reader thread writes them while, as far as any race detector can tell, the
+ * sending thread may still read its request.
+ *
+ * Sends a request and waits for its reply: the reply's err (its reason then in
  * xnvme_last_error()), -ENOTCONN when the primary is gone, -ETIMEDOUT when it did not answer */
 static int
-request(struct vfio_sec *sec, const struct request *rq)
+request(struct vfio_sec *sec, struct request *rq)
 {
 	struct vfio_mp_hdr hdr = {.magic = VFIO_MP_MAGIC, .type = rq->type};
 	struct timespec deadline;
@@ -194,6 +202,7 @@ request(struct vfio_sec *sec, const struct request *rq)
 	sec->rbody_len = rq->rbody ? rq->rbody_len : 0;
 	sec->rpay = rq->rpay;
 	sec->rpay_cap = rq->rpay ? rq->rpay_cap : 0;
+	sec->rpay_len = 0;
 	pthread_mutex_unlock(&sec->lock);
 
 	hdr.len = (uint32_t)((rq->body ? rq->blen : 0) + (rq->payload ? rq->plen : 0));
@@ -208,6 +217,7 @@ request(struct vfio_sec *sec, const struct request *rq)
 	}
 	if (!err && sec->done) {
 		err = sec->rerr;
+		rq->rpay_len = sec->rpay_len;
 		if (err && sec->rmsg[0]) {
 			xnvme_last_error_set("vfio: %s: %s", sec->bdf, sec->rmsg);
 		}
@@ -231,9 +241,10 @@ int
 vfio_sec_admin(struct vfio_sec *sec, const struct xnvme_spec_cmd *cmd, void *dbuf, size_t nbytes,
 	       uint64_t timeout_us, struct xnvme_spec_cpl *cpl)
 {
-	struct vfio_mp_admin a = {.cmd = *cmd, .timeout_us = timeout_us};
+	struct vfio_mp_admin a = {.cmd = *cmd, .timeout_us = timeout_us}, ra = {0};
 	uint8_t dir = cmd->common.opcode & 0x3; /* 01b to the controller, 10b from it */
 	struct request rq = {.type = VFIO_MP_ADMIN, .body = &a, .blen = sizeof(a), .fd = -1};
+	void *back = NULL;
 	int err;
 
 	if (!dbuf) {
@@ -251,19 +262,30 @@ vfio_sec_admin(struct vfio_sec *sec, const struct xnvme_spec_cmd *cmd, void *dbu
 		rq.payload = dbuf;
 		rq.plen = nbytes;
 	}
-	rq.rbody = &a;
-	rq.rbody_len = sizeof(a);
+	rq.rbody = &ra;
+	rq.rbody_len = sizeof(ra);
 	if (a.flags & VFIO_MP_ADMIN_RECV) {
-		rq.rpay = dbuf;
+		/* both ways: the data comes back into a buffer of its own (see request()) */
+		back = (a.flags & VFIO_MP_ADMIN_SEND) ? malloc(nbytes) : dbuf;
+		if (!back) {
+			return -ENOMEM;
+		}
+		rq.rpay = back;
 		rq.rpay_cap = nbytes;
 	}
 	memset(cpl, 0, sizeof(*cpl));
 	err = request(sec, &rq);
-	if (err) {
-		return err;
+	if (!err) {
+		*cpl = ra.cpl;
+		err = ra.err;
+		if (back != dbuf && rq.rpay_len) {
+			memcpy(dbuf, back, rq.rpay_len);
+		}
 	}
-	*cpl = a.cpl;
-	return a.err;
+	if (back != dbuf) {
+		free(back);
+	}
+	return err;
 }
 
 int
@@ -322,18 +344,19 @@ vfio_sec_queue_create(struct vfio_sec *sec, struct vfio_qpair *qp)
 		.cq_iova = qp->cq_iova,
 		.sq_iova = qp->sq_iova,
 	};
+	struct vfio_mp_queue rq_reply = {0};
 	struct request rq = {
 		.type = VFIO_MP_QCREATE,
 		.body = &q,
 		.blen = sizeof(q),
 		.fd = (qp->cq_flags & 0x2) ? sec->irq_fds[qp->qid] : -1,
-		.rbody = &q,
-		.rbody_len = sizeof(q),
+		.rbody = &rq_reply,
+		.rbody_len = sizeof(rq_reply),
 	};
 	int err = request(sec, &rq);
 
 	if (!err) {
-		qp->epoch = q.epoch;
+		qp->epoch = rq_reply.epoch;
 	}
 	return err;
 }
@@ -350,14 +373,14 @@ vfio_sec_queue_delete(struct vfio_sec *sec, struct vfio_qpair *qp)
 int
 vfio_sec_reset(struct vfio_sec *sec, unsigned epoch, bool force)
 {
-	struct vfio_mp_reset r = {.epoch = epoch, .force = force};
+	struct vfio_mp_reset r = {.epoch = epoch, .force = force}, reply = {0};
 	struct request rq = {
 		.type = VFIO_MP_RESET,
 		.body = &r,
 		.blen = sizeof(r),
 		.fd = -1,
-		.rbody = &r,
-		.rbody_len = sizeof(r),
+		.rbody = &reply,
+		.rbody_len = sizeof(reply),
 	};
 
 	return request(sec, &rq);
@@ -368,11 +391,11 @@ static int
 sec_grow(void *arg, uint64_t len, uint64_t *start, uint64_t *end)
 {
 	struct vfio_sec *sec = arg;
-	struct vfio_mp_window w = {.len = len};
+	struct vfio_mp_window req = {.len = len}, w = {0};
 	struct request rq = {
 		.type = VFIO_MP_WINDOW,
-		.body = &w,
-		.blen = sizeof(w),
+		.body = &req,
+		.blen = sizeof(req),
 		.fd = -1,
 		.rbody = &w,
 		.rbody_len = sizeof(w),
