@@ -11,7 +11,8 @@ their [min-max] spread, and the ratios secondary / single-process of the pairs (
   the median cost of opening and closing the device in that mode (the "-open" runs of one I/O):
   the whole cost of an I/O under emulation, vCPU and device models together.
 
-    bench/vfio_mp_report.py <out dir>     prints Markdown
+    bench/vfio_mp_report.py <out dir> [runs.jsonl]   prints Markdown; writes one line per run
+                                                     (the figures above) to runs.jsonl if given
 """
 import json
 import statistics
@@ -31,7 +32,7 @@ def host_ns(out):
     return {n: m["t1"] - m["t0"] for n, m in marks.items() if "t0" in m and "t1" in m}
 
 
-def load(out):
+def load(out, keep_all=False):
     host = host_ns(out)
     runs = []
     for line in (out / "runs.jsonl").read_text().splitlines():
@@ -51,6 +52,8 @@ def load(out):
         fixed = opens.get(r["mode"])
         r["host"] = (r["ios"] / ((r["host_ns"] - fixed) / 1e9)
                      if r["host_ns"] and fixed is not None and r["host_ns"] > fixed else None)
+    if keep_all:
+        return runs, opens
     return [r for r in runs if not r["mode"].endswith("-open")], opens
 
 
@@ -64,6 +67,11 @@ def spread(vals, fmt):
 def main():
     out = Path(sys.argv[1])
     runs, opens = load(out)
+    if len(sys.argv) > 2:
+        keys = ("mode", "qd", "round", "ios", "iops", "wall_s", "busy_s", "host_ns", "p50")
+        with open(sys.argv[2], "w", encoding="utf-8") as f:
+            for r in load(out, keep_all=True)[0]:
+                f.write(json.dumps({k: r[k] for k in keys}) + "\n")
     kilo = lambda v: f"{v / 1000:.1f} k"  # noqa: E731
     micro = lambda v: f"{v / 1000:.0f} µs"  # noqa: E731
     ratio = lambda v: f"{v:.3f}"  # noqa: E731
