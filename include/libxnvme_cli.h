@@ -384,7 +384,12 @@ struct xnvme_cli_enumeration {
 };
 XNVME_STATIC_ASSERT(sizeof(struct xnvme_cli_enumeration) == 8, "Incorrect size")
 
-/** Option-group initialisers for a subcommand's option list */
+/**
+ * Option-group initialisers for a subcommand's option list: CORE is a section title, --subnqn,
+ * --hostnqn and --be; ADMIN adds --dev-nsid, --admin, --mem and --direct; SYNC adds --sync;
+ * ASYNC adds --async. A subcommand that should also take --shm_id (the vfio backend's
+ * multi-process group, opts.shm_id) lists XNVME_CLI_OPT_SHM_ID itself, as the bundled tools do.
+ */
 #define XNVME_CLI_CORE_OPTS                         \
 	{XNVME_CLI_OPT_ORCH_TITLE, XNVME_CLI_SKIP}, \
 	{XNVME_CLI_OPT_SUBNQN, XNVME_CLI_LOPT},     \

@@ -49,6 +49,12 @@ struct xnvme_opts {
 	struct xnvme_opts_css css;
 
 	uint32_t use_cmb_sqs;
+	/**
+	 * vfio backend: non-zero opens the PCI address as a secondary of the multi-process
+	 * primary with this id (`xnvme-driver serve BDF --shm-id N`): the process runs its own I/O
+	 * queues while the primary owns the controller; 0 (default) owns the controller, one
+	 * process at a time (docs/vfio.md). Ignored by the other backends.
+	 */
 	uint32_t shm_id;
 	uint32_t main_core;
 	const char *core_mask;

@@ -462,6 +462,17 @@ test_to_opts(void)
 	CHECK_EQ(opts.shm_id, 0x10);
 	CHECK_EQ(opts.rdonly, 1);
 	CHECK_EQ(opts.rdwr, 1);
+
+	/* --shm-id is another spelling of --shm_id (the vfio multi-process docs use it) */
+	CHECK_EQ(run(0, "enum", "--shm-id", "7", NULL), 0);
+	opts = xnvme_opts_default();
+	CHECK_EQ(xnvme_cli_to_opts(&g_cli, &opts), 0);
+	CHECK_EQ(opts.shm_id, 7);
+	CHECK_EQ(run(0, "enum", "--shm-id=0x1f", NULL), 0);
+	opts = xnvme_opts_default();
+	CHECK_EQ(xnvme_cli_to_opts(&g_cli, &opts), 0);
+	CHECK_EQ(opts.shm_id, 0x1f);
+	CHECK(run(0, "enum", "--shm-id", "7", "--shm_id", "8", NULL) != 0); /* one option twice */
 }
 
 static void

@@ -565,8 +565,8 @@ def test_xnvmeperf_on_the_cli_builder(tmp_path):
 # agree with what --help lists
 # ------------------------------------------------------------------------------------------------
 
-BACKEND_GROUP = ["--subnqn", "--hostnqn", "--be", "--dev-nsid", "--admin", "--mem", "--direct",
-                 "--sync", "--async"]
+BACKEND_GROUP = ["--subnqn", "--hostnqn", "--be", "--shm_id", "--dev-nsid", "--admin", "--mem",
+                 "--direct", "--sync", "--async"]
 
 
 def doc_table(name):

@@ -379,7 +379,7 @@ exit:
 }
 
 /* The backend options of every kvs subcommand: the full set, as on every other tool */
-#define OPTS_KVS_BE XNVME_CLI_ASYNC_OPTS
+#define OPTS_KVS_BE TOOL_ASYNC_OPTS
 
 /* uri, --key (required), --nsid, then the given extra options */
 #define OPTS_KEY(...) TOOL_OPTS_DEV(TOOL_LREQ(KV_KEY), __VA_ARGS__ TOOL_LOPT(NSID)), OPTS_KVS_BE

@@ -562,10 +562,10 @@ exit:
 }
 
 /* The range commands writing data */
-#define OPTS_WRITE TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_ASYNC_OPTS
+#define OPTS_WRITE TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), TOOL_ASYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
-	TOOL_SUB_ENUM(TOOL_ENUM_DESCR, XNVME_CLI_ASYNC_OPTS),
+	TOOL_SUB_ENUM(TOOL_ENUM_DESCR, TOOL_ASYNC_OPTS),
 	TOOL_SUB_INFO("Opens the device and prints the handle (as 'xnvme info')"),
 	TOOL_SUB_IDFY_NS("idfy", "Identify Namespace"),
 	{
@@ -578,7 +578,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.command = sub_dir_send,
 		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DSPEC), TOOL_LOPT(DTYPE),
 				       TOOL_LOPT(DOPER), TOOL_LOPT(ENDIR), TOOL_LOPT(TGTDIR)),
-			 XNVME_CLI_ASYNC_OPTS},
+			 TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "dir-receive",
@@ -590,7 +590,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.command = sub_dir_receive,
 		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DTYPE), TOOL_LOPT(DOPER),
 				       TOOL_LOPT(NSR)),
-			 XNVME_CLI_ASYNC_OPTS},
+			 TOOL_ASYNC_OPTS},
 	},
 	TOOL_LBLK_SUB_READ,
 	{
@@ -628,7 +628,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "identifier, or the FDP placement handle) in every command",
 		.command = sub_write_dir,
 		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS, TOOL_LOPT(DTYPE), TOOL_LOPT(DSPEC)),
-			 XNVME_CLI_ASYNC_OPTS},
+			 TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "write-read-pi",
@@ -645,7 +645,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.command = sub_write_read_pi,
 		.opts = {TOOL_OPTS_RANGE(TOOL_LOPT(PRACT), TOOL_LOPT(PRCHK), TOOL_LOPT(APPTAG),
 					 TOOL_LOPT(APPTAG_MASK), TOOL_OPTS_INPUTS),
-			 XNVME_CLI_ASYNC_OPTS},
+			 TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "compare",
@@ -662,7 +662,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Copies --nlb + 1 logical blocks from --slba to --sdlba with Simple "
 			      "Copy commands within the namespace's copy limits",
 		.command = sub_scopy,
-		.opts = {TOOL_OPTS_RANGE(TOOL_LREQ(SDLBA)), XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_RANGE(TOOL_LREQ(SDLBA)), TOOL_ASYNC_OPTS},
 	},
 };
 

@@ -369,6 +369,15 @@ tool_check_outputs(const struct xnvme_cli *cli);
 /** Entries of xnvme_cli_sub.opts naming option `i` of the tool's own table (struct tool_def) */
 #define TOOL_TOPT(i, type) {(enum xnvme_cli_opt)(XNVME_CLI_OPT_TOOL + (i)), XNVME_CLI_##type}
 
+/**
+ * The library's option groups (XNVME_CLI_CORE_OPTS ... XNVME_CLI_ASYNC_OPTS) plus --shm_id, so
+ * that every subcommand that opens a device can attach to a vfio multi-process primary
+ */
+#define TOOL_CORE_OPTS XNVME_CLI_CORE_OPTS, TOOL_LOPT(SHM_ID)
+#define TOOL_ADMIN_OPTS XNVME_CLI_ADMIN_OPTS, TOOL_LOPT(SHM_ID)
+#define TOOL_SYNC_OPTS XNVME_CLI_SYNC_OPTS, TOOL_LOPT(SHM_ID)
+#define TOOL_ASYNC_OPTS XNVME_CLI_ASYNC_OPTS, TOOL_LOPT(SHM_ID)
+
 /** The positional arguments title; then the options of TOOL_POSA() */
 #define TOOL_OPTS_POSA {XNVME_CLI_OPT_POSA_TITLE, XNVME_CLI_SKIP}
 
@@ -406,7 +415,7 @@ tool_check_outputs(const struct xnvme_cli *cli);
 		.name = "info",                                                                 \
 		.descr_short = "Print the device handle: identity, backend, options, geometry", \
 		.descr_long = descr_long_, .command = tool_dev_info,                            \
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},                                  \
+		.opts = {TOOL_OPTS_URI, TOOL_ASYNC_OPTS},                                  \
 	}
 
 /** The Identify Namespace subcommand (tool_idfy_ns()) of `name` */
@@ -418,7 +427,7 @@ tool_check_outputs(const struct xnvme_cli *cli);
 			      "to a file",                                                   \
 		.command = tool_idfy_ns,                                                     \
 		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT)),             \
-			 XNVME_CLI_ASYNC_OPTS},                                              \
+			 TOOL_ASYNC_OPTS},                                              \
 	}
 
 /**

@@ -126,7 +126,7 @@ tool_lblk_read(struct xnvme_cli *cli);
 			      "separate metadata to --meta-output when given",                 \
 		.command = tool_lblk_read,                                                     \
 		.opts = {TOOL_OPTS_RANGE(TOOL_LOPT(DATA_OUTPUT), TOOL_LOPT(META_OUTPUT)),      \
-			 XNVME_CLI_ASYNC_OPTS},                                                 \
+			 TOOL_ASYNC_OPTS},                                                 \
 	}
 
 #endif /* XNVME_TOOLS_LBLK_H */

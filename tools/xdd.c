@@ -103,7 +103,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "copy of it, then the range) that replaces it only when complete and "
 			      "synced",
 		.command = sub_copy,
-		.opts = {OPTS_COPY, XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_COPY, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "async",
@@ -111,7 +111,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "As 'sync', with up to --qdepth (default 16) commands of --iosize "
 			      "bytes in flight on a queue of each end",
 		.command = sub_copy,
-		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH), XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH), TOOL_ASYNC_OPTS},
 	},
 };
 

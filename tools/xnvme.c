@@ -674,10 +674,10 @@ sub_show_regs(struct xnvme_cli *cli)
 		      TOOL_LOPT(OPCODE), TOOL_LOPT(NSID), TOOL_LOPT(DATA_INPUT),                   \
 		      TOOL_LOPT(DATA_OUTPUT), TOOL_LOPT(DATA_NBYTES), TOOL_LOPT(META_INPUT),       \
 		      TOOL_LOPT(META_OUTPUT), TOOL_LOPT(META_NBYTES), TOOL_LFLG(VERBOSE)),         \
-		XNVME_CLI_ASYNC_OPTS
+		TOOL_ASYNC_OPTS
 
 /* Admin subcommands: the device URI, the options given, the admin backend options */
-#define OPTS_ADMIN(...) TOOL_OPTS_DEV(__VA_ARGS__), XNVME_CLI_ASYNC_OPTS
+#define OPTS_ADMIN(...) TOOL_OPTS_DEV(__VA_ARGS__), TOOL_ASYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
 	{
@@ -687,12 +687,12 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "distinct URI once (entries equal in uri, nsid, csi and dtype are "
 			      "merged); --uri selects a remote system for fabrics discovery",
 		.command = tool_list,
-		.opts = {TOOL_OPTS_ENUM(XNVME_CLI_ASYNC_OPTS)},
+		.opts = {TOOL_OPTS_ENUM(TOOL_ASYNC_OPTS)},
 	},
 	TOOL_SUB_ENUM("Enumerates the devices of every enabled backend and prints the identifier "
 		      "(uri, dtype, nsid, csi, subnqn) of each; --uri selects a remote system "
 		      "for fabrics discovery",
-		      XNVME_CLI_ASYNC_OPTS),
+		      TOOL_ASYNC_OPTS),
 	TOOL_SUB_INFO("Opens the device, derives its identify data and geometry and prints the "
 		      "handle"),
 	{
@@ -910,21 +910,21 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_short = "NVM subsystem reset",
 		.descr_long = "Resets the NVM subsystem the device belongs to",
 		.command = sub_subsystem_reset,
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_URI, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "show-regs",
 		.descr_short = "Print the controller registers (BAR0)",
 		.descr_long = "Reads and prints the controller register block",
 		.command = sub_show_regs,
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_URI, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "ctrlr-reset",
 		.descr_short = "Controller reset",
 		.descr_long = "Resets the controller of the device",
 		.command = sub_ctrlr_reset,
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_URI, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "ns-rescan",
@@ -932,7 +932,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Asks the operating system to rescan the namespaces of the "
 			      "controller",
 		.command = sub_ns_rescan,
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_URI, TOOL_ASYNC_OPTS},
 	},
 };
 

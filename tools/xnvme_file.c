@@ -260,7 +260,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "device, or a file: written in place, created when missing), reads "
 			      "them back and compares; fails when any byte differs",
 		.command = sub_write_read,
-		.opts = {TOOL_OPTS_URI, TOOL_POSA(DATA_NBYTES), XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_URI, TOOL_POSA(DATA_NBYTES), TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "dump-sync",
@@ -273,7 +273,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "alignment --direct cannot take, is refused before anything is "
 			      "written",
 		.command = sub_dump,
-		.opts = {OPTS_DUMP, XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_DUMP, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "dump-sync-iovec",
@@ -281,14 +281,14 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "As dump-sync, each command scattering its --iosize bytes over "
 			      "--vec-cnt (default 4) vector elements",
 		.command = sub_dump,
-		.opts = {OPTS_DUMP, TOOL_LOPT(VEC_CNT), XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_DUMP, TOOL_LOPT(VEC_CNT), TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "dump-async",
 		.descr_short = "Write generated data to a file through a queue",
 		.descr_long = "As dump-sync, with up to --qdepth (default 16) commands in flight",
 		.command = sub_dump,
-		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH), XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH), TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "dump-async-iovec",
@@ -296,7 +296,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "As dump-async, each command scattering its --iosize bytes over "
 			      "--vec-cnt (default 4) vector elements",
 		.command = sub_dump,
-		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH), TOOL_LOPT(VEC_CNT), XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_DUMP, TOOL_LOPT(QDEPTH), TOOL_LOPT(VEC_CNT), TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "load-sync",
@@ -305,14 +305,14 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "FIFO), --iosize bytes (default 131072) per command, and reports the "
 			      "throughput",
 		.command = sub_load,
-		.opts = {OPTS_LOAD, XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_LOAD, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "load-async",
 		.descr_short = "Read a whole file through a queue",
 		.descr_long = "As load-sync, with up to --qdepth (default 16) commands in flight",
 		.command = sub_load,
-		.opts = {OPTS_LOAD, TOOL_LOPT(QDEPTH), XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_LOAD, TOOL_LOPT(QDEPTH), TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "copy-sync",
@@ -325,7 +325,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "sizes and --direct alignments are checked before anything is "
 			      "written",
 		.command = sub_copy,
-		.opts = {OPTS_COPY, XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_COPY, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "copy-async",
@@ -333,7 +333,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "As copy-sync, with up to --qdepth (default 16) commands in flight "
 			      "on each file",
 		.command = sub_copy,
-		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH), XNVME_CLI_ASYNC_OPTS},
+		.opts = {OPTS_COPY, TOOL_LOPT(QDEPTH), TOOL_ASYNC_OPTS},
 	},
 };
 

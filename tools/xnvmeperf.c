@@ -791,7 +791,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			 TOOL_TOPT(P_REGF, LFLG),
 			 TOOL_TOPT(P_REGB, LFLG),
 			 TOOL_LFLG(RDONLY),
-			 XNVME_CLI_ASYNC_OPTS},
+			 TOOL_ASYNC_OPTS},
 	},
 };
 

@@ -327,10 +327,10 @@ sub_report(struct xnvme_cli *cli)
 /* Zone management: uri, --slba, then the options given, --nsid and --all */
 #define OPTS_MGMT(...)                                                                             \
 	TOOL_OPTS_DEV(TOOL_LREQ(SLBA), __VA_ARGS__ TOOL_LOPT(NSID), TOOL_LFLG(ALL)),               \
-		XNVME_CLI_ASYNC_OPTS
+		TOOL_ASYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
-	TOOL_SUB_ENUM(TOOL_ENUM_DESCR "; zoned namespaces have csi 0x2", XNVME_CLI_ASYNC_OPTS),
+	TOOL_SUB_ENUM(TOOL_ENUM_DESCR "; zoned namespaces have csi 0x2", TOOL_ASYNC_OPTS),
 	TOOL_SUB_INFO("Opens the device and prints the handle (as 'xnvme info'); a zoned "
 		      "namespace has the geometry type XNVME_GEO_ZONED with nzone zones of "
 		      "nsect LBAs"),
@@ -340,7 +340,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Prints the zoned command set specific Identify Controller data "
 			      "(CNS 0x06, CSI 0x02): the zone append size limit",
 		.command = sub_idfy_ctrlr,
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_URI, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "idfy-ns",
@@ -349,7 +349,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "0x05, CSI 0x02) of the device namespace: zone limits and the zone "
 			      "format of every LBA format",
 		.command = sub_idfy_ns,
-		.opts = {TOOL_OPTS_URI, XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_URI, TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "changes",
@@ -358,7 +358,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "Zone List log of the device namespace); --data-output also writes "
 			      "the 4096 bytes to a file",
 		.command = sub_changes,
-		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(DATA_OUTPUT)), XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(DATA_OUTPUT)), TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "errors",
@@ -367,7 +367,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "controller keeps; --nsid defaults to 0xFFFFFFFF",
 		.command = tool_log_erri,
 		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT)),
-			 XNVME_CLI_ASYNC_OPTS},
+			 TOOL_ASYNC_OPTS},
 	},
 	TOOL_LBLK_SUB_READ,
 	{
@@ -379,7 +379,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "command otherwise). The data comes from --data-input or is "
 			      "generated (byte k is 'A' + k % 26). Prints the zone afterwards",
 		.command = sub_write,
-		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "append",
@@ -391,7 +391,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "write pointer (refused before any command otherwise). Data as for "
 			      "'write'",
 		.command = sub_append,
-		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), XNVME_CLI_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_RANGE(TOOL_OPTS_INPUTS), TOOL_ASYNC_OPTS},
 	},
 	{
 		.name = "mgmt-open",
@@ -444,7 +444,7 @@ static struct xnvme_cli_sub g_subs[] = {
 			      "writes the report (a 64-byte header and the descriptors) to a file",
 		.command = sub_report,
 		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(SLBA), TOOL_LOPT(LIMIT), TOOL_LOPT(DATA_OUTPUT)),
-			 XNVME_CLI_ASYNC_OPTS},
+			 TOOL_ASYNC_OPTS},
 	},
 };
 

@@ -105,7 +105,7 @@ void Reap(xnvme_queue *queue, Batch &batch, uint32_t target) {
 std::string DeviceConfig::Key() const {
 	return uri + "|be=" + backend + "|async=" + async + "|sync=" + sync + "|admin=" + admin +
 	       "|nsid=" + std::to_string(nsid) + "|qd=" + std::to_string(queue_depth) + "|direct=" + (direct ? "1" : "0") +
-	       "|zc=" + (zero_copy ? "1" : "0");
+	       "|zc=" + (zero_copy ? "1" : "0") + "|shm=" + std::to_string(shm_id);
 }
 
 std::string DeviceConfig::Describe() const {
@@ -114,7 +114,8 @@ std::string DeviceConfig::Describe() const {
 	};
 	return "backend " + show(backend) + ", async " + show(async) + ", sync " + show(sync) + ", admin " +
 	       show(admin) + ", nsid " + (nsid ? std::to_string(nsid) : std::string("auto")) + ", queue depth " +
-	       std::to_string(queue_depth) + (direct ? ", direct" : "") + (zero_copy ? ", zero copy" : "");
+	       std::to_string(queue_depth) + (direct ? ", direct" : "") + (zero_copy ? ", zero copy" : "") +
+	       (shm_id ? ", shm id " + std::to_string(shm_id) : std::string());
 }
 
 void Device::ReleaseThreadCtx(uint64_t device_id, ThreadCtx *ctx) {
@@ -143,6 +144,7 @@ Device::Device(const DeviceConfig &config_p) : config(config_p), id(g_next_devic
 	opts.sync = config.sync.empty() ? nullptr : config.sync.c_str();
 	opts.admin = config.admin.empty() ? nullptr : config.admin.c_str();
 	opts.nsid = config.nsid;
+	opts.shm_id = config.shm_id;
 	opts.direct = config.direct ? 1 : 0;
 	opts.rdwr = 1;
 

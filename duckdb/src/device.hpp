@@ -44,6 +44,8 @@ struct DeviceConfig {
 	//! buffers from xnvme_buf_alloc; honoured only by backends for which any process memory is
 	//! valid I/O memory (the OS kernel backends and the ramdisk)
 	bool zero_copy = false;
+	//! vfio: attach as a secondary to the primary process of this id (xnvme_opts.shm_id); 0: none
+	uint32_t shm_id = 0;
 
 	//! Identity of the configuration (volumes are shared per key)
 	std::string Key() const;

@@ -4,7 +4,7 @@
 //
 //   CREATE [PERSISTENT] SECRET name (TYPE nvmefs, DEVICE '1GB' [, BACKEND 'ramdisk']
 //       [, ASYNC 'thrpool'] [, SYNC '...'] [, ADMIN '...'] [, NSID 1] [, QUEUE_DEPTH 64]
-//       [, DIRECT true] [, ZERO_COPY true] [, SCOPE 'nvmefs://prefix'])
+//       [, DIRECT true] [, ZERO_COPY true] [, SHM_ID 1] [, SCOPE 'nvmefs://prefix'])
 //
 // Without SCOPE a secret applies to every nvmefs:// path; scoped secrets put different path
 // prefixes on different devices.
@@ -32,6 +32,7 @@ static const char *const KEY_NSID = "nsid";
 static const char *const KEY_QUEUE_DEPTH = "queue_depth";
 static const char *const KEY_DIRECT = "direct";
 static const char *const KEY_ZERO_COPY = "zero_copy";
+static const char *const KEY_SHM_ID = "shm_id";
 
 static constexpr int64_t QUEUE_DEPTH_MAX = 4096;
 
@@ -157,6 +158,13 @@ static unique_ptr<BaseSecret> CreateNvmeSecret(ClientContext &context, CreateSec
 			if (nsid < 0 || nsid > int64_t(0xFFFFFFFE)) {
 				throw InvalidInputException("nvmefs secret: NSID %lld is out of range", (long long)nsid);
 			}
+		} else if (key == KEY_SHM_ID) {
+			auto id = value.GetValue<int64_t>();
+			if (id < 1 || id > int64_t(0xFFFFFFFF)) {
+				throw InvalidInputException("nvmefs secret: SHM_ID %lld is out of range (1..4294967295: the "
+				                            "id of a running 'xnvme-driver serve')",
+				                            (long long)id);
+			}
 		} else if (key == KEY_QUEUE_DEPTH) {
 			auto qd = value.GetValue<int64_t>();
 			if (qd < 1 || qd > QUEUE_DEPTH_MAX) {
@@ -195,6 +203,7 @@ void RegisterNvmeSecret(ExtensionLoader &loader) {
 	fun.named_parameters[KEY_QUEUE_DEPTH] = LogicalType::BIGINT;
 	fun.named_parameters[KEY_DIRECT] = LogicalType::BOOLEAN;
 	fun.named_parameters[KEY_ZERO_COPY] = LogicalType::BOOLEAN;
+	fun.named_parameters[KEY_SHM_ID] = LogicalType::BIGINT;
 	loader.RegisterFunction(fun);
 }
 
@@ -240,6 +249,9 @@ nvmefs::DeviceConfig LookupDeviceConfig(DatabaseInstance &db, optional_ptr<FileO
 	}
 	if (secret.TryGetValue(Identifier(KEY_ZERO_COPY), v) && !v.IsNull()) {
 		config.zero_copy = v.GetValue<bool>();
+	}
+	if (secret.TryGetValue(Identifier(KEY_SHM_ID), v) && !v.IsNull()) {
+		config.shm_id = uint32_t(v.GetValue<int64_t>());
 	}
 	return config;
 }

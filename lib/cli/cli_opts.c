@@ -129,7 +129,9 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	    "Queue mechanism: " XNVME_PLAT_CLI_ASYNC " (default: automatic; see info)"),
 	OPT(ADMIN, STR, "admin", admin, STR,
 	    "Admin mechanism: " XNVME_PLAT_CLI_ADMIN " (default: automatic; see info)"),
-	OPTM(SHM_ID, HEX, "shm_id", shm_id, U64, UINT32_MAX, "SPDK shared memory group id"),
+	OPTM(SHM_ID, HEX, "shm_id", shm_id, U64, UINT32_MAX,
+	     "vfio multi-process group (also --shm-id): attach to the primary process serving the "
+	     "PCI address (xnvme-driver serve BDF --shm-id N)"),
 	OPT(MAIN_CORE, HEX, "main_core", main_core, U32, "SPDK main core"),
 	OPT(CORE_MASK, STR, "core_mask", core_mask, STR, "SPDK core mask"),
 	OPT(USE_CMB_SQS, NUM, "use_cmb_sqs", use_cmb_sqs, U32,

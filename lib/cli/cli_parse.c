@@ -526,6 +526,26 @@ find_named(const struct xnvme_cli_sub *sub, const char *name, size_t len)
 	return -1;
 }
 
+/* Other spellings of option names: the multi-process docs and xnvme-driver write --shm-id */
+static const struct {
+	const char *alias;
+	const char *name;
+} g_aliases[] = {{"shm-id", "shm_id"}};
+
+/* find_named(), also under an alias */
+static int
+find_named_or_alias(const struct xnvme_cli_sub *sub, const char *name, size_t len)
+{
+	int idx = find_named(sub, name, len);
+
+	for (size_t a = 0; idx < 0 && a < sizeof(g_aliases) / sizeof(g_aliases[0]); ++a) {
+		if (strlen(g_aliases[a].alias) == len && !strncmp(g_aliases[a].alias, name, len)) {
+			idx = find_named(sub, g_aliases[a].name, strlen(g_aliases[a].name));
+		}
+	}
+	return idx;
+}
+
 static void
 set_help(struct xnvme_cli *cli)
 {
@@ -546,7 +566,7 @@ parse_long(struct parse_state *st, int argc, char **argv, int *i)
 	const char *val;
 	int idx, err;
 
-	idx = find_named(sub, name, len);
+	idx = find_named_or_alias(sub, name, len);
 	if (idx < 0) {
 		if (len == 4 && !strncmp(name, "help", 4)) {
 			return fail(st, EINVAL, "option --help is a flag and takes no value", NULL,

@@ -173,6 +173,8 @@ run permission perm
 run tcp-target bash "$(dirname "${BASH_SOURCE[0]}")/tcp_target.sh" "$build" "$fio"
 
 [ -n "${XNVME_QEMU_SPARE_PCI_BDF:-}" ] && run vfio "$(dirname "$0")/vfio.sh" "$build" "$fio"
+# multi-process mode: xnvme-driver serve and secondaries side by side (DuckDB among them)
+[ -n "${XNVME_QEMU_SPARE_PCI_BDF:-}" ] && run vfio-mp "$(dirname "$0")/vfio_mp.sh" "$build"
 # vfio faults: timeouts on the slow controller, device_del of the hot-plug one (before timeout)
 [ -n "${XNVME_QEMU_HOT_PCI_BDF:-}" ] && run vfio-faults "$(dirname "$0")/vfio_faults.sh" "$build"
 # Command timeouts against the controller that answers late (skips without rig.sh --slow);

@@ -4,10 +4,12 @@
  * rules, independently of the driver's builder, so the two check each other.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "fake_ctrl.h"
@@ -21,48 +23,148 @@ rnd(struct fake_ctrl *fc)
 	return fc->rng;
 }
 
-static void *
-xlate(struct fake_ctrl *fc, uint64_t iova, size_t len)
+/* A secondary's mapping holding [iova, iova+len) (multi-process: fake_ctrl_mp.c) */
+static bool
+shared_find(struct fake_ctrl *fc, uint64_t iova, size_t len, struct fake_shmap *out)
 {
+	bool found = false;
+
+	if (!fc->sh) {
+		return false;
+	}
+	fake_shared_lock(fc->sh);
+	for (uint32_t i = 0; i < fc->sh->nmaps && !found; ++i) {
+		const struct fake_shmap *m = &fc->sh->maps[i];
+
+		if (iova >= m->iova && iova + len <= m->iova + m->len) {
+			*out = *m;
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&fc->sh->lock);
+	return found;
+}
+
+/* Whether process `pid` is gone or exiting (PF_EXITING in the flags of /proc/<pid>/stat): its
+ * memory is being torn down, so process_vm_readv/writev fail with EFAULT until it is gone */
+static bool
+pid_exiting(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	unsigned long flags = 0;
+	FILE *fp;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fp = fopen(path, "r");
+	if (!fp) {
+		return true;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* after the command name: state, ppid, pgrp, session, tty, tpgid */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) != 1) {
+		return true;
+	}
+	return (flags & 0x4) != 0;
+}
+
+/*
+ * The device's DMA: copies between `buf` and [iova, iova+len), which must lie in one mapping:
+ * memory of this process, or of a secondary (process_vm_readv/writev, as a device reaches any
+ * process's pinned pages). -EFAULT (counted in bad_dma) when nothing maps it.
+ */
+static int
+dma_xfer(struct fake_ctrl *fc, uint64_t iova, void *buf, size_t len, bool to_host)
+{
+	struct fake_shmap sm;
+
 	for (int i = 0; i < fc->nmaps; ++i) {
 		struct fake_map *m = &fc->maps[i];
 
 		if (iova >= m->iova && iova + len <= m->iova + m->len) {
-			return m->vaddr + (iova - m->iova);
+			uint8_t *host = m->vaddr + (iova - m->iova);
+
+			to_host ? memcpy(host, buf, len) : memcpy(buf, host, len);
+			return 0;
+		}
+	}
+	if (shared_find(fc, iova, len, &sm)) {
+		struct iovec local = {.iov_base = buf, .iov_len = len};
+		struct iovec remote = {.iov_base = (void *)(uintptr_t)(sm.vaddr + (iova - sm.iova)),
+				       .iov_len = len};
+		ssize_t n = to_host ? process_vm_writev(sm.pid, &local, 1, &remote, 1, 0)
+				    : process_vm_readv(sm.pid, &local, 1, &remote, 1, 0);
+
+		if (n == (ssize_t)len) {
+			return 0;
+		}
+		if (n < 0 && (errno == ESRCH || pid_exiting(sm.pid))) {
+			/* the secondary died or is dying: its pages stay pinned and mapped until the
+			 * primary deletes its queues, a real device's DMA still lands; here it is
+			 * lost */
+			fc->dead_dma++;
+			return -EFAULT;
 		}
 	}
 	fc->bad_dma++;
+	fc->bad_iova = iova;
+	fc->bad_errno = errno;
 	if (getenv("FAKE_DEBUG")) {
 		fprintf(stderr, "fake: unmapped iova 0x%llx len %zu\n", (unsigned long long)iova,
 			len);
 	}
-	return NULL;
+	return -EFAULT;
+}
+
+static int
+dma_read(struct fake_ctrl *fc, uint64_t iova, void *dst, size_t len)
+{
+	return dma_xfer(fc, iova, dst, len, false);
+}
+
+static int
+dma_write(struct fake_ctrl *fc, uint64_t iova, const void *src, size_t len)
+{
+	return dma_xfer(fc, iova, (void *)src, len, true);
 }
 
 static int
 f_dma_map(struct vfio_bus *bus, void *vaddr, size_t len, uint64_t iova)
 {
 	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+	int err = 0;
 
+	pthread_mutex_lock(&fc->lock);
 	if (fc->nmaps == FAKE_MAXMAP) {
-		return -ENOSPC;
+		err = -ENOSPC;
+	} else {
+		fc->maps[fc->nmaps++] = (struct fake_map){.vaddr = vaddr, .iova = iova, .len = len};
 	}
-	fc->maps[fc->nmaps++] = (struct fake_map){.vaddr = vaddr, .iova = iova, .len = len};
-	return 0;
+	pthread_mutex_unlock(&fc->lock);
+	return err;
 }
 
+/* As VFIO: every mapping inside [iova, iova+len) goes, a secondary's too (its window) */
 static int
 f_dma_unmap(struct vfio_bus *bus, uint64_t iova, size_t len)
 {
 	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
 
-	for (int i = 0; i < fc->nmaps; ++i) {
-		if (fc->maps[i].iova == iova && fc->maps[i].len == len) {
+	pthread_mutex_lock(&fc->lock);
+	for (int i = 0; i < fc->nmaps;) {
+		if (fc->maps[i].iova >= iova && fc->maps[i].iova + fc->maps[i].len <= iova + len) {
 			fc->maps[i] = fc->maps[--fc->nmaps];
-			return 0;
+		} else {
+			i++;
 		}
 	}
-	return -EINVAL;
+	pthread_mutex_unlock(&fc->lock);
+	if (fc->sh) {
+		fake_shared_unmap(fc->sh, iova, len);
+	}
+	return 0;
 }
 
 static uint32_t
@@ -87,9 +189,35 @@ f_read32(struct vfio_bus *bus, uint32_t off)
 	}
 }
 
+/* Shared mode: a queue's doorbells start at 0 for the secondaries too */
+static void
+shared_db_clear(struct fake_ctrl *fc, uint32_t idx)
+{
+	if (fc->bar && idx < 2 * FAKE_MAXQ) {
+		__atomic_store_n(&fc->bar[(NVME_REG_DBS + idx * (4u << fc->dstrd)) / 4], 0,
+				 __ATOMIC_RELAXED);
+		fc->db_seen[idx] = 0;
+	}
+}
+
+/* Shared mode: CSTS as the secondaries read it */
+static void
+shared_csts(struct fake_ctrl *fc)
+{
+	if (fc->bar) {
+		__atomic_store_n(&fc->bar[NVME_REG_CSTS / 4],
+				 __atomic_load_n(&fc->gone, __ATOMIC_ACQUIRE) ? UINT32_MAX
+									      : fc->csts,
+				 __ATOMIC_RELEASE);
+	}
+}
+
 static void
 ctrl_reset(struct fake_ctrl *fc)
 {
+	for (uint32_t i = 2; i < 2 * FAKE_MAXQ; ++i) {
+		shared_db_clear(fc, i);
+	}
 	memset(fc->sq, 0, sizeof(fc->sq));
 	memset(fc->cq, 0, sizeof(fc->cq));
 	fc->npending = 0;
@@ -124,15 +252,49 @@ cc_write(struct fake_ctrl *fc, uint32_t val)
 	}
 }
 
+/* A doorbell write: index 2q is SQ q's tail, 2q + 1 CQ q's head */
 static void
-f_write32(struct vfio_bus *bus, uint32_t off, uint32_t val)
+db_write(struct fake_ctrl *fc, uint32_t idx, uint32_t val)
 {
-	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+	if (idx % 2 == 0 && fc->sq[idx / 2].exists && val < fc->sq[idx / 2].size) {
+		fc->sq[idx / 2].tail = val;
+		fc->sq_db_writes[idx / 2]++;
+	} else if (idx % 2 == 1 && fc->cq[idx / 2].exists && val < fc->cq[idx / 2].size) {
+		fc->cq[idx / 2].head = val;
+		fc->cq_db_writes[idx / 2]++;
+	} else {
+		fc->bad_doorbells++;
+	}
+}
+
+/* Shared mode: the doorbells the secondaries wrote since the last look */
+static void
+shared_db_poll(struct fake_ctrl *fc)
+{
+	for (uint32_t idx = 2; idx < 2 * FAKE_MAXQ; ++idx) {
+		uint32_t v;
+
+		if (!(idx % 2 ? fc->cq : fc->sq)[idx / 2].exists) {
+			continue;
+		}
+		v = __atomic_load_n(&fc->bar[(NVME_REG_DBS + idx * (4u << fc->dstrd)) / 4],
+				    __ATOMIC_ACQUIRE);
+		if (v != fc->db_seen[idx]) {
+			fc->db_seen[idx] = v;
+			db_write(fc, idx, v);
+		}
+	}
+}
+
+static void
+write32_locked(struct fake_ctrl *fc, uint32_t off, uint32_t val)
+{
 	uint32_t stride = 4u << fc->dstrd, idx;
 
 	switch (off) {
 	case NVME_REG_CC:
 		cc_write(fc, val);
+		shared_csts(fc);
 		return;
 	case NVME_REG_AQA:
 		fc->aqa = val;
@@ -159,15 +321,17 @@ f_write32(struct vfio_bus *bus, uint32_t off, uint32_t val)
 		fc->bad_doorbells++;
 		return;
 	}
-	if (idx % 2 == 0 && fc->sq[idx / 2].exists && val < fc->sq[idx / 2].size) {
-		fc->sq[idx / 2].tail = val;
-		fc->sq_db_writes[idx / 2]++;
-	} else if (idx % 2 == 1 && fc->cq[idx / 2].exists && val < fc->cq[idx / 2].size) {
-		fc->cq[idx / 2].head = val;
-		fc->cq_db_writes[idx / 2]++;
-	} else {
-		fc->bad_doorbells++;
-	}
+	db_write(fc, idx, val);
+}
+
+static void
+f_write32(struct vfio_bus *bus, uint32_t off, uint32_t val)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+
+	pthread_mutex_lock(&fc->lock);
+	write32_locked(fc, off, val);
+	pthread_mutex_unlock(&fc->lock);
 }
 
 /* Copies between the namespace and host memory along the command's PRPs (to_host: read) */
@@ -178,18 +342,14 @@ prp_copy(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, uint8_t *media,
 	uint64_t page = 1ULL << (12 + ((fc->cc >> NVME_CC_MPS_SHIFT) & 0xF));
 	uint64_t addr = cmd->common.dptr.prp.prp1, list;
 	uint32_t per_page = (uint32_t)(page / 8), slot;
-	uint64_t *entries;
+	uint64_t *entries = fc->scratch; /* one page of list entries */
 	size_t len = page - (addr & (page - 1));
 
 	for (int first = 1; n; first = 0) {
-		uint8_t *host;
-
 		len = len < n ? len : n;
-		host = xlate(fc, addr, len);
-		if (!host || (!first && (addr & (page - 1)))) {
+		if ((!first && (addr & (page - 1))) || dma_xfer(fc, addr, media, len, to_host)) {
 			return -EFAULT;
 		}
-		to_host ? memcpy(host, media, len) : memcpy(media, host, len);
 		media += len;
 		n -= len;
 		if (!n) {
@@ -207,30 +367,24 @@ prp_copy(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, uint8_t *media,
 	}
 	/* a list: the last slot of a page chains to the next page when more than a page remains */
 	list = cmd->common.dptr.prp.prp2;
-	entries = xlate(fc, list & ~(page - 1), page);
+	if (dma_read(fc, list & ~(page - 1), entries, page)) {
+		return -EFAULT;
+	}
 	slot = (uint32_t)((list & (page - 1)) / 8);
 	while (n) {
-		uint8_t *host;
-
-		if (!entries) {
-			return -EFAULT;
-		}
 		if (slot == per_page - 1 && n > page) {
 			list = entries[slot];
-			if (list & (page - 1)) {
+			if ((list & (page - 1)) || dma_read(fc, list, entries, page)) {
 				return -EFAULT;
 			}
-			entries = xlate(fc, list, page);
 			slot = 0;
 			continue;
 		}
 		addr = entries[slot++];
 		len = n < page ? n : page;
-		host = xlate(fc, addr, len);
-		if (!host || (addr & (page - 1))) {
+		if ((addr & (page - 1)) || dma_xfer(fc, addr, media, len, to_host)) {
 			return -EFAULT;
 		}
-		to_host ? memcpy(host, media, len) : memcpy(media, host, len);
 		media += len;
 		n -= len;
 	}
@@ -247,19 +401,18 @@ sgl_copy(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, uint8_t *media,
 
 	if (d->unkeyed.type == 0x3) {
 		cnt = d->unkeyed.len / sizeof(*d);
-		d = xlate(fc, d->addr, d->unkeyed.len);
-		if (!d || !cnt) {
+		if (!cnt || d->unkeyed.len > FAKE_SCRATCH ||
+		    dma_read(fc, d->addr, fc->scratch, d->unkeyed.len)) {
 			return -EFAULT;
 		}
+		d = fc->scratch;
 	}
 	for (size_t i = 0; i < cnt && n; ++i) {
 		size_t len = d[i].unkeyed.len < n ? d[i].unkeyed.len : n;
-		uint8_t *host = xlate(fc, d[i].addr, len);
 
-		if (d[i].unkeyed.type != 0x0 || !host) {
+		if (d[i].unkeyed.type != 0x0 || dma_xfer(fc, d[i].addr, media, len, to_host)) {
 			return -EFAULT;
 		}
-		to_host ? memcpy(host, media, len) : memcpy(media, host, len);
 		media += len;
 		n -= len;
 	}
@@ -288,15 +441,8 @@ nvm_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_sp
 		cpl->status.sc = 0x04; /* data transfer error */
 		return;
 	}
-	if (fc->ms) {
-		uint8_t *m = xlate(fc, cmd->common.mptr, nlb * fc->ms);
-
-		if (!m) {
-			cpl->status.sc = 0x04;
-			return;
-		}
-		rd ? memcpy(m, fc->meta + slba * fc->ms, nlb * fc->ms)
-		   : memcpy(fc->meta + slba * fc->ms, m, nlb * fc->ms);
+	if (fc->ms && dma_xfer(fc, cmd->common.mptr, fc->meta + slba * fc->ms, nlb * fc->ms, rd)) {
+		cpl->status.sc = 0x04;
 	}
 }
 
@@ -353,6 +499,28 @@ abort_cmd(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_s
 	}
 }
 
+/* A deleted SQ's commands are gone, completed or not: none reaches the host afterwards */
+static void
+sq_forget(struct fake_ctrl *fc, uint16_t qid)
+{
+	int kept = 0;
+
+	for (int i = 0; i < fc->npending; ++i) {
+		if (fc->pending[i].sqid != qid) {
+			fc->pending[kept++] = fc->pending[i];
+		}
+	}
+	fc->npending = kept;
+	kept = 0;
+	for (int i = 0; i < fc->nwithheld; ++i) {
+		if (fc->withheld[i].sqid != qid) {
+			fc->withheld[kept++] = fc->withheld[i];
+		}
+	}
+	fc->dropped += (uint32_t)(fc->nwithheld - kept);
+	fc->nwithheld = kept;
+}
+
 static void
 admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_spec_cpl *cpl)
 {
@@ -381,6 +549,7 @@ admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_
 			cpl->status.sc = 0x01; /* invalid queue identifier */
 			return;
 		}
+		shared_db_clear(fc, 2u * qid + 1);
 		fc->cq[qid] = (struct fake_queue){.exists = true,
 						  .iova = cmd->common.dptr.prp.prp1,
 						  .size = qs,
@@ -395,6 +564,7 @@ admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_
 			cpl->status.sc = 0x01;
 			return;
 		}
+		shared_db_clear(fc, 2u * qid);
 		fc->sq[qid] = (struct fake_queue){.exists = true,
 						  .iova = cmd->common.dptr.prp.prp1,
 						  .size = qs,
@@ -408,6 +578,9 @@ admin_exec(struct fake_ctrl *fc, const struct xnvme_spec_cmd *cmd, struct xnvme_
 			return;
 		}
 		(cmd->common.opcode == NVME_ADM_DELETE_SQ ? fc->sq : fc->cq)[qid].exists = false;
+		if (cmd->common.opcode == NVME_ADM_DELETE_SQ) {
+			sq_forget(fc, qid);
+		}
 		return;
 	}
 	cpl->status.sc = 0x01;
@@ -418,13 +591,18 @@ static bool
 post(struct fake_ctrl *fc, uint16_t cqid, struct xnvme_spec_cpl cpl, bool stale_phase)
 {
 	struct fake_queue *cq = &fc->cq[cqid];
-	struct xnvme_spec_cpl *ring = xlate(fc, cq->iova, (size_t)cq->size * sizeof(cpl));
+	uint64_t at = cq->iova + (uint64_t)cq->tail * sizeof(cpl);
 
-	if (!ring || (cq->tail + 1) % cq->size == cq->head) {
+	if ((cq->tail + 1) % cq->size == cq->head) {
 		return false;
 	}
 	cpl.status.p = stale_phase ? !cq->phase : cq->phase;
-	ring[cq->tail] = cpl;
+	/* the entry, then its status word with the phase tag: the host sees it complete */
+	if (dma_write(fc, at, &cpl, offsetof(struct xnvme_spec_cpl, status)) ||
+	    dma_write(fc, at + offsetof(struct xnvme_spec_cpl, status), &cpl.status,
+		      sizeof(cpl.status))) {
+		return false;
+	}
 	if (stale_phase) {
 		return true;
 	}
@@ -458,15 +636,18 @@ fetch(struct fake_ctrl *fc)
 {
 	for (uint16_t q = 0; q < FAKE_MAXQ; ++q) {
 		struct fake_queue *sq = &fc->sq[q];
-		struct xnvme_spec_cmd *ring;
 
 		if (!sq->exists) {
 			continue;
 		}
-		ring = xlate(fc, sq->iova, (size_t)sq->size * 64);
-		while (ring && sq->head != sq->tail && fc->npending < FAKE_PENDING) {
-			struct xnvme_spec_cmd cmd = ring[sq->head];
+		while (sq->head != sq->tail && fc->npending < FAKE_PENDING) {
+			struct xnvme_spec_cmd cmd;
 			struct fake_cpl fcpl = {.sqid = q};
+
+			if (dma_read(fc, sq->iova + (uint64_t)sq->head * sizeof(cmd), &cmd,
+				     sizeof(cmd))) {
+				break;
+			}
 
 			sq->head = (sq->head + 1) % sq->size;
 			fcpl.cpl.cid = cmd.common.cid;
@@ -486,14 +667,17 @@ fetch(struct fake_ctrl *fc)
 }
 
 static void
-f_idle(struct vfio_bus *bus)
+idle_locked(struct fake_ctrl *fc)
 {
-	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
 	int kept = 0;
 
+	shared_csts(fc);
 	if (!(fc->csts & NVME_CSTS_RDY) || (fc->csts & NVME_CSTS_CFS) ||
 	    __atomic_load_n(&fc->gone, __ATOMIC_ACQUIRE)) {
 		return;
+	}
+	if (fc->bar) {
+		shared_db_poll(fc);
 	}
 	fetch(fc);
 	if (fc->random_order) {
@@ -510,6 +694,9 @@ f_idle(struct vfio_bus *bus)
 		uint16_t cqid = p->sqid ? fc->sq[p->sqid].cqid : 0;
 		bool hold = fc->random_order && p->sqid && rnd(fc) % 3 == 0;
 
+		if (!fc->cq[cqid].exists) {
+			continue; /* its queues were deleted meanwhile: the completion is gone */
+		}
 		if (hold || !post(fc, cqid, p->cpl, false)) {
 			fc->pending[kept++] = *p;
 			continue;
@@ -520,6 +707,20 @@ f_idle(struct vfio_bus *bus)
 		}
 	}
 	fc->npending = kept;
+}
+
+void
+fake_ctrl_process(struct fake_ctrl *fc)
+{
+	pthread_mutex_lock(&fc->lock);
+	idle_locked(fc);
+	pthread_mutex_unlock(&fc->lock);
+}
+
+static void
+f_idle(struct vfio_bus *bus)
+{
+	fake_ctrl_process((struct fake_ctrl *)bus);
 }
 
 void
@@ -564,6 +765,29 @@ f_release(struct vfio_bus *bus)
 
 	__atomic_store_n(&fc->gone, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&fc->released, 1, __ATOMIC_RELEASE);
+	shared_csts(fc);
+}
+
+/* A secondary's completion eventfd on `vector` (multi-process), or none (-1) */
+static int
+f_irq_set(struct vfio_bus *bus, uint16_t vector, int fd)
+{
+	struct fake_ctrl *fc = (struct fake_ctrl *)bus;
+	int dup_fd = fd >= 0 ? dup(fd) : 0;
+
+	if (vector >= FAKE_MAXQ || dup_fd < 0) {
+		if (dup_fd > 0) {
+			close(dup_fd);
+		}
+		return vector >= FAKE_MAXQ ? -ENOTSUP : -errno;
+	}
+	pthread_mutex_lock(&fc->lock);
+	if (fc->irq_fds[vector] > 0) {
+		close(fc->irq_fds[vector]);
+	}
+	fc->irq_fds[vector] = dup_fd;
+	pthread_mutex_unlock(&fc->lock);
+	return 0;
 }
 
 static const struct vfio_bus_ops fake_ops = {
@@ -575,6 +799,8 @@ static const struct vfio_bus_ops fake_ops = {
 	.idle = f_idle,
 	.req_eventfd = f_req_eventfd,
 	.release = f_release,
+	.share = fake_shared_fds,
+	.irq_set = f_irq_set,
 };
 
 int
@@ -589,14 +815,20 @@ fake_ctrl_init(struct fake_ctrl *fc)
 	fc->rng = 0x9E3779B97F4A7C15ULL;
 	fc->media = calloc(fc->nlbas, fc->lba_nbytes);
 	fc->meta = calloc(fc->nlbas, fc->ms ? fc->ms : 1);
-	return fc->media && fc->meta ? 0 : -ENOMEM;
+	fc->scratch = malloc(FAKE_SCRATCH);
+	fc->bar_fd = fc->sh_fd = -1;
+	pthread_mutex_init(&fc->lock, NULL);
+	return fc->media && fc->meta && fc->scratch ? 0 : -ENOMEM;
 }
 
 void
 fake_ctrl_fini(struct fake_ctrl *fc)
 {
+	fake_shared_fini(fc);
+	pthread_mutex_destroy(&fc->lock);
 	free(fc->media);
 	free(fc->meta);
+	free(fc->scratch);
 	for (int i = 0; i < FAKE_MAXQ; ++i) {
 		if (fc->irq_fds[i] > 0) {
 			close(fc->irq_fds[i]);

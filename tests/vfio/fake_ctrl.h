@@ -7,12 +7,19 @@
  * completion entries, a fatal status, a controller that never becomes ready. It answers Abort
  * as told (abort_mode), drops everything on a reset (CC.EN=0) and signals a removal request
  * on its request eventfd when the test writes it; release() makes it gone.
+ * Multi-process mode (fake_ctrl_mp.c): fake_ctrl_share() puts the doorbells and CSTS in shared
+ * memory and keeps a shared table of the secondaries' mappings; the secondaries' bus
+ * (fake_remote_import) writes doorbells there and adds its mappings, and the device reaches
+ * their memory with process_vm_readv/writev. A device thread (fake_ctrl_thread_start) then
+ * runs the controller while the primary waits for its socket.
  */
 #ifndef XNVME_TEST_FAKE_CTRL_H
 #define XNVME_TEST_FAKE_CTRL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "bus.h"
 #include "nvme_reg.h"
@@ -20,6 +27,24 @@
 #define FAKE_MAXQ 8
 #define FAKE_MAXMAP 256
 #define FAKE_PENDING 4096
+#define FAKE_SCRATCH (64u << 10) ///< a PRP list page or an SGL segment, read by the device
+#define FAKE_SHMAPS 1024
+
+/** A mapping a secondary made (multi-process), in the table it shares with the device */
+struct fake_shmap {
+	uint64_t iova;
+	uint64_t len;
+	uint64_t vaddr; ///< in the secondary
+	int32_t pid;
+	int32_t rsvd;
+};
+
+/** Shared by the device and the secondaries (a memfd) */
+struct fake_shared {
+	pthread_mutex_t lock; ///< process-shared, robust: a secondary may die holding it
+	uint32_t nmaps;
+	struct fake_shmap maps[FAKE_SHMAPS];
+};
 
 struct fake_map {
 	uint8_t *vaddr;
@@ -88,7 +113,10 @@ struct fake_ctrl {
 	uint32_t sq_db_writes[FAKE_MAXQ];
 	uint32_t cq_db_writes[FAKE_MAXQ];
 	uint32_t bad_doorbells;
-	uint32_t bad_dma; ///< PRP or MPTR outside mapped memory
+	uint32_t bad_dma;  ///< PRP or MPTR outside mapped memory
+	uint32_t dead_dma; ///< DMA to a secondary that died before the primary reclaimed it
+	uint64_t bad_iova; ///< the last DMA address nothing mapped
+	int bad_errno;
 	uint32_t shutdowns;
 	uint32_t cc_seen;    ///< CC value of the last enable
 	uint32_t aborts;     ///< Abort commands received
@@ -97,6 +125,19 @@ struct fake_ctrl {
 	uint32_t dropped;    ///< withheld commands a reset dropped
 	int released;        ///< atomic: release() called (the driver let go of the device)
 	int req_fd;          ///< the request eventfd (0: not asked for); the test writes it
+
+	pthread_mutex_t lock; ///< device state: the device thread and the primary's calls
+	void *scratch;        ///< FAKE_SCRATCH bytes
+
+	/* multi-process (fake_ctrl_share()) */
+	int bar_fd;                      ///< memfd: registers and doorbells as secondaries see them
+	int sh_fd;                       ///< memfd: struct fake_shared
+	uint32_t *bar;                   ///< bus.bar_size bytes, mapped from bar_fd
+	struct fake_shared *sh;          ///< mapped from sh_fd
+	uint32_t db_seen[2 * FAKE_MAXQ]; ///< the shared doorbells as last applied
+	pthread_t thread;
+	int thread_stop; ///< atomic
+	bool thread_on;
 };
 
 int
@@ -112,5 +153,47 @@ fake_ctrl_inject(struct fake_ctrl *fc, uint16_t qid, uint16_t cid, bool stale_ph
 /** Completes the withheld commands */
 void
 fake_ctrl_release(struct fake_ctrl *fc);
+
+/** Fetches, executes and completes what was submitted (what the idle poll does) */
+void
+fake_ctrl_process(struct fake_ctrl *fc);
+
+/* Multi-process mode (fake_ctrl_mp.c) */
+
+/** Shares the doorbells, CSTS and a mapping table with secondaries; 0 or negative errno */
+int
+fake_ctrl_share(struct fake_ctrl *fc);
+
+/** Frees what fake_ctrl_share() made (fake_ctrl_fini calls it) */
+void
+fake_shared_fini(struct fake_ctrl *fc);
+
+/** The bus op share: the descriptors of the shared doorbells and mapping table */
+int
+fake_shared_fds(struct vfio_bus *bus, int *fds, int max);
+
+/** Locks the shared table, making it consistent when its holder died */
+void
+fake_shared_lock(struct fake_shared *sh);
+
+/** Removes every mapping of the shared table inside [iova, iova+len) */
+void
+fake_shared_unmap(struct fake_shared *sh, uint64_t iova, uint64_t len);
+
+/** A thread that runs the controller about every 20 µs until fake_ctrl_thread_stop() */
+int
+fake_ctrl_thread_start(struct fake_ctrl *fc);
+
+void
+fake_ctrl_thread_stop(struct fake_ctrl *fc);
+
+/** A secondary's bus on the shared descriptors (vfio_bus_import_fn) */
+int
+fake_remote_import(const int *fds, int nfds, uint64_t bar_size, struct vfio_bus **out, char *errmsg,
+		   size_t errmsg_len);
+
+/** Mappings of process `pid` in the shared table */
+uint32_t
+fake_shared_maps_of(struct fake_shared *sh, pid_t pid);
 
 #endif /* XNVME_TEST_FAKE_CTRL_H */

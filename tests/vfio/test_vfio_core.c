@@ -135,10 +135,10 @@ test_iova_reuse(void)
 		buf[0] = vfio_dma_alloc(&dma, 15 * (64 << 10), &big);
 		CHECK(buf[0] != NULL);
 		CHECK_EQ(big, base);
-		CHECK_EQ(dma.nholes, 0);
+		CHECK_EQ(dma.iova.nholes, 0);
 		vfio_dma_free(&dma, buf[0]);
 		vfio_dma_free(&dma, buf[15]);
-		CHECK_EQ(dma.nholes, 1);
+		CHECK_EQ(dma.iova.nholes, 1);
 	}
 	vfio_dma_fini(&dma);
 
@@ -155,7 +155,7 @@ test_iova_reuse(void)
 		vfio_dma_free(&dma, b);
 	}
 	CHECK_EQ(n, 1024);
-	CHECK_EQ(dma.nholes, 1);
+	CHECK_EQ(dma.iova.nholes, 1);
 	CHECK_EQ(fc.nmaps, 0);
 	vfio_dma_fini(&dma);
 
@@ -169,7 +169,7 @@ test_iova_reuse(void)
 		fc.bus.reserved = bars;
 		fc.bus.nreserved = 2;
 		CHECK_EQ(vfio_dma_init(&dma, &fc.bus), 0);
-		CHECK_EQ(dma.nholes, 2);
+		CHECK_EQ(dma.iova.nholes, 2);
 		for (n = 0; n < 8 && (buf[n] = vfio_dma_alloc(&dma, 4096, &at)); ++n) {
 			CHECK(at >= base + 0x1000);
 			CHECK(at + 4096 <= base + 0x3000 || at >= base + 0x5000);

@@ -20,7 +20,10 @@ struct vfio_bus_ops {
 	void (*write32)(struct vfio_bus *bus, uint32_t off, uint32_t val);
 	/** makes [vaddr, vaddr+len) reachable by the device at `iova`; 0 or negative errno */
 	int (*dma_map)(struct vfio_bus *bus, void *vaddr, size_t len, uint64_t iova);
-	/** removes the mapping made at `iova` */
+	/**
+	 * removes every mapping that lies inside [iova, iova+len): the one made at `iova`, or all
+	 * those of a window (a primary reclaiming a dead secondary's); 0 or negative errno
+	 */
 	int (*dma_unmap)(struct vfio_bus *bus, uint64_t iova, size_t len);
 	/**
 	 * optional: an eventfd signalled by MSI-X `vector` (owned by the bus, closed with it), or
@@ -39,6 +42,18 @@ struct vfio_bus_ops {
 	 * reads all-ones and writes are dropped, as for a device that is gone
 	 */
 	void (*release)(struct vfio_bus *bus);
+	/**
+	 * optional, multi-process primary: the descriptors another process needs to reach the
+	 * device (sent to its secondaries), at most `max` into fds; their count or negative errno
+	 */
+	int (*share)(struct vfio_bus *bus, int *fds, int max);
+	/**
+	 * optional, multi-process primary: MSI-X `vector` signals eventfd `fd` (of a secondary's
+	 * queue), or nothing when fd is -1; 0 or negative errno
+	 */
+	int (*irq_set)(struct vfio_bus *bus, uint16_t vector, int fd);
+	/** optional: frees a bus that a secondary made from shared descriptors (bus_import) */
+	void (*destroy)(struct vfio_bus *bus);
 };
 
 /** A range of bus addresses [start, end) */
@@ -59,6 +74,14 @@ struct vfio_bus {
 	const struct vfio_bus_range *reserved;
 	size_t nreserved;
 };
+
+/**
+ * Makes a bus in a secondary from the descriptors its primary shared (ops->share) and the size
+ * of BAR0: 0 with *out (freed by ops->destroy, which closes the descriptors), or negative errno
+ * with the reason in errmsg (the descriptors are closed then too)
+ */
+typedef int (*vfio_bus_import_fn)(const int *fds, int nfds, uint64_t bar_size,
+				  struct vfio_bus **out, char *errmsg, size_t errmsg_len);
 
 /*
  * Orders the CPU's earlier stores to normal (write-back) memory, the queue entries, before a

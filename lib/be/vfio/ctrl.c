@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ctrl.h"
+#include "mp_secondary.h"
 
 #define ADMIN_QSIZE 32
 #define MAX_XFER_DEFAULT (2u << 20)
@@ -69,7 +70,8 @@ exec_wait(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const struct 
 	}
 	*cpl = w.cpl;
 	if (cpl->status.sct == XNVME_STATUS_CODE_TYPE_VENDOR && cpl->status.dnr &&
-	    (cpl->status.sc == ETIMEDOUT || cpl->status.sc == EIO || cpl->status.sc == ECANCELED)) {
+	    (cpl->status.sc == ETIMEDOUT || cpl->status.sc == EIO || cpl->status.sc == ECANCELED ||
+	     cpl->status.sc == ENOTCONN)) {
 		return -(int)cpl->status.sc;
 	}
 	return (cpl->status.sc || cpl->status.sct) ? -EIO : 0;
@@ -84,12 +86,12 @@ vfio_qpair_exec(struct vfio_qpair *qp, const struct xnvme_spec_cmd *cmd, const s
 
 static int
 admin_raw(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const struct iovec *dvec,
-	  size_t dvec_cnt, const uint64_t *raw_prp1, struct xnvme_spec_cpl *cpl)
+	  size_t dvec_cnt, struct xnvme_spec_cpl *cpl)
 {
 	int err;
 
 	pthread_mutex_lock(&ctrl->admin_lock);
-	err = exec_wait(ctrl->adminq, cmd, dvec, dvec_cnt, NULL, 0, raw_prp1, cpl);
+	err = exec_wait(ctrl->adminq, cmd, dvec, dvec_cnt, NULL, 0, NULL, cpl);
 	pthread_mutex_unlock(&ctrl->admin_lock);
 	return err;
 }
@@ -101,6 +103,9 @@ vfio_ctrl_admin_timed(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, 
 	uint64_t saved;
 	int err;
 
+	if (ctrl->remote) {
+		return vfio_sec_admin(ctrl->remote, cmd, NULL, 0, timeout_us, cpl);
+	}
 	pthread_mutex_lock(&ctrl->admin_lock);
 	saved = ctrl->adminq->timeout_us;
 	ctrl->adminq->timeout_us = timeout_us;
@@ -108,13 +113,6 @@ vfio_ctrl_admin_timed(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, 
 	ctrl->adminq->timeout_us = saved;
 	pthread_mutex_unlock(&ctrl->admin_lock);
 	return err;
-}
-
-int
-vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const uint64_t *ring,
-		     struct xnvme_spec_cpl *cpl)
-{
-	return admin_raw(ctrl, cmd, NULL, 0, ring, cpl);
 }
 
 int
@@ -133,10 +131,13 @@ vfio_ctrl_admin(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, void *
 	void *bounce;
 	int err;
 
+	if (ctrl->remote) {
+		return vfio_sec_admin(ctrl->remote, cmd, dbuf, dbuf_nbytes, 0, cpl);
+	}
 	if (!dbuf || !dbuf_nbytes ||
 	    !vfio_dma_xlate_slow(&ctrl->dma, &(struct vfio_dma_cache){0}, dbuf, dbuf_nbytes,
 				 &iova)) {
-		return admin_raw(ctrl, cmd, &iov, 1, NULL, cpl);
+		return admin_raw(ctrl, cmd, &iov, 1, cpl);
 	}
 	/* admin payloads in ordinary memory go through a bounce buffer (not a hot path) */
 	bounce = vfio_dma_alloc(&ctrl->dma, dbuf_nbytes, NULL);
@@ -145,7 +146,7 @@ vfio_ctrl_admin(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, void *
 	}
 	memcpy(bounce, dbuf, dbuf_nbytes);
 	iov.iov_base = bounce;
-	err = admin_raw(ctrl, cmd, &iov, 1, NULL, cpl);
+	err = admin_raw(ctrl, cmd, &iov, 1, cpl);
 	if (err != -ETIMEDOUT && err != -EIO) {
 		memcpy(dbuf, bounce, dbuf_nbytes);
 	}
@@ -345,7 +346,10 @@ vfio_ctrl_init(struct vfio_ctrl *ctrl, struct vfio_bus *bus, const struct vfio_c
 	ctrl->req_stop = -1;
 	pthread_mutex_init(&ctrl->admin_lock, NULL);
 	pthread_mutex_init(&ctrl->qid_lock, NULL);
-	err = vfio_dma_init(&ctrl->dma, bus);
+	ctrl->fail_err = EIO;
+	err = opts->dma_grow
+		      ? vfio_dma_init_grown(&ctrl->dma, bus, opts->dma_grow, opts->dma_grow_arg)
+		      : vfio_dma_init(&ctrl->dma, bus);
 	if (err) {
 		return err;
 	}
@@ -465,8 +469,28 @@ vfio_ctrl_reset(struct vfio_ctrl *ctrl)
 {
 	int err;
 
+	if (ctrl->remote) {
+		return vfio_sec_reset(ctrl->remote, __atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE),
+				      true);
+	}
 	pthread_mutex_lock(&ctrl->admin_lock);
 	err = vfio_ctrl_reset_locked(ctrl);
+	pthread_mutex_unlock(&ctrl->admin_lock);
+	return err;
+}
+
+int
+vfio_ctrl_reset_if(struct vfio_ctrl *ctrl, unsigned epoch)
+{
+	int err = 0;
+
+	if (ctrl->remote) {
+		return vfio_sec_reset(ctrl->remote, epoch, false);
+	}
+	pthread_mutex_lock(&ctrl->admin_lock);
+	if (__atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE) == epoch) {
+		err = vfio_ctrl_reset_locked(ctrl);
+	}
 	pthread_mutex_unlock(&ctrl->admin_lock);
 	return err;
 }

@@ -2,7 +2,9 @@
 /*
  * NVMe controller over an abstract bus (bus.h): bring-up honouring CAP (MQES, DSTRD, TO,
  * MPSMIN, CSS), the admin queue, Identify, Number of Queues, I/O queue pair creation and
- * deletion, and shutdown with CC.SHN. Thread safety: vfio_ctrl_admin() and the queue pair
+ * deletion, and shutdown with CC.SHN. In a secondary of multi-process mode (ctrl->remote) the
+ * admin side (admin commands, queue ids, queue creation and deletion, resets) goes to the
+ * primary (mp_secondary.h) and the rest runs here unchanged. Thread safety: vfio_ctrl_admin() and the queue pair
  * create/destroy calls may be used from any thread (admin commands are serialised); init and
  * fini are not concurrent with anything else on the controller.
  */
@@ -22,9 +24,13 @@ struct vfio_ctrl_opts {
 	uint64_t admin_timeout_us; ///< per admin command and for CC.SHN; 0: 60 s
 	uint32_t css;              ///< CC.CSS when css_given
 	int css_given;
-	uint32_t max_xfer_cap; ///< driver limit per command in bytes; 0: 2 MiB
-	uint16_t io_queues;    ///< I/O queue pairs to request with Set Features; 0: 64
+	uint32_t max_xfer_cap;     ///< driver limit per command in bytes; 0: 2 MiB
+	uint16_t io_queues;        ///< I/O queue pairs to request with Set Features; 0: 64
+	vfio_dma_grow_fn dma_grow; ///< non-NULL: DMA memory only in the ranges it hands out
+	void *dma_grow_arg;
 };
+
+struct vfio_sec;
 
 struct vfio_ctrl {
 	struct vfio_bus *bus;
@@ -41,6 +47,8 @@ struct vfio_ctrl {
 	uint16_t max_qid;   ///< highest queue id whose doorbells lie inside BAR0
 	uint8_t sgls;       ///< Identify SGLS bits 1:0 (0: no SGLs)
 	int failed;         ///< atomic: controller fatal status or removal seen
+	int fail_err; ///< errno of commands on a failed controller: EIO, ENOTCONN (primary gone)
+	struct vfio_sec *remote; ///< multi-process secondary: the primary runs the admin side
 	unsigned epoch;     ///< atomic: bumped by each controller reset (queue pairs follow it)
 	uint32_t cc;        ///< CC of the enabled controller (re-enabled with it on a reset)
 	uint16_t nioq_want; ///< I/O queue pairs asked for (again after a reset)
@@ -86,12 +94,10 @@ int
 vfio_ctrl_admin_timed(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, uint64_t timeout_us,
 		      struct xnvme_spec_cpl *cpl);
 
-/** An admin command without payload whose PRP1 is a queue ring of the driver (queue creation) */
-int
-vfio_ctrl_admin_ring(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd, const uint64_t *ring,
-		     struct xnvme_spec_cpl *cpl);
-
-/** vfio_ctrl_admin_ring() for a caller that holds admin_lock */
+/**
+ * An admin command without payload whose PRP1 is a queue ring of the driver (queue creation),
+ * for a caller that holds admin_lock
+ */
 int
 vfio_ctrl_admin_ring_locked(struct vfio_ctrl *ctrl, const struct xnvme_spec_cmd *cmd,
 			    const uint64_t *ring, struct xnvme_spec_cpl *cpl);
@@ -119,6 +125,27 @@ vfio_ctrl_qpair_create(struct vfio_ctrl *ctrl, uint32_t qsize, vfio_cpl_fn cb, u
 void
 vfio_ctrl_qpair_destroy(struct vfio_ctrl *ctrl, struct vfio_qpair *qp);
 
+/** Reserves a free I/O queue id: 0 with *qid, -EBUSY when all granted ids are in use */
+int
+vfio_ctrl_qid_get(struct vfio_ctrl *ctrl, uint16_t *qid);
+
+void
+vfio_ctrl_qid_put(struct vfio_ctrl *ctrl, uint16_t qid);
+
+/**
+ * Creates the CQ (dword 11 `cq_flags`) and then the SQ of queue id `qid` on rings at the given
+ * IOVAs, under one hold of admin_lock; *epoch: the reset epoch they belong to. 0 or negative
+ * errno (the CQ is deleted again when the SQ fails). For owners of queue ids that are not
+ * queue pairs of this process (the primary of multi-process mode).
+ */
+int
+vfio_ctrl_queue_create(struct vfio_ctrl *ctrl, uint16_t qid, uint32_t qsize, uint32_t cq_flags,
+		       uint64_t cq_iova, uint64_t sq_iova, unsigned *epoch);
+
+/** Deletes the SQ of `qid` and, when that worked, its CQ: 0 or the SQ deletion's error */
+int
+vfio_ctrl_queue_delete(struct vfio_ctrl *ctrl, uint16_t qid);
+
 /** Marks the controller failed and returns whether it was (CSTS read all-ones or CFS) */
 int
 vfio_ctrl_check_fatal(struct vfio_ctrl *ctrl);
@@ -135,6 +162,10 @@ vfio_ctrl_reset(struct vfio_ctrl *ctrl);
 
 int
 vfio_ctrl_reset_locked(struct vfio_ctrl *ctrl);
+
+/** Resets the controller unless a reset since `epoch` has done it already (timeout recovery) */
+int
+vfio_ctrl_reset_if(struct vfio_ctrl *ctrl, unsigned epoch);
 
 /**
  * Brings a queue pair up to date after a controller reset: fails its busy commands (sct 7,

@@ -61,9 +61,7 @@ vfio_qpair_timeout_recovery(struct vfio_qpair *qp)
 		vfio_qpair_reap(qp, 0);
 	}
 	if ((reset || qp->abandoned) && !__atomic_load_n(&ctrl->failed, __ATOMIC_RELAXED)) {
-		if (__atomic_load_n(&ctrl->epoch, __ATOMIC_ACQUIRE) == epoch) {
-			vfio_ctrl_reset(ctrl);
-		}
+		vfio_ctrl_reset_if(ctrl, epoch);
 		vfio_qpair_recover(qp);
 	}
 	qp->recovering = false;

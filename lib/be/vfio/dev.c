@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mp_secondary.h"
 #include "vfio.h"
 
 #define NVME_PCI_CLASS 0x010802
@@ -57,33 +58,28 @@ shared_destroy(struct vfio_shared *sh)
 	if (sh->syncq) {
 		vfio_ctrl_qpair_destroy(&sh->ctrl, sh->syncq);
 	}
-	vfio_ctrl_fini(&sh->ctrl);
-	vfio_pci_close(sh->pci);
+	if (sh->ctrl.remote) {
+		vfio_sec_detach(&sh->ctrl);
+	} else {
+		vfio_ctrl_fini(&sh->ctrl);
+		vfio_pci_close(sh->pci);
+	}
 	pthread_mutex_destroy(&sh->sync_lock);
 	free(sh);
 }
 
+/* Owner of the controller: opens the function and brings the controller up */
 static int
-shared_create(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
+ctrl_own(struct xnvme_dev *dev, struct vfio_shared *sh)
 {
 	struct vfio_ctrl_opts copts = {
 		.admin_timeout_us = dev->opts.admin_timeout,
 		.css = dev->opts.css.value,
 		.css_given = dev->opts.css.given,
 	};
-	struct vfio_shared *sh = calloc(1, sizeof(*sh));
-	int err;
+	int err = vfio_pci_open(sh->bdf, &sh->pci, dev->errmsg, sizeof(dev->errmsg));
 
-	if (!sh) {
-		return -ENOMEM;
-	}
-	snprintf(sh->bdf, sizeof(sh->bdf), "%s", bdf);
-	pthread_mutex_init(&sh->sync_lock, NULL);
-	sh->command_timeout_us = dev->opts.command_timeout;
-	err = vfio_pci_open(bdf, &sh->pci, dev->errmsg, sizeof(dev->errmsg));
 	if (err) {
-		pthread_mutex_destroy(&sh->sync_lock);
-		free(sh);
 		return err;
 	}
 	err = vfio_ctrl_init(&sh->ctrl, vfio_pci_bus(sh->pci), &copts, dev->errmsg,
@@ -93,10 +89,34 @@ shared_create(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 		xnvme_dev_set_errmsg(dev, err,
 				     "%s: cannot map DMA memory: raise the memlock limit "
 				     "(ulimit -l) or run as root",
-				     bdf);
+				     sh->bdf);
 	}
 	if (err) {
 		vfio_pci_close(sh->pci);
+	}
+	return err;
+}
+
+static int
+shared_create(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
+{
+	struct vfio_shared *sh = calloc(1, sizeof(*sh));
+	int err;
+
+	if (!sh) {
+		return -ENOMEM;
+	}
+	snprintf(sh->bdf, sizeof(sh->bdf), "%s", bdf);
+	sh->shm_id = dev->opts.shm_id;
+	pthread_mutex_init(&sh->sync_lock, NULL);
+	sh->command_timeout_us = dev->opts.command_timeout;
+	if (sh->shm_id) {
+		err = vfio_sec_attach(&sh->ctrl, bdf, sh->shm_id, vfio_pci_import, dev->errmsg,
+				      sizeof(dev->errmsg));
+	} else {
+		err = ctrl_own(dev, sh);
+	}
+	if (err) {
 		pthread_mutex_destroy(&sh->sync_lock);
 		free(sh);
 		return err;
@@ -106,7 +126,8 @@ shared_create(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 	if (!sh->syncq) {
 		err = -errno;
 		xnvme_dev_set_errmsg(dev, err, "%s: cannot create the sync I/O queue: %s", bdf,
-				     strerror(errno));
+				     sh->shm_id && xnvme_last_error()[0] ? xnvme_last_error()
+									 : strerror(-err));
 		shared_destroy(sh);
 		return err;
 	}
@@ -122,7 +143,9 @@ shared_get(struct xnvme_dev *dev, const char *bdf, struct vfio_shared **out)
 
 	pthread_mutex_lock(&g_lock);
 	/* a forked child inherits the registry but not the right to drive the device */
-	for (sh = g_ctrls; sh && (strcmp(sh->bdf, bdf) || sh->pid != getpid()); sh = sh->next) {
+	for (sh = g_ctrls;
+	     sh && (strcmp(sh->bdf, bdf) || sh->pid != getpid() || sh->shm_id != dev->opts.shm_id);
+	     sh = sh->next) {
 	}
 	if (sh) {
 		sh->refcnt++;

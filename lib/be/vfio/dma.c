@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * DMA memory table of the vfio driver (dma.h). IOVAs come first-fit from a sorted list of free
- * ranges; a removed region's range goes back (merged with its neighbours) once it is unmapped.
+ * DMA memory table of the vfio driver (dma.h). IOVAs come first-fit from the free ranges of
+ * iova.h; a removed region's range goes back (merged with its neighbours) once it is unmapped.
  * While any command is abandoned (timed out, controller failed) with its data possibly still in
  * the device's hands, removed ranges stay reserved for good, so its late DMA can never land in
  * memory that was handed out again.
@@ -17,137 +17,66 @@
 #define DMA_PAGE 4096UL
 #define DMA_HUGE (2UL << 20)
 
-/* Inserts a hole at index `idx` (caller holds the lock) */
-static int
-hole_insert(struct vfio_dma *dma, size_t idx, uint64_t start, uint64_t end)
-{
-	if (dma->nholes == dma->holes_cap) {
-		size_t cap = dma->holes_cap * 2;
-		void *mem = realloc(dma->holes, cap * sizeof(*dma->holes));
-
-		if (!mem) {
-			return -ENOMEM;
-		}
-		dma->holes = mem;
-		dma->holes_cap = cap;
-	}
-	memmove(&dma->holes[idx + 1], &dma->holes[idx], (dma->nholes - idx) * sizeof(*dma->holes));
-	dma->holes[idx] = (struct vfio_iova_hole){.start = start, .end = end};
-	dma->nholes++;
-	return 0;
-}
-
-static void
-hole_remove(struct vfio_dma *dma, size_t idx)
-{
-	memmove(&dma->holes[idx], &dma->holes[idx + 1],
-		(dma->nholes - idx - 1) * sizeof(*dma->holes));
-	dma->nholes--;
-}
-
-/* Takes [start, end) out of the free ranges for good */
-static int
-hole_punch(struct vfio_dma *dma, uint64_t start, uint64_t end)
-{
-	size_t i = 0;
-
-	while (i < dma->nholes) {
-		struct vfio_iova_hole *h = &dma->holes[i];
-
-		if (h->end <= start || h->start >= end) {
-			i++;
-		} else if (h->start < start && h->end > end) {
-			uint64_t h_end = h->end;
-
-			h->end = start;
-			return hole_insert(dma, i + 1, end, h_end);
-		} else if (h->start < start) {
-			h->end = start;
-			i++;
-		} else if (h->end > end) {
-			h->start = end;
-			i++;
-		} else {
-			hole_remove(dma, i);
-		}
-	}
-	return 0;
-}
-
 int
 vfio_dma_init(struct vfio_dma *dma, struct vfio_bus *bus)
 {
+	int err;
+
 	memset(dma, 0, sizeof(*dma));
 	dma->bus = bus;
 	dma->iova_align = DMA_PAGE;
-	dma->holes = malloc(sizeof(*dma->holes));
-	if (!dma->holes) {
-		return -ENOMEM;
+	err = vfio_iova_init(&dma->iova);
+	if (!err && bus->iova_limit > bus->iova_base) {
+		err = vfio_iova_put(&dma->iova, bus->iova_base, bus->iova_limit - bus->iova_base);
 	}
-	dma->holes[0] = (struct vfio_iova_hole){.start = bus->iova_base, .end = bus->iova_limit};
-	dma->nholes = bus->iova_limit > bus->iova_base;
-	dma->holes_cap = 1;
-	for (size_t i = 0; i < bus->nreserved; ++i) {
-		if (hole_punch(dma, bus->reserved[i].start, bus->reserved[i].end)) {
-			free(dma->holes);
-			return -ENOMEM;
-		}
+	for (size_t i = 0; !err && i < bus->nreserved; ++i) {
+		err = vfio_iova_punch(&dma->iova, bus->reserved[i].start, bus->reserved[i].end);
 	}
-	return -pthread_rwlock_init(&dma->lock, NULL);
+	if (!err) {
+		err = -pthread_rwlock_init(&dma->lock, NULL);
+	}
+	if (err) {
+		vfio_iova_fini(&dma->iova);
+	}
+	return err;
 }
 
-/* Takes `len` bytes aligned to `align` from the lowest hole that fits (caller holds the lock) */
+int
+vfio_dma_init_grown(struct vfio_dma *dma, struct vfio_bus *bus, vfio_dma_grow_fn grow, void *arg)
+{
+	int err;
+
+	memset(dma, 0, sizeof(*dma));
+	dma->bus = bus;
+	dma->iova_align = DMA_PAGE;
+	dma->grow = grow;
+	dma->grow_arg = arg;
+	err = vfio_iova_init(&dma->iova);
+	if (!err) {
+		err = -pthread_rwlock_init(&dma->lock, NULL);
+		if (err) {
+			vfio_iova_fini(&dma->iova);
+		}
+	}
+	return err;
+}
+
+/* An IOVA range for `len` bytes: from the free ranges, else from a range `grow` adds (caller
+ * holds the lock) */
 static int
 iova_take(struct vfio_dma *dma, size_t len, size_t align, uint64_t *iova)
 {
-	for (size_t i = 0; i < dma->nholes; ++i) {
-		struct vfio_iova_hole *h = &dma->holes[i];
-		uint64_t at = (h->start + align - 1) & ~((uint64_t)align - 1);
+	uint64_t start, end;
+	int err = vfio_iova_take(&dma->iova, len, align, iova);
 
-		if (at < h->start || at >= h->end || len > h->end - at) {
-			continue;
-		}
-		if (at > h->start && at + len < h->end) {
-			/* a range in the middle: the hole splits in two */
-			if (hole_insert(dma, i + 1, at + len, h->end)) {
-				return -ENOMEM;
-			}
-			dma->holes[i].end = at;
-		} else if (at > h->start) {
-			h->end = at;
-		} else if (at + len < h->end) {
-			h->start = at + len;
-		} else {
-			hole_remove(dma, i);
-		}
-		*iova = at;
-		return 0;
+	if (err != -ENOSPC || !dma->grow) {
+		return err;
 	}
-	return -ENOSPC;
-}
-
-/* Gives [iova, iova+len) back, merged with adjacent holes (caller holds the lock); should the
- * table not grow, the range stays reserved */
-static void
-iova_put(struct vfio_dma *dma, uint64_t iova, size_t len)
-{
-	uint64_t end = iova + len;
-	size_t idx = 0;
-
-	while (idx < dma->nholes && dma->holes[idx].start < iova) {
-		idx++;
+	err = dma->grow(dma->grow_arg, (uint64_t)len + align, &start, &end);
+	if (!err) {
+		err = vfio_iova_put(&dma->iova, start, end - start);
 	}
-	if (idx && dma->holes[idx - 1].end == iova) {
-		dma->holes[idx - 1].end = end;
-		if (idx < dma->nholes && dma->holes[idx].start == end) {
-			dma->holes[idx - 1].end = dma->holes[idx].end;
-			hole_remove(dma, idx);
-		}
-	} else if (idx < dma->nholes && dma->holes[idx].start == end) {
-		dma->holes[idx].start = iova;
-	} else {
-		hole_insert(dma, idx, iova, end);
-	}
+	return err ? err : vfio_iova_take(&dma->iova, len, align, iova);
 }
 
 static void
@@ -168,9 +97,7 @@ vfio_dma_fini(struct vfio_dma *dma)
 	free(dma->regions);
 	dma->regions = NULL;
 	dma->nregions = 0;
-	free(dma->holes);
-	dma->holes = NULL;
-	dma->nholes = 0;
+	vfio_iova_fini(&dma->iova);
 	pthread_rwlock_destroy(&dma->lock);
 }
 
@@ -242,7 +169,7 @@ region_add(struct vfio_dma *dma, uint8_t *vaddr, size_t len, size_t align, bool 
 	}
 	err = dma->bus->ops->dma_map(dma->bus, vaddr, len, reg.iova);
 	if (err) {
-		iova_put(dma, reg.iova, len);
+		vfio_iova_put(&dma->iova, reg.iova, len);
 		goto out;
 	}
 	memmove(&dma->regions[idx + 1], &dma->regions[idx],
@@ -280,7 +207,7 @@ region_del(struct vfio_dma *dma, const void *vaddr, bool owned)
 	/* reused only once unmapped: no second mapping of the IOVA can race with the first */
 	if (!__atomic_load_n(&dma->abandoned, __ATOMIC_ACQUIRE)) {
 		pthread_rwlock_wrlock(&dma->lock);
-		iova_put(dma, reg.iova, reg.len);
+		vfio_iova_put(&dma->iova, reg.iova, reg.len);
 		pthread_rwlock_unlock(&dma->lock);
 	}
 	return 0;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "bus.h"
+#include "iova.h"
 
 struct vfio_dma_region {
 	uint8_t *vaddr; ///< page-aligned start of the mapped range
@@ -24,11 +25,12 @@ struct vfio_dma_region {
 	bool owned; ///< allocated here (freed on removal), else caller memory
 };
 
-/** A free IOVA range [start, end) */
-struct vfio_iova_hole {
-	uint64_t start;
-	uint64_t end;
-};
+/**
+ * Gives the table more IOVA space when its ranges hold no room for `len` bytes: 0 with the new
+ * range [*start, *end), or negative errno (-ENOMEM: none left, the reason recorded by the
+ * callee). Multi-process mode: a secondary asks its primary for another window.
+ */
+typedef int (*vfio_dma_grow_fn)(void *arg, uint64_t len, uint64_t *start, uint64_t *end);
 
 struct vfio_dma {
 	struct vfio_bus *bus;
@@ -36,9 +38,9 @@ struct vfio_dma {
 	struct vfio_dma_region *regions; ///< sorted by vaddr, non-overlapping
 	size_t nregions;
 	size_t cap;
-	struct vfio_iova_hole *holes; ///< free IOVA ranges, sorted, never adjacent
-	size_t nholes;
-	size_t holes_cap;
+	struct vfio_iova_space iova; ///< free IOVA ranges
+	vfio_dma_grow_fn grow;       ///< NULL: the ranges of init are all there is
+	void *grow_arg;
 	unsigned abandoned;  ///< atomic: commands given up on that the device may still run
 	uint64_t iova_align; ///< minimum IOVA alignment (the controller page size; PRP lists)
 	unsigned gen;        ///< atomic: bumped whenever a region goes away
@@ -52,8 +54,13 @@ struct vfio_dma_cache {
 	uint64_t iova;
 };
 
+/** IOVAs from the bus's window (iova_base to iova_limit, less its reserved ranges) */
 int
 vfio_dma_init(struct vfio_dma *dma, struct vfio_bus *bus);
+
+/** IOVAs only from the ranges `grow` hands out, asked for when the table runs out */
+int
+vfio_dma_init_grown(struct vfio_dma *dma, struct vfio_bus *bus, vfio_dma_grow_fn grow, void *arg);
 
 /** Unmaps every region and frees the owned ones */
 void

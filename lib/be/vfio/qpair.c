@@ -107,7 +107,10 @@ vfio_qpair_free(struct vfio_qpair *qp)
 static int
 submit_blocked(struct vfio_qpair *qp)
 {
-	if (qp->failed || __atomic_load_n(&qp->ctrl->failed, __ATOMIC_RELAXED)) {
+	if (__atomic_load_n(&qp->ctrl->failed, __ATOMIC_RELAXED)) {
+		return -__atomic_load_n(&qp->ctrl->fail_err, __ATOMIC_RELAXED);
+	}
+	if (qp->failed) {
 		return -EIO;
 	}
 	return qp->outstanding ? -EAGAIN : vfio_qpair_recover(qp);
@@ -279,7 +282,7 @@ idle_check(struct vfio_qpair *qp)
 	/* CSTS costs an MMIO read, which under emulation waits for the device model: only when
 	 * completions have stopped for a few intervals, never while the queue makes progress */
 	if (++qp->idle_checks >= STALL_CHECKS && vfio_ctrl_check_fatal(qp->ctrl)) {
-		vfio_qpair_fail_all(qp, EIO);
+		vfio_qpair_fail_all(qp, __atomic_load_n(&qp->ctrl->fail_err, __ATOMIC_RELAXED));
 		return;
 	}
 	if (!qp->timeout_us) {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The vfio backend: handles of one PCI function share a controller (refcounted per process);
- * each handle serves namespace opts.nsid. Mechanisms (all named "vfio"): mem (DMA memory of
+ * each handle serves namespace opts.nsid. With opts.shm_id the process is a secondary of the
+ * primary serving the function (mp_secondary.h) instead of its owner. Mechanisms (all named "vfio"): mem (DMA memory of
  * the controller), admin (the admin queue, serialised), sync (one shared I/O queue pair,
  * serialised by a lock), async (one I/O queue pair per xnvme_queue, lock-free).
  */
@@ -18,10 +19,11 @@
 
 struct vfio_shared {
 	char bdf[16];
+	uint32_t shm_id; ///< non-zero: a secondary of the primary of (shm_id, bdf)
 	int refcnt;
 	pid_t pid; ///< the process that opened it: a forked child must not use it
 	struct vfio_shared *next;
-	struct vfio_pci *pci;
+	struct vfio_pci *pci; ///< NULL in a secondary (the bus is the one it imported)
 	struct vfio_ctrl ctrl;
 	pthread_mutex_t sync_lock;
 	struct vfio_qpair *syncq;

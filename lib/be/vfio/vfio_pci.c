@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "vfio_pci.h"
 
@@ -19,7 +20,6 @@
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #define PCI_MAX_IRQS 64
 
@@ -126,6 +126,22 @@ irqs_enable(struct vfio_pci *pci)
 	return 0;
 }
 
+/* Points MSI-X `vector` of an enabled set at eventfd `fd` (-1: at nothing) */
+static int
+irq_set_one(struct vfio_pci *pci, uint16_t vector, int fd)
+{
+	char buf[sizeof(struct vfio_irq_set) + sizeof(int)];
+	struct vfio_irq_set *set = (struct vfio_irq_set *)buf;
+
+	set->argsz = sizeof(buf);
+	set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
+	set->index = VFIO_PCI_MSIX_IRQ_INDEX;
+	set->start = vector;
+	set->count = 1;
+	memcpy(set->data, &fd, sizeof(fd));
+	return ioctl(pci->device, VFIO_DEVICE_SET_IRQS, set) ? -errno : 0;
+}
+
 static int
 pci_irq_eventfd(struct vfio_bus *bus, uint16_t vector)
 {
@@ -136,9 +152,77 @@ pci_irq_eventfd(struct vfio_bus *bus, uint16_t vector)
 	if (!pci->nirq) {
 		ret = irqs_enable(pci);
 	}
-	if (!ret) {
-		ret = vector < pci->nirq ? pci->irq_fds[vector] : -ENOTSUP;
+	if (!ret && vector >= pci->nirq) {
+		ret = -ENOTSUP;
 	}
+	if (!ret && pci->irq_fds[vector] < 0) {
+		/* MSI-X enabled by pci_irq_set(): this vector has no eventfd of ours yet */
+		int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+
+		ret = fd < 0 ? -errno : irq_set_one(pci, vector, fd);
+		if (!ret) {
+			pci->irq_fds[vector] = fd;
+		} else if (fd >= 0) {
+			close(fd);
+		}
+	}
+	if (!ret) {
+		ret = pci->irq_fds[vector];
+	}
+	pthread_mutex_unlock(&pci->irq_lock);
+	return ret;
+}
+
+/* A secondary's completion eventfd on `vector`: MSI-X is enabled first (every vector, none
+ * pointing anywhere) when it is not yet; VFIO keeps its own reference to the eventfd */
+static int
+pci_irq_set(struct vfio_bus *bus, uint16_t vector, int fd)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+	struct vfio_irq_info info = {.argsz = sizeof(info), .index = VFIO_PCI_MSIX_IRQ_INDEX};
+	int ret = 0;
+
+	pthread_mutex_lock(&pci->irq_lock);
+	if (!pci->nirq) {
+		struct vfio_irq_set *set;
+		int n;
+
+		if (ioctl(pci->device, VFIO_DEVICE_GET_IRQ_INFO, &info) || !info.count) {
+			ret = -ENOTSUP;
+			goto out;
+		}
+		n = info.count < PCI_MAX_IRQS ? (int)info.count : PCI_MAX_IRQS;
+		if (vector >= n) {
+			ret = -ENOTSUP;
+			goto out;
+		}
+		set = calloc(1, sizeof(*set) + (size_t)n * sizeof(int));
+		if (!set) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		set->argsz = (uint32_t)(sizeof(*set) + (size_t)n * sizeof(int));
+		set->flags = VFIO_IRQ_SET_DATA_EVENTFD | VFIO_IRQ_SET_ACTION_TRIGGER;
+		set->index = VFIO_PCI_MSIX_IRQ_INDEX;
+		set->count = (uint32_t)n;
+		for (int i = 0; i < n; ++i) {
+			int one = i == vector ? fd : -1;
+
+			memcpy(set->data + (size_t)i * sizeof(int), &one, sizeof(int));
+		}
+		ret = ioctl(pci->device, VFIO_DEVICE_SET_IRQS, set) ? -errno : 0;
+		free(set);
+		if (!ret) {
+			pci->nirq = n;
+		}
+		goto out;
+	}
+	if (vector >= pci->nirq || pci->irq_fds[vector] >= 0) {
+		ret = vector >= pci->nirq ? -ENOTSUP : -EBUSY; /* the vector is this process's */
+		goto out;
+	}
+	ret = irq_set_one(pci, vector, fd);
+out:
 	pthread_mutex_unlock(&pci->irq_lock);
 	return ret;
 }
@@ -216,6 +300,26 @@ pci_release(struct vfio_bus *bus)
 	}
 }
 
+/* The container (IOMMU mappings) and the device (BAR0, config space) */
+static int
+pci_share(struct vfio_bus *bus, int *fds, int max)
+{
+	struct vfio_pci *pci = (struct vfio_pci *)bus;
+
+	if (max < 2) {
+		return -EINVAL;
+	}
+	fds[0] = pci->container;
+	fds[1] = pci->device;
+	return 2;
+}
+
+static void
+pci_destroy(struct vfio_bus *bus)
+{
+	vfio_pci_close((struct vfio_pci *)bus);
+}
+
 static const struct vfio_bus_ops pci_ops = {
 	.read32 = pci_read32,
 	.write32 = pci_write32,
@@ -225,6 +329,20 @@ static const struct vfio_bus_ops pci_ops = {
 	.idle = NULL,
 	.req_eventfd = pci_req_eventfd,
 	.release = pci_release,
+	.share = pci_share,
+	.irq_set = pci_irq_set,
+	.destroy = pci_destroy,
+};
+
+/* A secondary's view of the function: interrupts and the removal request stay with the primary
+ * (it routes a queue's vector to the secondary's eventfd, and relays the request) */
+static const struct vfio_bus_ops pci_sec_ops = {
+	.read32 = pci_read32,
+	.write32 = pci_write32,
+	.dma_map = pci_dma_map,
+	.dma_unmap = pci_dma_unmap,
+	.release = pci_release,
+	.destroy = pci_destroy,
 };
 
 struct vfio_bus *
@@ -349,23 +467,14 @@ open_container(struct vfio_pci *pci, char *errmsg, size_t len)
  * VFIO_DEVICE_FLAGS_RESET only when that works), so a second reset would only cost another
  * function-level reset, 100 ms or more each (a third of a bring-up under QEMU).
  */
+/* Maps BAR0 of the device fd (also in a secondary, from the descriptor its primary shared) */
 static int
-setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
+map_bar0(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 {
 	struct vfio_region_info bar = {.argsz = sizeof(bar), .index = VFIO_PCI_BAR0_REGION_INDEX};
-	struct vfio_region_info cfg = {.argsz = sizeof(cfg), .index = VFIO_PCI_CONFIG_REGION_INDEX};
-	uint16_t cmd;
 	void *mem;
 
-	pci->device = ioctl(pci->group, VFIO_GROUP_GET_DEVICE_FD, bdf);
-	if (pci->device < 0) {
-		int err = -errno;
-
-		snprintf(errmsg, len, "cannot get the VFIO device of %s: %s", bdf, strerror(-err));
-		return err;
-	}
-	if (ioctl(pci->device, VFIO_DEVICE_GET_REGION_INFO, &bar) ||
-	    ioctl(pci->device, VFIO_DEVICE_GET_REGION_INFO, &cfg) || bar.size < 0x2000 ||
+	if (ioctl(pci->device, VFIO_DEVICE_GET_REGION_INFO, &bar) || bar.size < 0x2000 ||
 	    !(bar.flags & VFIO_REGION_INFO_FLAG_MMAP)) {
 		snprintf(errmsg, len, "%s: BAR0 is missing, too small or not mappable", bdf);
 		return -ENODEV;
@@ -381,6 +490,30 @@ setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
 	pci->bar0 = mem;
 	pci->bar0_len = bar.size;
 	pci->bus.bar_size = bar.size;
+	return 0;
+}
+
+static int
+setup_device(const char *bdf, struct vfio_pci *pci, char *errmsg, size_t len)
+{
+	struct vfio_region_info cfg = {.argsz = sizeof(cfg), .index = VFIO_PCI_CONFIG_REGION_INDEX};
+	uint16_t cmd;
+	int err;
+
+	pci->device = ioctl(pci->group, VFIO_GROUP_GET_DEVICE_FD, bdf);
+	if (pci->device < 0) {
+		err = -errno;
+		snprintf(errmsg, len, "cannot get the VFIO device of %s: %s", bdf, strerror(-err));
+		return err;
+	}
+	err = map_bar0(bdf, pci, errmsg, len);
+	if (err) {
+		return err;
+	}
+	if (ioctl(pci->device, VFIO_DEVICE_GET_REGION_INFO, &cfg)) {
+		snprintf(errmsg, len, "%s: no PCI config space region", bdf);
+		return -ENODEV;
+	}
 	if (pread(pci->device, &cmd, sizeof(cmd), (off_t)(cfg.offset + PCI_COMMAND)) !=
 	    sizeof(cmd)) {
 		snprintf(errmsg, len, "cannot read the PCI command register of %s", bdf);
@@ -446,20 +579,31 @@ collect_bars(struct vfio_pci *pci)
 	pci->bus.nreserved = n;
 }
 
-int
-vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errmsg_len)
+static struct vfio_pci *
+pci_new(void)
 {
 	struct vfio_pci *pci = calloc(1, sizeof(*pci));
-	int err;
 
 	if (!pci) {
-		return -ENOMEM;
+		return NULL;
 	}
 	pci->container = pci->group = pci->device = pci->req_fd = -1;
 	for (int i = 0; i < PCI_MAX_IRQS; ++i) {
 		pci->irq_fds[i] = -1;
 	}
 	pthread_mutex_init(&pci->irq_lock, NULL);
+	return pci;
+}
+
+int
+vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errmsg_len)
+{
+	struct vfio_pci *pci = pci_new();
+	int err;
+
+	if (!pci) {
+		return -ENOMEM;
+	}
 	pci->bus.ops = &pci_ops;
 	pci->bus.iova_base = 1ULL << 32;  /* above the low reserved windows (MSI, ISA) */
 	pci->bus.iova_limit = 1ULL << 39; /* the smallest common IOMMU address width */
@@ -476,6 +620,38 @@ vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errms
 	}
 	collect_bars(pci);
 	*out = pci;
+	return 0;
+}
+
+int
+vfio_pci_import(const int *fds, int nfds, uint64_t bar_size, struct vfio_bus **out, char *errmsg,
+		size_t errmsg_len)
+{
+	struct vfio_pci *pci = nfds == 2 ? pci_new() : NULL;
+	int err;
+
+	if (!pci) {
+		for (int i = 0; i < nfds; ++i) {
+			close(fds[i]);
+		}
+		snprintf(errmsg, errmsg_len,
+			 "the primary shared %d descriptors, not the 2 expected", nfds);
+		return nfds == 2 ? -ENOMEM : -EPROTO;
+	}
+	pci->container = fds[0];
+	pci->device = fds[1];
+	pci->bus.ops = &pci_sec_ops;
+	err = map_bar0("the shared device", pci, errmsg, errmsg_len);
+	if (!err && pci->bar0_len != bar_size) {
+		snprintf(errmsg, errmsg_len, "BAR0 of the shared device has %zu bytes, not %llu",
+			 pci->bar0_len, (unsigned long long)bar_size);
+		err = -EPROTO;
+	}
+	if (err) {
+		vfio_pci_close(pci);
+		return err;
+	}
+	*out = &pci->bus;
 	return 0;
 }
 
@@ -522,6 +698,19 @@ vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errms
 {
 	(void)out;
 	snprintf(errmsg, errmsg_len, "%s: VFIO is not available on this platform", bdf);
+	return -ENOSYS;
+}
+
+int
+vfio_pci_import(const int *fds, int nfds, uint64_t bar_size, struct vfio_bus **out, char *errmsg,
+		size_t errmsg_len)
+{
+	(void)bar_size;
+	(void)out;
+	for (int i = 0; i < nfds; ++i) {
+		close(fds[i]);
+	}
+	snprintf(errmsg, errmsg_len, "VFIO is not available on this platform");
 	return -ENOSYS;
 }
 

@@ -8,6 +8,7 @@
 #define XNVME_VFIO_PCI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "bus.h"
 
@@ -24,6 +25,15 @@ vfio_pci_bus(struct vfio_pci *pci);
  */
 int
 vfio_pci_open(const char *bdf, struct vfio_pci **out, char *errmsg, size_t errmsg_len);
+
+/**
+ * A secondary's bus (vfio_bus_import_fn) from the container and device descriptors its primary
+ * shared: BAR0 mapped, IOMMU mappings made through the shared container. Interrupt routing and
+ * the removal request stay with the primary.
+ */
+int
+vfio_pci_import(const int *fds, int nfds, uint64_t bar_size, struct vfio_bus **out, char *errmsg,
+		size_t errmsg_len);
 
 void
 vfio_pci_close(struct vfio_pci *pci);
