@@ -326,8 +326,7 @@ sub_report(struct xnvme_cli *cli)
 
 /* Zone management: uri, --slba, then the options given, --nsid and --all */
 #define OPTS_MGMT(...)                                                                             \
-	TOOL_OPTS_DEV(TOOL_LREQ(SLBA), __VA_ARGS__ TOOL_LOPT(NSID), TOOL_LFLG(ALL)),               \
-		TOOL_ASYNC_OPTS
+	TOOL_OPTS_DEV(TOOL_LREQ(SLBA), __VA_ARGS__ TOOL_LOPT(NSID), TOOL_LFLG(ALL)), TOOL_ASYNC_OPTS
 
 static struct xnvme_cli_sub g_subs[] = {
 	TOOL_SUB_ENUM(TOOL_ENUM_DESCR "; zoned namespaces have csi 0x2", TOOL_ASYNC_OPTS),
@@ -366,8 +365,7 @@ static struct xnvme_cli_sub g_subs[] = {
 		.descr_long = "Prints as many entries of the Error Information log as the "
 			      "controller keeps; --nsid defaults to 0xFFFFFFFF",
 		.command = tool_log_erri,
-		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT)),
-			 TOOL_ASYNC_OPTS},
+		.opts = {TOOL_OPTS_DEV(TOOL_LOPT(NSID), TOOL_LOPT(DATA_OUTPUT)), TOOL_ASYNC_OPTS},
 	},
 	TOOL_LBLK_SUB_READ,
 	{
