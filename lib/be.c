@@ -7,16 +7,31 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "xnvme_be.h"
+#include "xnvme_be_built.h" /* XNVME_BE_BUILT_<name> 1: lib/be/<name>/meson.build built it */
+#include "xnvme_dev.h"
+#include "xnvme_registry.h"
 
-static const struct xnvme_be xnvme_be_spdk = {.name = "spdk", .enabled = false};
-static const struct xnvme_be xnvme_be_fbsd = {.name = "fbsd", .enabled = false};
-static const struct xnvme_be xnvme_be_macos = {.name = "macos", .enabled = false};
+/*
+ * XNVME_BE_PICK(flag, yes, no): `yes` when `flag` expands to 1, else `no`. A flag that is
+ * defined as 1 turns the probe into "x," and so shifts `yes` into the second place.
+ */
+#define XNVME_BE_PROBE_1 x,
+#define XNVME_BE_SECOND_(a, b, ...) b
+#define XNVME_BE_SECOND(...) XNVME_BE_SECOND_(__VA_ARGS__)
+#define XNVME_BE_PICK_(flag, yes, no) XNVME_BE_SECOND(XNVME_BE_PROBE_##flag yes, no)
+#define XNVME_BE_PICK(flag, yes, no) XNVME_BE_PICK_(flag, yes, no)
 
+#define XNVME_BE(id) extern const struct xnvme_be xnvme_be_##id;
+#include "registry.def"
+#undef XNVME_BE
+
+/* a built backend's table, else a placeholder of its name (enabled = false) */
+#define XNVME_BE(id)                                                                               \
+	XNVME_BE_PICK(XNVME_BE_BUILT_##id, &xnvme_be_##id, &(const struct xnvme_be){.name = #id}),
 const struct xnvme_be *const xnvme_be_registry[] = {
-	&xnvme_be_spdk,    &xnvme_be_linux,   &xnvme_be_fbsd, &xnvme_be_macos,
-	&xnvme_be_windows, &xnvme_be_ramdisk, &xnvme_be_vfio, &xnvme_be_tcp,
+#include "registry.def"
 };
+#undef XNVME_BE
 const int xnvme_be_registry_len = sizeof(xnvme_be_registry) / sizeof(xnvme_be_registry[0]);
 
 int
@@ -235,11 +250,13 @@ copy_str(char *dst, size_t dst_len, const char **field)
 static int
 dev_opts_store(struct xnvme_dev *dev, const struct xnvme_opts *opts)
 {
+	struct xnvme_dev_core *dc = xnvme_dev_core(dev);
+
 	dev->opts = *opts;
-	if (copy_str(dev->subnqn, sizeof(dev->subnqn), &dev->opts.subnqn) ||
-	    copy_str(dev->hostnqn, sizeof(dev->hostnqn), &dev->opts.hostnqn) ||
-	    copy_str(dev->adrfam, sizeof(dev->adrfam), &dev->opts.adrfam) ||
-	    copy_str(dev->core_mask, sizeof(dev->core_mask), &dev->opts.core_mask)) {
+	if (copy_str(dc->subnqn, sizeof(dc->subnqn), &dev->opts.subnqn) ||
+	    copy_str(dc->hostnqn, sizeof(dc->hostnqn), &dev->opts.hostnqn) ||
+	    copy_str(dc->adrfam, sizeof(dc->adrfam), &dev->opts.adrfam) ||
+	    copy_str(dc->core_mask, sizeof(dc->core_mask), &dev->opts.core_mask)) {
 		return -EINVAL;
 	}
 	return 0;

@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include "be_linux.h"
 #include "be_linux_uring.h"
+#include "xnvme_dev.h" /* a mocked device: the core's part too */
 
 static struct xnvme_be_linux_uring *
 ring_of(struct xnvme_queue *q)
@@ -932,7 +933,8 @@ test_ucmd_devnull(void)
 {
 	struct akt tl = {.name = "/dev/null", .mech = "io_uring_cmd"}, *t = &tl;
 	struct xnvme_be_linux_state lstate = {0};
-	struct xnvme_dev *dev = calloc(1, sizeof(*dev));
+	struct xnvme_dev_core *dc = calloc(1, sizeof(*dc));
+	struct xnvme_dev *dev = &dc->dev;
 	struct akt_rec recs[16];
 	struct xnvme_queue *q;
 	struct io_uring *ring;
@@ -951,9 +953,8 @@ test_ucmd_devnull(void)
 	dev->opts = xnvme_opts_default();
 	dev->ident.dtype = 2;
 	dev->ident.nsid = 1;
-	dev->ident_done = 1; /* nothing to identify behind /dev/null */
-	dev->geo_done = 1;
-	pthread_mutex_init(&dev->lock, NULL);
+	dc->settled = 1; /* nothing to identify behind /dev/null */
+	pthread_mutex_init(&dc->lock, NULL);
 	ACHECK(t, lstate.fd >= 0, "open /dev/null");
 	ACHECK(t, xnvme_be_linux_ucmd_supported(dev), "a generic NVMe namespace node (mocked)");
 
@@ -1105,8 +1106,8 @@ test_ucmd_devnull(void)
 	}
 out:
 	close(lstate.fd);
-	pthread_mutex_destroy(&dev->lock);
-	free(dev);
+	pthread_mutex_destroy(&dc->lock);
+	free(dc);
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -5,24 +5,46 @@
  * submission is one store into a ring, completion one load and the callback.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include "async_stubs.h"
+#include "xnvme_plat.h"
 
 /*
- * The queue's own ring (queue_ring): ring[tail & mask] is the next free slot, ring[head & mask]
- * the next context to complete
+ * ring[tail & mask] is the next free slot, ring[head & mask] the next context to complete. No
+ * ring-full check on submission: the core refuses a submission once `capacity` commands are
+ * outstanding, every outstanding command holds exactly one slot, and the ring has at least
+ * `capacity` slots.
  */
+struct nil_state {
+	uint32_t head;
+	uint32_t tail;
+	uint32_t mask;
+	struct xnvme_cmd_ctx *ring[];
+};
+
 static int
 nil_init(struct xnvme_queue *queue, int opts)
 {
-	(void)queue;
+	uint32_t size = xnvme_be_ring_size(queue->capacity);
+	struct nil_state *state;
+
 	(void)opts;
+	state = xnvme_plat_aligned_alloc(64, sizeof(*state) + size * sizeof(state->ring[0]));
+	if (!state) {
+		return -ENOMEM;
+	}
+	state->head = 0;
+	state->tail = 0;
+	state->mask = size - 1;
+	queue->state = state;
 	return 0;
 }
 
 static int
 nil_term(struct xnvme_queue *queue)
 {
-	(void)queue;
+	xnvme_plat_aligned_free(queue->state);
+	queue->state = NULL;
 	return 0;
 }
 
@@ -34,13 +56,13 @@ nil_term(struct xnvme_queue *queue)
  * takes only later entries, and submissions may reuse the slots of a batch.
  */
 __attribute__((noinline)) static int
-nil_reap(struct xnvme_queue *queue, uint32_t n)
+nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t n)
 {
 	struct xnvme_cmd_ctx *batch[NIL_BATCH];
 	uint32_t done = 0;
 
 	while (done < n) {
-		uint32_t nb = queue->ring_tail - queue->ring_head;
+		uint32_t nb = state->tail - state->head;
 
 		if (nb > n - done) {
 			nb = n - done;
@@ -52,7 +74,7 @@ nil_reap(struct xnvme_queue *queue, uint32_t n)
 			break; /* nested pokes took the rest */
 		}
 		for (uint32_t i = 0; i < nb; ++i) {
-			batch[i] = queue->ring[queue->ring_head++ & queue->ring_mask];
+			batch[i] = state->ring[state->head++ & state->mask];
 		}
 		queue->depth++;
 		for (uint32_t i = 0; i < nb; ++i) {
@@ -65,13 +87,14 @@ nil_reap(struct xnvme_queue *queue, uint32_t n)
 }
 
 /*
- * Makes the core's tests itself (poke_checks): beyond the nesting bound it reaps nothing;
- * nothing on the ring (so nothing outstanding at this level) gives 0 from nil_reap().
+ * Rule 5's tests: beyond the nesting bound it reaps nothing; an empty ring (nothing
+ * outstanding at this level) gives 0 from nil_reap().
  */
 static int
 nil_poke(struct xnvme_queue *queue, uint32_t max)
 {
-	uint32_t head = queue->ring_head, tail = queue->ring_tail, n = tail - head;
+	struct nil_state *state = queue->state;
+	uint32_t head = state->head, tail = state->tail, n = tail - head;
 
 	/* a load of its own: gcc would otherwise keep depth in a register for the ++ below */
 	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->depth, __ATOMIC_RELAXED) >
@@ -81,9 +104,9 @@ nil_poke(struct xnvme_queue *queue, uint32_t max)
 	/* one ready command (queue depth 1, or fio reaping one at a time), whatever `max`: no
 	 * loop, no batch */
 	if (XNVME_BE_LIKELY(n == 1)) {
-		struct xnvme_cmd_ctx *ctx = queue->ring[head & queue->ring_mask];
+		struct xnvme_cmd_ctx *ctx = state->ring[head & state->mask];
 
-		queue->ring_head = tail;
+		state->head = tail;
 		xnvme_queue_complete(queue, ctx);
 		return 1;
 	}
@@ -92,18 +115,16 @@ nil_poke(struct xnvme_queue *queue, uint32_t max)
 	if (max && max < n) {
 		n = max;
 	}
-	return nil_reap(queue, n);
+	return nil_reap(queue, state, n);
 }
 
+/* Never refuses: nothing to take back (rule 4) */
 static inline int
 nil_submit(struct xnvme_cmd_ctx *ctx)
 {
-	struct xnvme_queue *queue = ctx->async.queue;
+	struct nil_state *state = ctx->async.queue->state;
 
-	/* No ring-full check: the core refuses a submission once `capacity` commands are
-	 * outstanding, and every outstanding command of this mechanism holds exactly one ring
-	 * slot (the ring has at least `capacity` slots). */
-	queue->ring[queue->ring_tail++ & queue->ring_mask] = ctx;
+	state->ring[state->tail++ & state->mask] = ctx;
 	return 0;
 }
 
@@ -136,10 +157,7 @@ const struct xnvme_be_async xnvme_be_async_nil = {
 	.init = nil_init,
 	.term = nil_term,
 	.poke = nil_poke,
-	.poke_checks = true,
-	.queue_ring = true,
 	.cmd_io = nil_cmd_io,
 	.cmd_iov = nil_cmd_iov,
-	.cmd_io_counted = nil_cmd_io, /* never refuses: nothing to take back */
 	.get_completion_fd = xnvme_be_async_no_completion_fd,
 };

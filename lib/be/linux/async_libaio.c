@@ -608,6 +608,9 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 	struct la_state *state = queue->state;
 	struct la_ring *ring = state->ring;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	if (XNVME_BE_LIKELY(ring && !state->nready && !state->unarmed)) {
 		unsigned int head = ring->head, next = head + 1;
 		struct xnvme_cmd_ctx *ctx;
@@ -679,8 +682,8 @@ la_iocb(struct xnvme_cmd_ctx *ctx)
 	return &((struct la_state *)queue->state)->iocbs[idx];
 }
 
-static int
-la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
+static inline int
+la_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct la_state *state = ctx->async.queue->state;
 	struct iocb *cb = la_iocb(ctx);
@@ -713,9 +716,18 @@ la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	return la_submit(state, ctx, cb);
 }
 
+/* Rule 4: the command is already counted, a refusal takes the count back */
 static int
-la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
-	   void *mbuf, size_t mbuf_nbytes)
+la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
+{
+	int err = la_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+
+	return XNVME_BE_UNLIKELY(err) ? xnvme_be_cmd_refused(ctx, err) : 0;
+}
+
+static inline int
+la_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+       void *mbuf, size_t mbuf_nbytes)
 {
 	struct la_state *state = ctx->async.queue->state;
 	struct iocb *cb = la_iocb(ctx);
@@ -741,7 +753,7 @@ la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 		return la_ready(state, ctx);
 	}
 	if (rw == XNVME_BE_LINUX_RW_FLUSH) {
-		return la_cmd_io(ctx, NULL, 0, NULL, 0);
+		return la_io(ctx, NULL, 0, NULL, 0);
 	}
 	if (len < total) {
 		/* longer than the command: a trimmed copy, consumed by io_submit below */
@@ -767,6 +779,15 @@ la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 		io_prep_preadv(cb, state->fd, vec, (int)cnt, (long long)off);
 	}
 	return la_submit(state, ctx, cb);
+}
+
+static int
+la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+	   void *mbuf, size_t mbuf_nbytes)
+{
+	int err = la_iov(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes);
+
+	return err ? xnvme_be_cmd_refused(ctx, err) : 0;
 }
 
 static int

@@ -54,6 +54,9 @@ struct xnvme_be_linux_state {
 	char ctrlr_name[XNVME_BE_LINUX_NAME_LEN]; ///< NVMe: controller (nvmeX) for topology ops
 };
 
+/** The backend (lib/be/registry.def) */
+extern const struct xnvme_be xnvme_be_linux;
+
 /**
  * The state of `dev` when it was opened by the Linux backend, else NULL (mechanisms use this
  * in check_support and must not be handed other handles).

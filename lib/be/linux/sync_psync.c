@@ -214,10 +214,7 @@ psync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mb
 	(void)mbuf; /* files and these block devices carry no metadata */
 	(void)mbuf_nbytes;
 
-	if (XNVME_BE_UNLIKELY(!xnvme_be_linux_rw_geo_ok(ctx->dev))) {
-		return psync_cmd_io_rest(ctx, dbuf, dbuf_nbytes, PSYNC_NO_XFER);
-	}
-	kind = xnvme_be_linux_rw_decode_as(ctx, dbuf_nbytes, &off, &len, true);
+	kind = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
 	if (XNVME_BE_UNLIKELY(kind != XNVME_BE_LINUX_RW_READ && kind != XNVME_BE_LINUX_RW_WRITE)) {
 		return psync_cmd_io_rest(ctx, dbuf, dbuf_nbytes, PSYNC_NO_XFER);
 	}

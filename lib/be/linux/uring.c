@@ -834,7 +834,7 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 	return true;
 }
 
-/* Both mechanisms make the core's poke tests themselves (poke_checks) */
+/* Rule 5 of xnvme_be.h: the poke tests of both mechanisms */
 static inline __attribute__((always_inline)) int
 uring_poke(struct xnvme_queue *queue, uint32_t max, bool pass)
 {

@@ -143,6 +143,8 @@ extern const struct ramdisk_ns_ops xnvme_ramdisk_ns_zoned;
 extern const struct ramdisk_ns_ops xnvme_ramdisk_ns_kv;
 
 /* The backend's own mechanisms (dev.c, admin.c, sync.c), listed by be.c */
+/** The backend (lib/be/registry.def) and its mechanisms */
+extern const struct xnvme_be xnvme_be_ramdisk;
 extern const struct xnvme_be_dev xnvme_be_ramdisk_dev;
 extern const struct xnvme_be_admin xnvme_be_ramdisk_admin;
 extern const struct xnvme_be_sync xnvme_be_ramdisk_sync;

@@ -13,6 +13,7 @@
 #ifndef XNVME_TCP_H
 #define XNVME_TCP_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -328,6 +329,8 @@ int
 xnvme_tcp_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
 		    void *cb_args);
 
+/** The backend (lib/be/registry.def) and its mechanisms */
+extern const struct xnvme_be xnvme_be_tcp;
 extern const struct xnvme_be_dev xnvme_be_tcp_dev;
 extern const struct xnvme_be_admin xnvme_be_tcp_admin;
 extern const struct xnvme_be_sync xnvme_be_tcp_sync;

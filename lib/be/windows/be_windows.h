@@ -90,6 +90,8 @@ xnvme_be_windows_is_disk(const char *uri);
 int
 xnvme_be_windows_size(const struct xnvme_be_windows_state *state, uint64_t *nbytes);
 
+/** The backend (lib/be/registry.def) and its mechanisms */
+extern const struct xnvme_be xnvme_be_windows;
 extern const struct xnvme_be_dev xnvme_be_windows_dev;
 extern const struct xnvme_be_mem xnvme_be_windows_mem;
 extern const struct xnvme_be_admin xnvme_be_windows_admin_file;
