@@ -292,7 +292,7 @@ publish_geo(struct xnvme_dev_core *dc, const struct xnvme_geo *geo, int err)
 	__atomic_store_n(&dc->settled, 1, __ATOMIC_RELEASE);
 }
 
-int
+void
 xnvme_dev_settle_slow(struct xnvme_dev *dev)
 {
 	struct xnvme_dev_core *dc = xnvme_dev_core(dev);
@@ -323,7 +323,6 @@ xnvme_dev_settle_slow(struct xnvme_dev *dev)
 		free(set);
 	}
 	pthread_mutex_unlock(&dc->lock);
-	return __atomic_load_n(&dc->geo_err, __ATOMIC_RELAXED);
 }
 
 int

@@ -45,21 +45,20 @@ xnvme_dev_settled(const struct xnvme_dev *dev)
 }
 
 /**
- * Identifies the device and derives its geometry, once per handle (thread-safe); returns the
- * remembered result (geo_err). The places that need the geometry call it before the first command can
- * exist: the getters, xnvme_queue_init() and xnvme_cmd_ctx_from_dev(). The per-I/O path and the
- * mechanisms never do.
+ * Identifies the device and derives its geometry, once per handle (thread-safe); a failure is
+ * remembered in geo_err and leaves the geometry zero. The places that need the geometry call it
+ * before the first command can exist: the getters, xnvme_queue_init() and
+ * xnvme_cmd_ctx_from_dev(). The per-I/O path and the mechanisms never do.
  */
-int
+void
 xnvme_dev_settle_slow(struct xnvme_dev *dev);
 
-static inline int
+static inline void
 xnvme_dev_settle(struct xnvme_dev *dev)
 {
-	if (XNVME_BE_LIKELY(xnvme_dev_settled(dev))) {
-		return __atomic_load_n(&xnvme_dev_core(dev)->geo_err, __ATOMIC_RELAXED);
+	if (XNVME_BE_UNLIKELY(!xnvme_dev_settled(dev))) {
+		xnvme_dev_settle_slow(dev);
 	}
-	return xnvme_dev_settle_slow(dev);
 }
 
 /** The geometry of identify data ctrlr/ns/ns_css of command set `csi` into `geo` (lib/geo.c) */

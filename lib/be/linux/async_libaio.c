@@ -682,7 +682,7 @@ la_iocb(struct xnvme_cmd_ctx *ctx)
 	return &((struct la_state *)queue->state)->iocbs[idx];
 }
 
-static inline int
+static inline __attribute__((always_inline)) int
 la_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct la_state *state = ctx->async.queue->state;
@@ -725,7 +725,7 @@ la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	return XNVME_BE_UNLIKELY(err) ? xnvme_be_cmd_refused(ctx, err) : 0;
 }
 
-static inline int
+static inline __attribute__((always_inline)) int
 la_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
        void *mbuf, size_t mbuf_nbytes)
 {

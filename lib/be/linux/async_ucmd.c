@@ -193,7 +193,7 @@ uc_queue_errno(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, struct 
 	return xnvme_be_linux_uring_queue_nop(u, sqe, ctx);
 }
 
-static inline int
+static inline __attribute__((always_inline)) int
 uc_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_be_linux_uring *u = ctx->async.queue->state;

@@ -195,6 +195,8 @@ struct ramdisk {
 	uint64_t nbytes; ///< size of mem
 	uint64_t nlbas;  ///< namespace size (whole zones on a zoned namespace)
 	uint8_t lba_shift;
+	/** NVM namespace without metadata nor FDP: reads and writes may take nvm_rw_fast() */
+	bool rw_fast;
 	uint32_t lba_nbytes;
 
 	uint8_t *meta; ///< cfg.ms bytes per LBA, stored XOR the blank pattern (media.c)
@@ -388,8 +390,8 @@ xnvme_ramdisk_nvm_rw_fast(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *d
 	uint8_t *mem;
 
 	if ((opc != XNVME_SPEC_NVM_OPC_READ && opc != XNVME_SPEC_NVM_OPC_WRITE) ||
-	    ctx->cmd.common.nsid != RAMDISK_NSID || rd->ns != &xnvme_ramdisk_ns_nvm || rd->cfg.ms ||
-	    rd->fdp || slba >= rd->nlbas || nlbas > rd->nlbas - slba) {
+	    ctx->cmd.common.nsid != RAMDISK_NSID || !rd->rw_fast || slba >= rd->nlbas ||
+	    nlbas > rd->nlbas - slba) {
 		return 1;
 	}
 	nbytes = (size_t)nlbas << rd->lba_shift;
