@@ -225,13 +225,17 @@ xnvme_be_linux_uring_register_ring(struct xnvme_be_linux_uring *u);
 int
 xnvme_be_linux_uring_enter_err(struct xnvme_be_linux_uring *u, int err);
 
+#ifdef XNVME_BE_LINUX_URING_FAULTS
 /**
- * Test hook: the next `xnvme_be_linux_uring_fault_n` submitting enters fail with
- * -xnvme_be_linux_uring_fault_err without reaching the kernel (the SQEs stay queued). Only a
- * ring whose `fast` is false looks at it: clear that too to arm it.
+ * Fault injection of the test-only build of uring.c (tests/meson.build compiles it into
+ * test_io_uring with XNVME_BE_LINUX_URING_FAULTS; the library has none of this): the next
+ * `xnvme_be_linux_uring_fault_n` submitting enters fail with -xnvme_be_linux_uring_fault_err
+ * without reaching the kernel (the SQEs stay queued). Only a ring whose `fast` is false looks
+ * at it: clear that too to arm it.
  */
 extern int xnvme_be_linux_uring_fault_n;
 extern int xnvme_be_linux_uring_fault_err;
+#endif
 
 /** This thread's number for reg_owner: never 0, never reused within the process */
 extern __thread uint64_t xnvme_be_linux_uring_tid __attribute__((tls_model("initial-exec")));
@@ -328,7 +332,7 @@ xnvme_be_linux_uring_enter_sq(struct xnvme_be_linux_uring *u, unsigned int nsub)
 	return xnvme_be_linux_uring_enter(u, nsub, flags);
 }
 
-/** The flush below when the ring is not `fast` (not enabled, not registered, SQPOLL, a test fault) */
+/** The flush below when the ring is not `fast` (not enabled, not registered, SQPOLL) */
 int
 xnvme_be_linux_uring_flush_slow(struct xnvme_be_linux_uring *u);
 

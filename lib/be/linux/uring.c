@@ -22,8 +22,42 @@
 
 #ifdef XNVME_HAVE_LIBURING
 
+#ifdef XNVME_BE_LINUX_URING_FAULTS
 int xnvme_be_linux_uring_fault_n;
 int xnvme_be_linux_uring_fault_err;
+
+/* An injected failure of the next enter, consumed (be_linux_uring.h) */
+static bool
+uring_fault_take(int *ret)
+{
+	if (xnvme_be_linux_uring_fault_n <= 0) {
+		return false;
+	}
+	xnvme_be_linux_uring_fault_n--;
+	*ret = -xnvme_be_linux_uring_fault_err;
+	return true;
+}
+
+static bool
+uring_fault_pending(void)
+{
+	return xnvme_be_linux_uring_fault_n > 0;
+}
+#else
+/* the library's build: no fault injection */
+static inline bool
+uring_fault_take(int *ret)
+{
+	(void)ret;
+	return false;
+}
+
+static inline bool
+uring_fault_pending(void)
+{
+	return false;
+}
+#endif
 
 static struct xnvme_be_linux_uring_caps uring_caps;
 static pthread_once_t uring_caps_once = PTHREAD_ONCE_INIT;
@@ -639,15 +673,14 @@ xnvme_be_linux_uring_flush_slow(struct xnvme_be_linux_uring *u)
 	if (!u->reg_tried && !sqpoll) {
 		xnvme_be_linux_uring_register_ring(u);
 	}
-	if (xnvme_be_linux_uring_fault_n > 0) {
-		xnvme_be_linux_uring_fault_n--;
-		ret = -xnvme_be_linux_uring_fault_err;
+	if (uring_fault_take(&ret)) {
+		/* the test-only build: ret holds the injected failure */
 	} else if (!sqpoll) {
 		ret = xnvme_be_linux_uring_enter_sq(u, xnvme_be_linux_uring_sq_pending(u));
 	} else {
 		ret = io_uring_submit(&u->ring);
 	}
-	u->fast = u->enabled && u->reg_tried && !sqpoll && xnvme_be_linux_uring_fault_n <= 0;
+	u->fast = u->enabled && u->reg_tried && !sqpoll && !uring_fault_pending();
 	return ret >= 0 ? 0 : xnvme_be_linux_uring_enter_err(u, ret);
 }
 
