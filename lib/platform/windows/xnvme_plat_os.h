@@ -2,6 +2,8 @@
 #ifndef XNVME_PLAT_OS_H
 #define XNVME_PLAT_OS_H
 #define XNVME_PLAT_LIBCONF_BE "conf: XNVME_BE_WINDOWS_ENABLED"
+/* The backend that opens this OS's files (xnvme_buf_to_file(), xnvme_buf_from_file()) */
+#define XNVME_PLAT_FILE_BE "windows"
 
 /* The backends and mechanisms of this build, as the tools' --help names them */
 #define XNVME_PLAT_CLI_BE "windows or ramdisk"
