@@ -1,60 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Backend registry and mechanism selection. Backends not built for this platform stay in the
- * registry (enabled = false) so that their names are known and reported.
+ * Device open through the registry (lib/registry.c) and mechanism selection. Backends not
+ * built for this platform stay in the registry (enabled = false) so that their names are known
+ * and reported.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "xnvme_be_built.h" /* XNVME_BE_BUILT_<name> 1: lib/be/<name>/meson.build built it */
 #include "xnvme_dev.h"
 #include "xnvme_registry.h"
-
-/*
- * XNVME_BE_PICK(flag, yes, no): `yes` when `flag` expands to 1, else `no`. A flag that is
- * defined as 1 turns the probe into "x," and so shifts `yes` into the second place.
- */
-#define XNVME_BE_PROBE_1 x,
-#define XNVME_BE_SECOND_(a, b, ...) b
-#define XNVME_BE_SECOND(...) XNVME_BE_SECOND_(__VA_ARGS__)
-#define XNVME_BE_PICK_(flag, yes, no) XNVME_BE_SECOND(XNVME_BE_PROBE_##flag yes, no)
-#define XNVME_BE_PICK(flag, yes, no) XNVME_BE_PICK_(flag, yes, no)
-
-#define XNVME_BE(id) extern const struct xnvme_be xnvme_be_##id;
-#include "registry.def"
-#undef XNVME_BE
-
-/* a built backend's table, else a placeholder of its name (enabled = false) */
-#define XNVME_BE(id)                                                                               \
-	XNVME_BE_PICK(XNVME_BE_BUILT_##id, &xnvme_be_##id, &(const struct xnvme_be){.name = #id}),
-const struct xnvme_be *const xnvme_be_registry[] = {
-#include "registry.def"
-};
-#undef XNVME_BE
-const int xnvme_be_registry_len = sizeof(xnvme_be_registry) / sizeof(xnvme_be_registry[0]);
-
-int
-xnvme_be_attr_list_bundled(struct xnvme_be_attr_list **list)
-{
-	size_t nbytes = sizeof(**list) + xnvme_be_registry_len * sizeof((*list)->item[0]);
-
-	if (!list) {
-		return -EINVAL;
-	}
-	*list = xnvme_buf_virt_alloc(512, nbytes);
-	if (!*list) {
-		return -ENOMEM;
-	}
-	memset(*list, 0, nbytes);
-	(*list)->capacity = xnvme_be_registry_len;
-	(*list)->count = xnvme_be_registry_len;
-	for (int i = 0; i < xnvme_be_registry_len; ++i) {
-		(*list)->item[i].name = xnvme_be_registry[i]->name;
-		(*list)->item[i].enabled = xnvme_be_registry[i]->enabled;
-	}
-	return 0;
-}
 
 int
 xnvme_dev_set_errmsg(struct xnvme_dev *dev, int err, const char *fmt, ...)
