@@ -167,9 +167,6 @@ check_support(struct xnvme_dev *dev, const struct xnvme_opts *opts, char *why, s
 	for (size_t i = 0; i < sizeof(chk) / sizeof(chk[0]); ++i) {
 		int err;
 
-		if (!chk[i].check) {
-			continue;
-		}
 		dev->errmsg[0] = '\0';
 		err = chk[i].check(dev);
 		if (err) {

@@ -293,7 +293,7 @@ tcp_async_fd(struct xnvme_queue *queue)
 
 const struct xnvme_be_async xnvme_be_tcp_async = {
 	.name = "tcp",
-	.check_support = NULL,
+	.check_support = xnvme_be_tcp_check_support,
 	.init = tcp_async_init,
 	.term = tcp_async_term,
 	.poke = tcp_async_poke,

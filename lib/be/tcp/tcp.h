@@ -40,10 +40,6 @@ xnvme_tcp_digest(const void *buf, size_t len)
 uint32_t
 xnvme_tcp_crc32c_sw(uint32_t crc, const void *buf, size_t len);
 
-/** 1 when the CPU's CRC32 instruction is used, 0 for the portable fallback */
-int
-xnvme_tcp_crc32c_hw(void);
-
 /* ------------------------------------------------------------------------------------------ */
 /* PDU parser (pdu.c): pure functions, no I/O                                                 */
 /* ------------------------------------------------------------------------------------------ */
@@ -328,6 +324,10 @@ xnvme_tcp_uri_parse(const char *uri, struct xnvme_tcp_target *tgt);
 int
 xnvme_tcp_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
 		    void *cb_args);
+
+/** check_support of the tcp mechanisms: a device the tcp backend opened */
+int
+xnvme_be_tcp_check_support(struct xnvme_dev *dev);
 
 /** The backend (lib/be/registry.def) and its mechanisms */
 extern const struct xnvme_be xnvme_be_tcp;
