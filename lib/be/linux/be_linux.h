@@ -146,20 +146,6 @@ int
 xnvme_be_linux_nvme_check(struct xnvme_dev *dev);
 
 /**
- * Identify Controller of a synthesised controller with one namespace (admin_synth.c): the
- * strings space-padded, NVMe 2.0 I/O controller, 64-byte SQEs, 16-byte CQEs, `mdts` and the
- * subsystem NQN; the caller fills in what the device adds.
- */
-void
-xnvme_be_linux_synth_ctrlr(struct xnvme_spec_idfy_ctrlr *ctrlr, const char *sn, const char *mn,
-			   const char *fr, uint8_t mdts, const char *subnqn);
-
-/** pseudo of a synthesised controller: none of the topology operations exist (-ENOSYS) */
-int
-xnvme_be_linux_synth_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf,
-			    size_t nbytes);
-
-/**
  * The start of an async mechanism's init: the queue is on a handle of the Linux backend (its
  * state in *lstate; else -ENOTSUP) and gets a zeroed state of `size` bytes in queue->state
  * (else -ENOMEM).
