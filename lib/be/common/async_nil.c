@@ -48,41 +48,26 @@ nil_term(struct xnvme_queue *queue)
 	return 0;
 }
 
-/* Contexts one poke level takes off the ring before completing them (kept on its stack) */
-#define NIL_BATCH 32
-
 /*
- * Batches are copied out of the ring before their callbacks run: a callback's nested poke
- * takes only later entries, and submissions may reuse the slots of a batch.
+ * Completes the `n` commands at the head of the ring, each taken off the ring before its
+ * callback runs. A callback's nested poke takes from the same head: this level stops at the
+ * end of its range (what was submitted before it), whoever took the commands in it, so
+ * commands submitted from the callbacks complete at a later poke, each exactly once.
  */
 __attribute__((noinline)) static int
 nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t n)
 {
-	struct xnvme_cmd_ctx *batch[NIL_BATCH];
-	uint32_t done = 0;
+	uint32_t end = state->head + n, done = 0;
 
-	while (done < n) {
-		uint32_t nb = state->tail - state->head;
+	queue->depth++;
+	while ((int32_t)(end - state->head) > 0) {
+		uint32_t head = state->head;
 
-		if (nb > n - done) {
-			nb = n - done;
-		}
-		if (nb > NIL_BATCH) {
-			nb = NIL_BATCH;
-		}
-		if (!nb) {
-			break; /* nested pokes took the rest */
-		}
-		for (uint32_t i = 0; i < nb; ++i) {
-			batch[i] = state->ring[state->head++ & state->mask];
-		}
-		queue->depth++;
-		for (uint32_t i = 0; i < nb; ++i) {
-			xnvme_queue_complete_in_batch(queue, batch[i]);
-		}
-		queue->depth--;
-		done += nb;
+		state->head = head + 1;
+		xnvme_queue_complete_in_batch(queue, state->ring[head & state->mask]);
+		done++;
 	}
+	queue->depth--;
 	return (int)done;
 }
 
