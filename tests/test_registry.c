@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The backend contract as the registry shows it (lib/be/xnvme_be.h, lib/be/registry.def):
- * the registry lists the names of registry.def in order, each backend's mechanism lists are
+ * the registry lists the names of registry.def in order (the original's seven first), each backend's mechanism lists are
  * non-empty for every kind, names are unique within a kind and resolve by name, every entry
  * point of every mechanism of a built backend is defined (none is NULL: a mechanism the build
  * lacks answers -ENOSYS instead), and the help and completion listings name every mechanism of
@@ -12,8 +12,13 @@
 #include "xnvme_registry.h"
 #include "xnvme_test.h"
 
-static const char *const g_names[] = {"spdk",    "linux",   "fbsd", "macos",
-				      "windows", "ramdisk", "vfio", "tcp"};
+/* The names of lib/be/registry.def, in its order */
+#define XNVME_BE(id) #id,
+static const char *const g_names[] = {
+#include "registry.def"
+};
+#undef XNVME_BE
+#define NNAMES ((int)(sizeof(g_names) / sizeof(g_names[0])))
 
 /* Whether `word` is a blank-separated word of `text` */
 static bool
@@ -85,8 +90,8 @@ main(void)
 {
 	int nbuilt = 0;
 
-	CHECK_EQ(xnvme_be_registry_len, (int)(sizeof(g_names) / sizeof(g_names[0])));
-	for (int i = 0; i < xnvme_be_registry_len && i < 8; ++i) {
+	CHECK_EQ(xnvme_be_registry_len, NNAMES);
+	for (int i = 0; i < xnvme_be_registry_len && i < NNAMES; ++i) {
 		const struct xnvme_be *be = xnvme_be_registry[i];
 
 		CHECK(!strcmp(be->name, g_names[i]));
@@ -100,5 +105,6 @@ main(void)
 		check_lists(be);
 	}
 	CHECK(nbuilt >= 2); /* the OS's backend and the ramdisk everywhere */
+	CHECK(NNAMES >= 7 && !strcmp(g_names[0], "spdk") && !strcmp(g_names[6], "vfio"));
 	return xnvme_test_result("test_registry");
 }
