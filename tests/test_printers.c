@@ -266,8 +266,12 @@ test_be_attr(void)
 	/* the library's own list */
 	list = NULL;
 	if (!xnvme_be_attr_list_bundled(&list) && list) {
+		char count[32];
+
+		snprintf(count, sizeof(count), "  count: %d", list->count);
 		CAPTURE(out, xnvme_be_attr_list_fpr(stream, list, XNVME_PR_DEF));
-		CHECK_LINE(out.buf, "  count: 8");
+		CHECK(list->count >= 7);
+		CHECK_LINE(out.buf, count);
 		CHECK_LINE(out.buf, "  - name: 'ramdisk'");
 		CHECK_LINE(out.buf, "  - name: 'tcp'");
 		out_free(&out);
