@@ -47,7 +47,7 @@ test_taskrun_modes(struct akt *t)
 		err = xnvme_queue_init(t->dev, 8, 0, &q);
 		ACHECK(t, !err, "%s: init %d", modes[i].mode, err);
 		if (!err) {
-			unsigned int fl = xnvme_be_linux_uring_queue_flags(q);
+			unsigned int fl = ring_of(q)->setup_flags;
 			bool kernel_ok = i == 0 ? c->defer : i == 1 ? c->coop : true;
 
 			/* an optional flag the kernel refuses is dropped, visibly */
@@ -494,7 +494,7 @@ test_iopoll(struct akt *t)
 			/* refusing the ring is a clear error too */
 			ACHECK(t, err < 0 && err != -EAGAIN && err != -EBUSY, "init: %d", err);
 		} else {
-			ACHECK(t, xnvme_be_linux_uring_queue_flags(q) & IORING_SETUP_IOPOLL,
+			ACHECK(t, ring_of(q)->setup_flags & IORING_SETUP_IOPOLL,
 			       "IOPOLL in use");
 			xnvme_queue_set_cb(q, akt_cb, NULL);
 			err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, 0, 0, buf, t->lba, &r);
@@ -531,7 +531,7 @@ test_sqpoll(struct akt *t)
 	err = xnvme_queue_init(sq.dev, 4, 0, &q);
 	ACHECK(t, !err, "init: %d", err);
 	if (!err) {
-		unsigned int fl = xnvme_be_linux_uring_queue_flags(q);
+		unsigned int fl = ring_of(q)->setup_flags;
 
 		ACHECK(t, fl & IORING_SETUP_SQPOLL, "SQPOLL in use: 0x%x", fl);
 		ACHECK(t, !(fl & (IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_COOP_TASKRUN)),
@@ -545,7 +545,7 @@ test_sqpoll(struct akt *t)
 
 	/* the queue option alone does it too */
 	err = xnvme_queue_init(t->dev, 2, XNVME_QUEUE_SQPOLL, &q);
-	ACHECK(t, !err && (xnvme_be_linux_uring_queue_flags(q) & IORING_SETUP_SQPOLL),
+	ACHECK(t, !err && (ring_of(q)->setup_flags & IORING_SETUP_SQPOLL),
 	       "XNVME_QUEUE_SQPOLL: %d", err);
 	if (!err) {
 		struct akt_rec r;

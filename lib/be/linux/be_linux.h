@@ -215,8 +215,4 @@ extern const struct xnvme_be_async xnvme_be_linux_async_liburing;
 extern const struct xnvme_be_async xnvme_be_linux_async_ucmd;
 extern const struct xnvme_be_async xnvme_be_linux_async_libaio;
 
-/** IORING_SETUP_* flags of the ring of an io_uring / io_uring_cmd queue (tests, diagnostics) */
-unsigned int
-xnvme_be_linux_uring_queue_flags(struct xnvme_queue *queue);
-
 #endif /* XNVME_BE_LINUX_H */

@@ -903,14 +903,3 @@ xnvme_be_linux_uring_poke_pass(struct xnvme_queue *queue, uint32_t max)
 }
 
 #endif /* XNVME_HAVE_LIBURING */
-
-unsigned int
-xnvme_be_linux_uring_queue_flags(struct xnvme_queue *queue)
-{
-#ifdef XNVME_HAVE_LIBURING
-	return queue->state ? ((struct xnvme_be_linux_uring *)queue->state)->setup_flags : 0;
-#else
-	(void)queue;
-	return 0;
-#endif
-}
