@@ -426,14 +426,12 @@ xnvme_dev_get_ns_css(const struct xnvme_dev *dev)
 	return &xnvme_dev_core(dev)->idfy_ns_css.ns;
 }
 
+/* The namespace id is the open's, identification never changes it: nothing to settle (fio
+ * asks for it with every command) */
 uint32_t
 xnvme_dev_get_nsid(const struct xnvme_dev *dev)
 {
-	if (!dev) {
-		return 0;
-	}
-	xnvme_dev_settle(mut(dev));
-	return dev->ident.nsid;
+	return dev ? dev->ident.nsid : 0;
 }
 
 uint8_t

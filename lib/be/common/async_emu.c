@@ -143,15 +143,15 @@ static int
 emu_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct emu_state *state = queue->state;
-	uint32_t head = state->head, n = state->tail - head;
+	uint32_t head = state->head, tail = state->tail;
 	struct emu_entry e;
 
 	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->depth, __ATOMIC_RELAXED) >
 			      XNVME_QUEUE_POKE_DEPTH_MAX)) {
 		return 0;
 	}
-	if (n != 1) {
-		return emu_poke_batch(queue, state, n, max);
+	if (head + 1 != tail) {
+		return emu_poke_batch(queue, state, tail - head, max);
 	}
 	/* one command (queue depth 1, or reaped one at a time): copied out of its slot, which a
 	 * submission from the callback may reuse */

@@ -79,7 +79,7 @@ static int
 nil_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct nil_state *state = queue->state;
-	uint32_t head = state->head, tail = state->tail, n = tail - head;
+	uint32_t head = state->head, tail = state->tail, n;
 
 	/* a load of its own: gcc would otherwise keep depth in a register for the ++ below */
 	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->depth, __ATOMIC_RELAXED) >
@@ -88,13 +88,14 @@ nil_poke(struct xnvme_queue *queue, uint32_t max)
 	}
 	/* one ready command (queue depth 1, or fio reaping one at a time), whatever `max`: no
 	 * loop, no batch */
-	if (XNVME_BE_LIKELY(n == 1)) {
+	if (XNVME_BE_LIKELY(head + 1 == tail)) {
 		struct xnvme_cmd_ctx *ctx = state->ring[head & state->mask];
 
 		state->head = tail;
 		xnvme_queue_complete(queue, ctx);
 		return 1;
 	}
+	n = tail - head;
 	/* Only what was submitted before this poke: commands submitted from the callbacks
 	 * below complete at the next poke. */
 	if (max && max < n) {
