@@ -654,11 +654,9 @@ la_submit(struct la_state *state, struct xnvme_cmd_ctx *ctx, struct iocb *cb)
 		io_set_eventfd(cb, state->efd);
 	}
 	cb->data = ctx;
-	/* the system call itself: libaio's wrapper adds only a call and a PLT hop per command */
-	ret = (int)syscall(SYS_io_submit, state->aio, 1L, &cb);
-	if (__builtin_expect(ret < 0, 0)) {
-		ret = -errno;
-	}
+	/* the system call itself: libaio's wrapper adds a call and a PLT hop per command */
+	ret = (int)xnvme_be_linux_sys4(SYS_io_submit, (long)(uintptr_t)state->aio, 1L,
+				       (long)(uintptr_t)&cb, 0);
 	if (__builtin_expect(ret == 1, 1)) {
 		return 0;
 	}
@@ -682,6 +680,23 @@ la_iocb(struct xnvme_cmd_ctx *ctx)
 	return &((struct la_state *)queue->state)->iocbs[idx];
 }
 
+/*
+ * A read or write into the context's own iocb: the fields of a transfer only. The rest stays
+ * as calloc() and the io_prep_*() of other commands (which clear the iocb) left it, zero but
+ * for the eventfd fields la_submit() sets anyway; libaio's io_prep_pread() clears the whole
+ * iocb every time.
+ */
+static inline void
+la_prep_rw(struct iocb *cb, int fd, short opcode, void *buf, size_t len, long long off)
+{
+	cb->aio_lio_opcode = opcode;
+	cb->aio_reqprio = 0;
+	cb->aio_fildes = fd;
+	cb->u.c.buf = buf;
+	cb->u.c.nbytes = len;
+	cb->u.c.offset = off;
+}
+
 static inline __attribute__((always_inline)) int
 la_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
@@ -700,10 +715,10 @@ la_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, siz
 	rw = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
 	switch (rw) {
 	case XNVME_BE_LINUX_RW_READ:
-		io_prep_pread(cb, state->fd, dbuf, len, (long long)off);
+		la_prep_rw(cb, state->fd, IO_CMD_PREAD, dbuf, len, (long long)off);
 		break;
 	case XNVME_BE_LINUX_RW_WRITE:
-		io_prep_pwrite(cb, state->fd, dbuf, len, (long long)off);
+		la_prep_rw(cb, state->fd, IO_CMD_PWRITE, dbuf, len, (long long)off);
 		break;
 	case XNVME_BE_LINUX_RW_FLUSH:
 		io_prep_fsync(cb, state->fd);

@@ -5,11 +5,14 @@
 #ifndef XNVME_BE_LINUX_H
 #define XNVME_BE_LINUX_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <unistd.h>
 #include "xnvme_be.h"
 
 /** What dev_open found behind the URI */
@@ -95,6 +98,52 @@ xnvme_be_linux_nvme_name(const char *name, const char *prefix, uint32_t *x, uint
  */
 int
 xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void *arg), void *arg);
+
+/**
+ * A system call of the per-I/O path (io_submit, pread/pwrite, io_uring_enter), made here: on
+ * x86_64 the syscall instruction itself, which clobbers only rcx and r11, so a caller keeps
+ * its values in registers across it and needs no stack frame (glibc's syscall() shuffles its
+ * arguments and sets errno; its pread/pwrite switch the cancellation type around the call);
+ * elsewhere syscall(). Returns the result or -errno.
+ */
+static inline long
+xnvme_be_linux_sys6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
+	register long r9 __asm__("r9") = a6;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	long ret = syscall(nr, a1, a2, a3, a4, a5, a6);
+
+	return ret < 0 ? -errno : ret;
+#endif
+}
+
+/** xnvme_be_linux_sys6() of a call of four arguments (no registers set for the others) */
+static inline long
+xnvme_be_linux_sys4(long nr, long a1, long a2, long a3, long a4)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = a4;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	return xnvme_be_linux_sys6(nr, a1, a2, a3, a4, 0, 0);
+#endif
+}
 
 /** NVMe generic statuses the Linux mechanisms answer with */
 enum xnvme_be_linux_sc {

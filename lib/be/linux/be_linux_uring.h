@@ -261,23 +261,8 @@ static inline int
 xnvme_be_linux_uring_sys_enter(unsigned int fd, unsigned int to_submit, unsigned int min,
 			       unsigned int flags, const void *arg, size_t argsz)
 {
-#if defined(__x86_64__)
-	register long r10 __asm__("r10") = (long)flags;
-	register long r8 __asm__("r8") = (long)(uintptr_t)arg;
-	register long r9 __asm__("r9") = (long)argsz;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)__NR_io_uring_enter), "D"((long)fd), "S"((long)to_submit),
-			   "d"((long)min), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return (int)ret;
-#else
-	long ret = syscall(__NR_io_uring_enter, fd, to_submit, min, flags, arg, argsz);
-
-	return ret < 0 ? -errno : (int)ret;
-#endif
+	return (int)xnvme_be_linux_sys6(__NR_io_uring_enter, fd, to_submit, min, flags,
+					(long)(uintptr_t)arg, (long)argsz);
 }
 
 /** The enter of enter_sq through the registered index failed with EBADF: plain fd from now */
