@@ -3,7 +3,7 @@
 """Instructions per I/O of this library, and of the original xNVMe 0.7.5 beside it.
 
     instr_table.py --fio FIO --lib DIR [--original PREFIX] [--nil-loop PROG] [--ios N]
-                   [--rows ROW,...] [--smoke] [--json OUT] [--md OUT]
+                   [--repeat R] [--rows ROW,...] [--smoke] [--json OUT] [--md OUT]
 
 One fio binary (fio 3.33 with its xnvme engine, bench/build_fio.sh) runs every row; the library
 it loads is swapped through LD_LIBRARY_PATH (both have SONAME libxnvme.so.0): DIR holds ours,
@@ -23,6 +23,7 @@ libaio, emu + psync, thrpool + psync and posix at QD1; the nil loop.
 import argparse
 import datetime
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -68,10 +69,15 @@ def env_with(libdir):
     return env
 
 
-def per_io(make_cmd, env, n, toggle, tmp, tag):
-    tot = [run_cg(make_cmd(k), env, os.path.join(tmp, "cg.%s.%d" % (tag, k)), toggle)
-           for k in (n, 2 * n)]
-    return (tot[1] - tot[0]) / n
+def per_io(make_cmd, env, n, toggle, tmp, tag, repeat):
+    """The median over `repeat` pairs of runs: fio's job thread takes a few time-dependent
+    branches (statistics intervals), worth a few instructions per I/O from run to run"""
+    vals = []
+    for _ in range(repeat):
+        tot = [run_cg(make_cmd(k), env, os.path.join(tmp, "cg.%s.%d" % (tag, k)), toggle)
+               for k in (n, 2 * n)]
+        vals.append((tot[1] - tot[0]) / n)
+    return statistics.median(vals)
 
 
 def fio_row(a, row, path):
@@ -97,10 +103,11 @@ def measure(a, libs):
                 try:
                     if row == NIL_LOOP:
                         v = per_io(lambda k: [a.nil_loop, "-n", str(k), "-q", "1"],
-                                   env_with(libdir), a.ios, "nil_loop_run", tmp, row + name)
+                                   env_with(libdir), a.ios, "nil_loop_run", tmp, row + name, 1)
                     else:
                         v = per_io(fio_row(a, row, path), env_with(libdir), a.ios,
-                                   None if ROWS[row][3] else "thread_main", tmp, row + name)
+                                   None if ROWS[row][3] else "thread_main", tmp, row + name,
+                                   a.repeat)
                 except RuntimeError as e:
                     log("%s on %s: %s" % (row, name, e))
                     v = None
@@ -130,6 +137,8 @@ def main():
     ap.add_argument("--ios", type=int, default=5000,
                     help="N (2N must fit the 64 MiB file: 8192 at most)")
     ap.add_argument("--rows", default=",".join(list(ROWS) + [NIL_LOOP]))
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="pairs of runs per fio row and library; the median is reported")
     ap.add_argument("--smoke", action="store_true", help="200 I/Os, two rows")
     ap.add_argument("--json")
     ap.add_argument("--md")
@@ -165,7 +174,7 @@ def main():
     libs.append(("this", os.path.abspath(a.lib)))
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
-    doc = {"tool": "callgrind", "ios": a.ios, "commit": commit,
+    doc = {"tool": "callgrind", "ios": a.ios, "repeat": a.repeat, "commit": commit,
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "libs": libs, "rows": measure(a, libs)}
     if a.json:
