@@ -109,8 +109,10 @@ rw(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint
 	if (XNVME_BE_UNLIKELY(!dev)) {
 		return -EINVAL;
 	}
-	return cmd_pass(ctx, (void *)dbuf, dbuf ? nblocks * dev->geo.lba_nbytes : 0, (void *)mbuf,
-			mbuf ? nblocks * dev->geo.nbytes_oob : 0);
+	return cmd_pass(ctx, (void *)dbuf,
+			XNVME_BE_LIKELY(dbuf != NULL) ? nblocks * dev->geo.lba_nbytes : 0,
+			(void *)mbuf,
+			XNVME_BE_UNLIKELY(mbuf != NULL) ? nblocks * dev->geo.nbytes_oob : 0);
 }
 
 int
