@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Instructions per I/O of this library, and of the original xNVMe 0.7.5 beside it.
 
-    instr_table.py --fio FIO --lib DIR [--original PREFIX] [--nil-loop PROG] [--ios N]
-                   [--repeat R] [--rows ROW,...] [--smoke] [--json OUT] [--md OUT]
+    instr_table.py --fio FIO --lib DIR [--original PREFIX] [--also NAME=DIR ...]
+                   [--nil-loop PROG] [--ios N] [--repeat R] [--rows ROW,...] [--smoke]
+                   [--json OUT] [--md OUT]
 
 One fio binary (fio 3.33 with its xnvme engine, bench/build_fio.sh) runs every row; the library
 it loads is swapped through LD_LIBRARY_PATH (both have SONAME libxnvme.so.0): DIR holds ours,
@@ -133,6 +134,8 @@ def main():
     ap.add_argument("--fio", default=os.environ.get("XNVME_FIO"))
     ap.add_argument("--lib", required=True, help="directory holding this library's .so.0")
     ap.add_argument("--original", help="install prefix of the original xNVMe 0.7.5")
+    ap.add_argument("--also", action="append", default=[], metavar="NAME=DIR",
+                    help="another build's library directory, a column of its own")
     ap.add_argument("--nil-loop", help="bench/nil_loop; omitted: no nil loop row")
     ap.add_argument("--ios", type=int, default=5000,
                     help="N (2N must fit the 64 MiB file: 8192 at most)")
@@ -171,6 +174,12 @@ def main():
         libs.append(("original", orig))
     else:
         log("no --original: the original's column is skipped")
+    for also in a.also:
+        name, _, d = also.partition("=")
+        if not d or not os.path.exists(os.path.join(d, "libxnvme.so.0")):
+            log("--also %s: no NAME=DIR holding libxnvme.so.0" % also)
+            return 2
+        libs.append((name, os.path.abspath(d)))
     libs.append(("this", os.path.abspath(a.lib)))
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
