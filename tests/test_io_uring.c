@@ -494,8 +494,7 @@ test_iopoll(struct akt *t)
 			/* refusing the ring is a clear error too */
 			ACHECK(t, err < 0 && err != -EAGAIN && err != -EBUSY, "init: %d", err);
 		} else {
-			ACHECK(t, ring_of(q)->setup_flags & IORING_SETUP_IOPOLL,
-			       "IOPOLL in use");
+			ACHECK(t, ring_of(q)->setup_flags & IORING_SETUP_IOPOLL, "IOPOLL in use");
 			xnvme_queue_set_cb(q, akt_cb, NULL);
 			err = akt_one(t, q, XNVME_SPEC_NVM_OPC_READ, 0, 0, buf, t->lba, &r);
 			ACHECK(t, !err && r.calls == 1, "polled read: err=%d calls=%u", err,
@@ -545,8 +544,8 @@ test_sqpoll(struct akt *t)
 
 	/* the queue option alone does it too */
 	err = xnvme_queue_init(t->dev, 2, XNVME_QUEUE_SQPOLL, &q);
-	ACHECK(t, !err && (ring_of(q)->setup_flags & IORING_SETUP_SQPOLL),
-	       "XNVME_QUEUE_SQPOLL: %d", err);
+	ACHECK(t, !err && (ring_of(q)->setup_flags & IORING_SETUP_SQPOLL), "XNVME_QUEUE_SQPOLL: %d",
+	       err);
 	if (!err) {
 		struct akt_rec r;
 
