@@ -3,6 +3,7 @@
 """Turns the benchmark JSON documents into a Markdown report and PNG plots.
 
     report.py --suite suite.json [--suite guest.json] [--instr instr.json]
+              [--instr-table instr_table.json] [--churn churn.json]
               [--perf xnvmeperf.json] --outdir bench/results
 
 Writes <outdir>/README.md (tables) and, when matplotlib is importable, <outdir>/*.png:
@@ -130,6 +131,27 @@ def md_instr(instr):
     return out
 
 
+def md_instr_table(doc):
+    """bench/instr_table.py: one column per library (the original's when it was measured)"""
+    cols = [n for n, _ in doc["libs"]]
+    out = ["Commit %s; fio 3.33's job thread (all threads for thrpool and posix), N = %d and "
+           "2N I/Os, difference / N." % (doc.get("commit", "?"), doc.get("ios", 0)), "",
+           "| row | " + " | ".join(cols) + " |", "|---|" + "---|" * len(cols)]
+    for row, vals in doc["rows"].items():
+        out.append("| %s | %s |" % (row, " | ".join(
+            "%.0f" % vals[c] if vals.get(c) is not None else "n/a" for c in cols)))
+    return out
+
+
+def md_churn(doc):
+    names = list(doc["libs"])
+    out = ["| URI | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    for uri, r in doc["uris"].items():
+        out.append("| %s | %s |" % (uri, " | ".join(
+            "%.0f (x%.3f)" % (r["median"][n], r["ratio"][n]) for n in names)))
+    return out
+
+
 def md_perf(perf):
     out = ["| run | threads | QD | iosize | async | IOPS | MiB/s | mean | p50 | p99 | p99.9 | "
            "CPU % |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -253,6 +275,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--suite", action="append", default=[])
     ap.add_argument("--instr")
+    ap.add_argument("--instr-table", help="bench/instr_table.py's JSON")
+    ap.add_argument("--churn", help="bench/churn_ab.py's JSON")
     ap.add_argument("--perf", action="append", default=[])
     ap.add_argument("--outdir", required=True)
     ap.add_argument("--title", default="xnvme benchmark results")
@@ -260,6 +284,9 @@ def main():
     os.makedirs(a.outdir, exist_ok=True)
     docs = [json.load(open(p)) for p in a.suite if os.path.exists(p)]
     instr = json.load(open(a.instr)) if a.instr and os.path.exists(a.instr) else None
+    itab = (json.load(open(a.instr_table))
+            if a.instr_table and os.path.exists(a.instr_table) else None)
+    churn = json.load(open(a.churn)) if a.churn and os.path.exists(a.churn) else None
     perf = []
     for p in a.perf:
         if os.path.exists(p):
@@ -295,6 +322,14 @@ def main():
     if instr:
         md += ["## Instructions per I/O of the nil path (callgrind, deterministic)", ""]
         md += md_instr(instr)
+        md.append("")
+    if itab:
+        md += ["## Instructions per I/O, this library and the original xNVMe 0.7.5", ""]
+        md += md_instr_table(itab)
+        md.append("")
+    if churn:
+        md += ["## Open/close churn (cycles per second, interleaved rounds, medians)", ""]
+        md += md_churn(churn)
         md.append("")
     if perf:
         md += ["## xnvmeperf (multi-queue tool)", ""]

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # One command for the whole benchmark report: builds the library (release-style, own build dir),
 # fio 3.33 with its xnvme engine (bench/build_fio.sh, cached), bench/nil_loop and xnvmeperf, then
-#   1. instructions per I/O of the nil path under callgrind (bench/count_instructions.py)
+#   1. instructions per I/O of the nil path under callgrind (bench/count_instructions.py), and
+#      the instruction table of fio's rows and the nil loop (bench/instr_table.py), with the
+#      original xNVMe 0.7.5 beside it when --original names its install prefix
+#   1b. open/close churn (bench/churn_ab.py), beside the original with --original
 #   2. xnvmeperf on the ramdisk (multi-queue tool)
 #   3. the fio side-by-side suite on the host targets (bench/run_fio_suite.py)
 #   4. the same suite in the QEMU NVMe guest (tests/qemu/rig.sh), unless --no-guest
@@ -10,6 +13,7 @@
 # into bench/results/ (or --outdir), recording machine, kernel and commit.
 #
 #   bench/run_all.sh [--quick | --smoke] [--no-guest] [--outdir DIR] [--targets LIST]
+#                    [--original PREFIX]
 #
 # Full mode takes ~20-30 minutes on the 2-vCPU build VM; --quick a few minutes; --smoke about a
 # few seconds per script (what tests/meson.build runs). Needs root for the loop device.
@@ -19,6 +23,7 @@ mode=full
 guest=1
 outdir="$root/bench/results"
 targets="ramdisk,tmpfs,ext4,loop"
+original=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) mode=quick ;;
@@ -26,7 +31,8 @@ while [ $# -gt 0 ]; do
 	--no-guest) guest=0 ;;
 	--outdir) outdir=$2; shift ;;
 	--targets) targets=$2; shift ;;
-	-h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+	--original) original=$2; shift ;;
+	-h | --help) sed -n '2,20p' "$0"; exit 0 ;;
 	*) echo "run_all: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -57,6 +63,15 @@ if [ -z "$nil_loop" ] || [ -z "$perf" ]; then
 		$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs xnvme)
 	nil_loop="$bdir/nil_loop"
 	perf="$bdir/tools/xnvmeperf"
+fi
+# the library the bench runs and its own churn program (built against it; both libraries have
+# one SONAME, so the binary runs with either)
+libdir=${XNVME_BENCH_LIBDIR:-$prefix/lib}
+churn=${XNVME_BENCH_CHURN:-$bdir/churn}
+if [ ! -x "$churn" ]; then
+	# shellcheck disable=SC2046
+	${CC:-cc} -O2 -g -Wall -Wextra -o "$churn" "$root/bench/churn.c" \
+		$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --cflags --libs xnvme)
 fi
 
 fio=${XNVME_FIO:-}
@@ -94,6 +109,23 @@ cg_args=(--nil-loop "$nil_loop" --json "$outdir/instructions.json")
 rc=0
 python3 "$root/bench/count_instructions.py" "${cg_args[@]}" || rc=$?
 [ $rc = 0 ] || [ $rc = 77 ] || exit $rc
+it_args=(--lib "$libdir" --nil-loop "$nil_loop" --json "$outdir/instr_table.json")
+[ -n "$fio" ] && it_args+=(--fio "$fio")
+[ -n "$original" ] && it_args+=(--original "$original")
+[ "$mode" = smoke ] && it_args+=(--smoke)
+rc=0
+python3 "$root/bench/instr_table.py" "${it_args[@]}" || rc=$?
+[ $rc = 0 ] || [ $rc = 77 ] || exit $rc
+
+log "1b/5 open/close churn"
+ch_args=(--churn "$churn" --lib "this=$libdir" --json "$outdir/churn.json")
+[ -n "$original" ] && ch_args+=(--lib "original=$original/lib")
+if [ "$mode" = smoke ]; then
+	ch_args+=(--rounds 1 --cycles 200)
+elif [ "$mode" = quick ]; then
+	ch_args+=(--rounds 3 --cycles 5000)
+fi
+python3 "$root/bench/churn_ab.py" "${ch_args[@]}"
 
 # --- 2. xnvmeperf -----------------------------------------------------------------------------
 log "2/5 xnvmeperf on the ramdisk"
@@ -136,5 +168,6 @@ fi
 # --- 5. report --------------------------------------------------------------------------------
 log "5/5 report"
 "$py" "$root/bench/report.py" ${suites[@]+"${suites[@]}"} --instr "$outdir/instructions.json" \
+	--instr-table "$outdir/instr_table.json" --churn "$outdir/churn.json" \
 	"${perfs[@]}" --outdir "$outdir"
 log "done: $outdir/README.md"

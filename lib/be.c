@@ -1,45 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Backend registry and mechanism selection. Backends not built for this platform stay in the
- * registry (enabled = false) so that their names are known and reported.
+ * Device open through the registry (lib/registry.c) and mechanism selection. Backends not
+ * built for this platform stay in the registry (enabled = false) so that their names are known
+ * and reported.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "xnvme_be.h"
-
-static const struct xnvme_be xnvme_be_spdk = {.name = "spdk", .enabled = false};
-static const struct xnvme_be xnvme_be_fbsd = {.name = "fbsd", .enabled = false};
-static const struct xnvme_be xnvme_be_macos = {.name = "macos", .enabled = false};
-
-const struct xnvme_be *const xnvme_be_registry[] = {
-	&xnvme_be_spdk,    &xnvme_be_linux,   &xnvme_be_fbsd, &xnvme_be_macos,
-	&xnvme_be_windows, &xnvme_be_ramdisk, &xnvme_be_vfio, &xnvme_be_tcp,
-};
-const int xnvme_be_registry_len = sizeof(xnvme_be_registry) / sizeof(xnvme_be_registry[0]);
-
-int
-xnvme_be_attr_list_bundled(struct xnvme_be_attr_list **list)
-{
-	size_t nbytes = sizeof(**list) + xnvme_be_registry_len * sizeof((*list)->item[0]);
-
-	if (!list) {
-		return -EINVAL;
-	}
-	*list = xnvme_buf_virt_alloc(512, nbytes);
-	if (!*list) {
-		return -ENOMEM;
-	}
-	memset(*list, 0, nbytes);
-	(*list)->capacity = xnvme_be_registry_len;
-	(*list)->count = xnvme_be_registry_len;
-	for (int i = 0; i < xnvme_be_registry_len; ++i) {
-		(*list)->item[i].name = xnvme_be_registry[i]->name;
-		(*list)->item[i].enabled = xnvme_be_registry[i]->enabled;
-	}
-	return 0;
-}
+#include "xnvme_dev.h"
+#include "xnvme_registry.h"
 
 int
 xnvme_dev_set_errmsg(struct xnvme_dev *dev, int err, const char *fmt, ...)
@@ -350,9 +320,6 @@ check_support(struct xnvme_dev *dev, const struct xnvme_opts *opts, char *why, s
 	for (size_t i = 0; i < sizeof(chk) / sizeof(chk[0]); ++i) {
 		int err;
 
-		if (!chk[i].check) {
-			continue;
-		}
 		dev->errmsg[0] = '\0';
 		err = chk[i].check(dev);
 		if (err) {
@@ -388,11 +355,13 @@ copy_str(char *dst, size_t dst_len, const char **field)
 static int
 dev_opts_store(struct xnvme_dev *dev, const struct xnvme_opts *opts)
 {
+	struct xnvme_dev_core *dc = xnvme_dev_core(dev);
+
 	dev->opts = *opts;
-	if (copy_str(dev->subnqn, sizeof(dev->subnqn), &dev->opts.subnqn) ||
-	    copy_str(dev->hostnqn, sizeof(dev->hostnqn), &dev->opts.hostnqn) ||
-	    copy_str(dev->adrfam, sizeof(dev->adrfam), &dev->opts.adrfam) ||
-	    copy_str(dev->core_mask, sizeof(dev->core_mask), &dev->opts.core_mask)) {
+	if (copy_str(dc->subnqn, sizeof(dc->subnqn), &dev->opts.subnqn) ||
+	    copy_str(dc->hostnqn, sizeof(dc->hostnqn), &dev->opts.hostnqn) ||
+	    copy_str(dc->adrfam, sizeof(dc->adrfam), &dev->opts.adrfam) ||
+	    copy_str(dc->core_mask, sizeof(dc->core_mask), &dev->opts.core_mask)) {
 		return -EINVAL;
 	}
 	return 0;

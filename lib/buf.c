@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * Buffers: device buffers through the device's memory mechanism, plain aligned buffers, and
- * the fill/compare/file helpers used by tools and tests.
+ * the fill/compare helpers used by tools and tests (the file helpers are lib/file.c's).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -207,59 +207,4 @@ xnvme_buf_diff_pr(const void *expected, const void *actual, size_t nbytes, int o
 	}
 	printf("  nbytes: %zu\n", nbytes);
 	printf("  nbytes_diff: %zu\n", diff);
-}
-
-/*
- * Moves nbytes between buf and the file at path through the file API. Writing creates and
- * truncates the file so that it holds exactly the buffer; reading stops at end of file (a
- * shorter file is not an error).
- */
-static int
-buf_file_xfer(void *buf, size_t nbytes, const char *path, bool write)
-{
-	struct xnvme_opts opts = xnvme_opts_default();
-	struct xnvme_cmd_ctx ctx;
-	struct xnvme_dev *fh;
-	size_t done = 0;
-	int err = 0;
-
-	if (!buf || !path) {
-		return -EINVAL;
-	}
-	opts.be = "linux";
-	opts.rdwr = 0;
-	opts.wronly = write;
-	opts.rdonly = !write;
-	opts.create = write;
-	opts.truncate = write;
-	fh = xnvme_file_open(path, &opts);
-	if (!fh) {
-		return -errno;
-	}
-	ctx = xnvme_file_get_cmd_ctx(fh);
-	while (done < nbytes) {
-		uint8_t *pos = (uint8_t *)buf + done;
-
-		err = write ? xnvme_file_pwrite(&ctx, pos, nbytes - done, (off_t)done)
-			    : xnvme_file_pread(&ctx, pos, nbytes - done, (off_t)done);
-		if (err || !ctx.cpl.result) {
-			err = (!err && write) ? -EIO : err;
-			break;
-		}
-		done += ctx.cpl.result;
-	}
-	xnvme_file_close(fh);
-	return err;
-}
-
-int
-xnvme_buf_to_file(void *buf, size_t nbytes, const char *path)
-{
-	return buf_file_xfer(buf, nbytes, path, true);
-}
-
-int
-xnvme_buf_from_file(void *buf, size_t nbytes, const char *path)
-{
-	return buf_file_xfer(buf, nbytes, path, false);
 }

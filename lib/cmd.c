@@ -2,10 +2,13 @@
 /*
  * The pass functions: every command of the library goes through here. The context's opts word
  * picks the synchronous mechanism of the device or the asynchronous mechanism of the queue.
+ * Also the two builders of the per-I/O path, xnvme_nvm_read() and xnvme_nvm_write(), which
+ * inline the pass (the other command builders are in lib/cmdset/, on the public API).
  */
 #include <errno.h>
 #include <string.h>
-#include "xnvme_be.h"
+#include "xnvme_dev.h"
+#include "xnvme_queue.h"
 
 struct xnvme_cmd_ctx
 xnvme_cmd_ctx_from_dev(struct xnvme_dev *dev)
@@ -15,6 +18,10 @@ xnvme_cmd_ctx_from_dev(struct xnvme_dev *dev)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.dev = dev;
 	ctx.opts = XNVME_CMD_SYNC;
+	/* a synchronous context is the other way commands start: the geometry is settled first */
+	if (dev) {
+		xnvme_dev_settle(dev);
+	}
 	return ctx;
 }
 
@@ -57,6 +64,17 @@ cmd_pass_sync(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *m
 	return sync_verdict(ctx, err);
 }
 
+/* xnvme_cmd_pass() on a context known to be non-NULL */
+static inline int
+cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
+{
+	/* asynchronous first: the per-I/O path of queue clients */
+	if (XNVME_BE_LIKELY(ctx->opts == XNVME_CMD_ASYNC)) {
+		return xnvme_cmd_pass_async(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	}
+	return cmd_pass_sync(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+}
+
 int
 xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	       size_t mbuf_nbytes)
@@ -64,11 +82,51 @@ xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
 	if (XNVME_BE_UNLIKELY(!ctx)) {
 		return -EINVAL;
 	}
-	/* asynchronous first: the per-I/O path of queue clients */
-	if (XNVME_BE_LIKELY(ctx->opts == XNVME_CMD_ASYNC)) {
-		return xnvme_cmd_pass_async(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	return cmd_pass(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+}
+
+/*
+ * Read and write: the opcode, nsid, slba and nlb (nothing else: clients pre-set the other
+ * fields), then the pass with the transfer sizes of nlb + 1 blocks from the geometry, which
+ * is settled before the context existed (xnvme_queue_init(), xnvme_cmd_ctx_from_dev()).
+ */
+static inline int
+rw(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint16_t nlb,
+   const void *dbuf, const void *mbuf)
+{
+	const struct xnvme_dev *dev;
+	size_t nblocks = (size_t)nlb + 1;
+
+	if (XNVME_BE_UNLIKELY(!ctx)) {
+		return -EINVAL;
 	}
-	return cmd_pass_sync(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	ctx->cmd.common.opcode = opcode;
+	ctx->cmd.common.nsid = nsid;
+	ctx->cmd.nvm.slba = slba;
+	ctx->cmd.nvm.nlb = nlb;
+
+	dev = ctx->dev;
+	if (XNVME_BE_UNLIKELY(!dev)) {
+		return -EINVAL;
+	}
+	return cmd_pass(ctx, (void *)dbuf,
+			XNVME_BE_LIKELY(dbuf != NULL) ? nblocks * dev->geo.lba_nbytes : 0,
+			(void *)mbuf,
+			XNVME_BE_UNLIKELY(mbuf != NULL) ? nblocks * dev->geo.nbytes_oob : 0);
+}
+
+int
+xnvme_nvm_read(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf,
+	       void *mbuf)
+{
+	return rw(ctx, XNVME_SPEC_NVM_OPC_READ, nsid, slba, nlb, dbuf, mbuf);
+}
+
+int
+xnvme_nvm_write(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb,
+		const void *dbuf, const void *mbuf)
+{
+	return rw(ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, slba, nlb, dbuf, mbuf);
 }
 
 int
@@ -83,6 +141,7 @@ xnvme_cmd_pass_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cn
 	}
 	switch (ctx->opts) {
 	case XNVME_CMD_ASYNC:
+		/* counted before the call, as cmd_io (rule 4 of lib/be/xnvme_be.h) */
 		queue = ctx->async.queue;
 		if (!queue) {
 			return -EINVAL;
@@ -91,9 +150,9 @@ xnvme_cmd_pass_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cn
 			return -EBUSY;
 		}
 		cpl_clear(ctx);
-		err = queue->async->cmd_iov(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes);
-		queue->outstanding += !err;
-		return err;
+		queue->outstanding++;
+		return xnvme_queue_core(queue)->async->cmd_iov(ctx, dvec, dvec_cnt, dvec_nbytes,
+							       mbuf, mbuf_nbytes);
 
 	case XNVME_CMD_SYNC:
 		if (!ctx->dev) {

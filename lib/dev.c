@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Device handles: open/close, lazy identification and the getters. Identification and
- * geometry derivation happen once per handle, on the first getter that needs them; the fast
- * path afterwards is one acquire load.
+ * Device handles: open/close, identification and the getters. Opening stays cheap (a
+ * backend's open and the mechanisms' checks); identification and geometry derivation happen
+ * once per handle (xnvme_dev_settle()), at the first getter, queue or synchronous context of
+ * the device, which are what commands need first: the per-I/O path and the mechanisms only
+ * read the result. The check afterwards is one acquire load.
  *
  * xnvme_dev_derive_geo() runs while other threads use the handle and read the identify data
  * and geometry through pointers they cached, as clients do. So it identifies and derives into
- * scratch memory, and only then, under dev->lock, publishes into the handle the 8-byte words
- * that differ, each with one atomic store: a reader never sees a zeroed or half-written field,
- * and when nothing changed (the usual case) nothing is written at all.
+ * scratch memory, and only then, under the handle's lock, publishes into the handle the 8-byte
+ * words that differ, each with one atomic store: a reader never sees a zeroed or half-written
+ * field, and when nothing changed (the usual case) nothing is written at all.
  * A failed re-derivation leaves the last good identification and geometry in place.
  */
 #include <errno.h>
@@ -16,14 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "xnvme_be.h"
-
-int
-xnvme_geo_derive(struct xnvme_dev *dev);
-int
-xnvme_geo_derive_from(const struct xnvme_dev *dev, const struct xnvme_spec_idfy *ctrlr,
-		      const struct xnvme_spec_idfy *ns, const struct xnvme_spec_idfy *ns_css,
-		      uint8_t csi, struct xnvme_geo *geo);
+#include "xnvme_dev.h"
+#include "xnvme_registry.h"
 
 /* The results of one identification, built away from the handle and then published into it */
 struct idfy_set {
@@ -64,7 +60,7 @@ struct xnvme_dev *
 xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts)
 {
 	struct xnvme_opts defaults;
-	struct xnvme_dev *dev;
+	struct xnvme_dev_core *dc;
 	int err;
 
 	xnvme_last_error_set("%s", "");
@@ -90,24 +86,24 @@ xnvme_dev_open(const char *dev_uri, struct xnvme_opts *opts)
 		opts->create_mode = 0600;
 	}
 
-	dev = calloc(1, sizeof(*dev));
-	if (!dev) {
+	dc = calloc(1, sizeof(*dc));
+	if (!dc) {
 		xnvme_last_error_set("xnvme: out of memory for the device handle");
 		errno = ENOMEM;
 		return NULL;
 	}
-	pthread_mutex_init(&dev->lock, NULL);
+	pthread_mutex_init(&dc->lock, NULL);
 
-	err = xnvme_be_open(dev, dev_uri, opts);
+	err = xnvme_be_open(&dc->dev, dev_uri, opts);
 	if (err) {
-		xnvme_last_error_set("%s", dev->errmsg);
-		pthread_mutex_destroy(&dev->lock);
-		free(dev);
+		xnvme_last_error_set("%s", dc->dev.errmsg);
+		pthread_mutex_destroy(&dc->lock);
+		free(dc);
 		errno = -err;
 		return NULL;
 	}
 
-	return dev;
+	return &dc->dev;
 }
 
 void
@@ -117,15 +113,16 @@ xnvme_dev_close(struct xnvme_dev *dev)
 		return;
 	}
 	dev->be->dev->dev_close(dev);
-	pthread_mutex_destroy(&dev->lock);
-	free(dev);
+	pthread_mutex_destroy(&xnvme_dev_core(dev)->lock);
+	free(xnvme_dev_core(dev));
 }
 
 /* Identify through the admin path with a synchronous context into a device buffer */
 static int
 idfy(struct xnvme_dev *dev, uint8_t cns, uint32_t nsid, uint8_t csi, struct xnvme_spec_idfy *dst)
 {
-	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	struct xnvme_cmd_ctx ctx = {.dev = dev, .opts = XNVME_CMD_SYNC}; /* not through the
+									   * settling ctx_from_dev */
 	struct xnvme_spec_idfy *buf;
 	int err;
 
@@ -236,7 +233,7 @@ identify(struct xnvme_dev *dev, struct idfy_set *set)
 /*
  * Copies `src` over `dst` storing only the aligned 8-byte words that differ, each with one
  * relaxed atomic store, so a concurrent reader of `dst` sees every word either old or new.
- * dev->lock held: the only writer.
+ * The handle's lock held: the only writer.
  */
 static void
 publish_words(void *dst, const void *src, size_t nbytes)
@@ -273,77 +270,65 @@ publish_int(int *dst, int val)
 	}
 }
 
-/* Makes the identification in `set` the handle's (dev->lock held) */
+/* Makes the identification in `set` the handle's (dc->lock held) */
 static void
-publish_ident(struct xnvme_dev *dev, const struct idfy_set *set, int err)
+publish_ident(struct xnvme_dev_core *dc, const struct idfy_set *set, int err)
 {
-	publish_words(&dev->idfy_ctrlr, &set->ctrlr, sizeof(set->ctrlr));
-	publish_words(&dev->idfy_ns, &set->ns, sizeof(set->ns));
-	publish_words(&dev->idfy_ctrlr_css, &set->ctrlr_css, sizeof(set->ctrlr_css));
-	publish_words(&dev->idfy_ns_css, &set->ns_css, sizeof(set->ns_css));
-	publish_bytes(dev->ident.subnqn, set->subnqn, sizeof(set->subnqn));
-	publish_bytes(&dev->ident.csi, &set->csi, sizeof(set->csi));
-	publish_int(&dev->ident_err, err);
-	__atomic_store_n(&dev->ident_done, 1, __ATOMIC_RELEASE);
+	publish_words(&dc->idfy_ctrlr, &set->ctrlr, sizeof(set->ctrlr));
+	publish_words(&dc->idfy_ns, &set->ns, sizeof(set->ns));
+	publish_words(&dc->idfy_ctrlr_css, &set->ctrlr_css, sizeof(set->ctrlr_css));
+	publish_words(&dc->idfy_ns_css, &set->ns_css, sizeof(set->ns_css));
+	publish_bytes(dc->dev.ident.subnqn, set->subnqn, sizeof(set->subnqn));
+	publish_bytes(&dc->dev.ident.csi, &set->csi, sizeof(set->csi));
+	publish_int(&dc->ident_err, err);
 }
 
-/* Makes `geo` the handle's geometry (dev->lock held) */
+/* Makes `geo` the handle's geometry and marks the handle settled (dc->lock held) */
 static void
-publish_geo(struct xnvme_dev *dev, const struct xnvme_geo *geo, int err)
+publish_geo(struct xnvme_dev_core *dc, const struct xnvme_geo *geo, int err)
 {
-	publish_words(&dev->geo, geo, sizeof(*geo));
-	publish_int(&dev->geo_err, err);
-	__atomic_store_n(&dev->geo_done, 1, __ATOMIC_RELEASE);
+	publish_words(&dc->dev.geo, geo, sizeof(*geo));
+	publish_int(&dc->geo_err, err);
+	__atomic_store_n(&dc->settled, 1, __ATOMIC_RELEASE);
 }
 
-int
-xnvme_dev_ensure_ident(struct xnvme_dev *dev)
+void
+xnvme_dev_settle_slow(struct xnvme_dev *dev)
 {
-	struct idfy_set *set;
-	int err;
+	struct xnvme_dev_core *dc = xnvme_dev_core(dev);
 
-	if (__atomic_load_n(&dev->ident_done, __ATOMIC_ACQUIRE)) {
-		return __atomic_load_n(&dev->ident_err, __ATOMIC_RELAXED);
-	}
-	pthread_mutex_lock(&dev->lock);
-	if (!dev->ident_done) {
-		set = calloc(1, sizeof(*set));
-		err = set ? identify(dev, set) : -ENOMEM;
+	pthread_mutex_lock(&dc->lock);
+	if (!dc->settled) {
+		/* built in scratch and published like a re-derivation: the words of the zeroed
+		 * handle that differ, then `settled` (release) */
+		struct idfy_set *set = calloc(1, sizeof(*set));
+		int err = set ? identify(dev, set) : -ENOMEM;
+
 		if (set) {
 			/* what a failed first identification got stays, as the original's */
-			publish_ident(dev, set, err);
+			publish_ident(dc, set, err);
+			if (!err) {
+				err = xnvme_geo_derive_from(dev, &set->ctrlr, &set->ns,
+							    &set->ns_css, set->csi, &set->geo);
+				if (err) {
+					memset(&set->geo, 0, sizeof(set->geo));
+				}
+			}
+			publish_geo(dc, &set->geo, err);
 		} else {
-			publish_int(&dev->ident_err, err);
-			__atomic_store_n(&dev->ident_done, 1, __ATOMIC_RELEASE);
+			publish_int(&dc->ident_err, err);
+			publish_int(&dc->geo_err, err);
+			__atomic_store_n(&dc->settled, 1, __ATOMIC_RELEASE);
 		}
 		free(set);
 	}
-	pthread_mutex_unlock(&dev->lock);
-	return __atomic_load_n(&dev->ident_err, __ATOMIC_RELAXED);
-}
-
-int
-xnvme_dev_ensure_geo(struct xnvme_dev *dev)
-{
-	if (__atomic_load_n(&dev->geo_done, __ATOMIC_ACQUIRE)) {
-		return __atomic_load_n(&dev->geo_err, __ATOMIC_RELAXED);
-	}
-	xnvme_dev_ensure_ident(dev);
-	pthread_mutex_lock(&dev->lock);
-	if (!dev->geo_done) {
-		/* nobody reads dev->geo before geo_done is set: derived in place */
-		int err = dev->ident_err ? dev->ident_err : xnvme_geo_derive(dev);
-
-		publish_int(&dev->geo_err, err);
-		__atomic_store_n(&dev->geo_done, 1, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&dev->lock);
-	return __atomic_load_n(&dev->geo_err, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&dc->lock);
 }
 
 int
 xnvme_dev_derive_geo(struct xnvme_dev *dev)
 {
+	struct xnvme_dev_core *dc;
 	struct idfy_set *set;
 	bool had_ident, had_geo;
 	int err;
@@ -351,20 +336,21 @@ xnvme_dev_derive_geo(struct xnvme_dev *dev)
 	if (!dev) {
 		return -EINVAL;
 	}
+	dc = xnvme_dev_core(dev);
 	set = calloc(1, sizeof(*set));
 	if (!set) {
 		return -ENOMEM;
 	}
-	pthread_mutex_lock(&dev->lock);
-	had_ident = dev->ident_done && !dev->ident_err;
-	had_geo = dev->geo_done && !dev->geo_err;
+	pthread_mutex_lock(&dc->lock);
+	had_ident = dc->settled && !dc->ident_err;
+	had_geo = dc->settled && !dc->geo_err;
 
 	/* a failure keeps the last good identification and geometry: I/O goes on with them */
 	err = identify(dev, set);
 	if (err) {
 		if (!had_ident) {
-			publish_ident(dev, set, err);
-			publish_geo(dev, &set->geo, err); /* all zero */
+			publish_ident(dc, set, err);
+			publish_geo(dc, &set->geo, err); /* all zero */
 		}
 	} else {
 		err = xnvme_geo_derive_from(dev, &set->ctrlr, &set->ns, &set->ns_css, set->csi,
@@ -374,16 +360,16 @@ xnvme_dev_derive_geo(struct xnvme_dev *dev)
 			       sizeof(set->geo)); /* all zero, as a failed first one */
 		}
 		if (!err || !had_geo) {
-			publish_ident(dev, set, 0);
-			publish_geo(dev, &set->geo, err);
+			publish_ident(dc, set, 0);
+			publish_geo(dc, &set->geo, err);
 		}
 	}
-	pthread_mutex_unlock(&dev->lock);
+	pthread_mutex_unlock(&dc->lock);
 	free(set);
 	return err;
 }
 
-/* The getters take a const handle (API); identification fills caches inside it */
+/* The getters take a const handle (API); settling fills caches inside it */
 static struct xnvme_dev *
 mut(const struct xnvme_dev *dev)
 {
@@ -396,9 +382,7 @@ xnvme_dev_get_geo(const struct xnvme_dev *dev)
 	if (!dev) {
 		return NULL;
 	}
-	if (XNVME_BE_UNLIKELY(!xnvme_dev_geo_ready(dev))) {
-		xnvme_dev_ensure_geo(mut(dev));
-	}
+	xnvme_dev_settle(mut(dev));
 	return &dev->geo;
 }
 
@@ -408,8 +392,8 @@ xnvme_dev_get_ctrlr(const struct xnvme_dev *dev)
 	if (!dev) {
 		return NULL;
 	}
-	xnvme_dev_ensure_ident(mut(dev));
-	return &dev->idfy_ctrlr.ctrlr;
+	xnvme_dev_settle(mut(dev));
+	return &xnvme_dev_core(dev)->idfy_ctrlr.ctrlr;
 }
 
 const struct xnvme_spec_idfy_ctrlr *
@@ -418,8 +402,8 @@ xnvme_dev_get_ctrlr_css(const struct xnvme_dev *dev)
 	if (!dev) {
 		return NULL;
 	}
-	xnvme_dev_ensure_ident(mut(dev));
-	return &dev->idfy_ctrlr_css.ctrlr;
+	xnvme_dev_settle(mut(dev));
+	return &xnvme_dev_core(dev)->idfy_ctrlr_css.ctrlr;
 }
 
 const struct xnvme_spec_idfy_ns *
@@ -428,8 +412,8 @@ xnvme_dev_get_ns(const struct xnvme_dev *dev)
 	if (!dev) {
 		return NULL;
 	}
-	xnvme_dev_ensure_ident(mut(dev));
-	return &dev->idfy_ns.ns;
+	xnvme_dev_settle(mut(dev));
+	return &xnvme_dev_core(dev)->idfy_ns.ns;
 }
 
 const struct xnvme_spec_idfy_ns *
@@ -438,20 +422,16 @@ xnvme_dev_get_ns_css(const struct xnvme_dev *dev)
 	if (!dev) {
 		return NULL;
 	}
-	xnvme_dev_ensure_ident(mut(dev));
-	return &dev->idfy_ns_css.ns;
+	xnvme_dev_settle(mut(dev));
+	return &xnvme_dev_core(dev)->idfy_ns_css.ns;
 }
 
+/* The namespace id is the open's, identification never changes it: nothing to settle (fio
+ * asks for it with every command) */
 uint32_t
 xnvme_dev_get_nsid(const struct xnvme_dev *dev)
 {
-	if (!dev) {
-		return 0;
-	}
-	if (XNVME_BE_UNLIKELY(!xnvme_dev_ident_ready(dev))) {
-		xnvme_dev_ensure_ident(mut(dev));
-	}
-	return dev->ident.nsid;
+	return dev ? dev->ident.nsid : 0;
 }
 
 uint8_t
@@ -460,7 +440,7 @@ xnvme_dev_get_csi(const struct xnvme_dev *dev)
 	if (!dev) {
 		return 0xFF;
 	}
-	xnvme_dev_ensure_ident(mut(dev));
+	xnvme_dev_settle(mut(dev));
 	return dev->ident.csi;
 }
 
@@ -470,7 +450,7 @@ xnvme_dev_get_ident(const struct xnvme_dev *dev)
 	if (!dev) {
 		return NULL;
 	}
-	xnvme_dev_ensure_ident(mut(dev));
+	xnvme_dev_settle(mut(dev));
 	return &dev->ident;
 }
 
@@ -492,8 +472,6 @@ xnvme_dev_get_ssw(const struct xnvme_dev *dev)
 	if (!dev) {
 		return 0;
 	}
-	if (XNVME_BE_UNLIKELY(!xnvme_dev_geo_ready(dev))) {
-		xnvme_dev_ensure_geo(mut(dev));
-	}
+	xnvme_dev_settle(mut(dev));
 	return dev->geo.ssw;
 }

@@ -5,7 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "xnvme_be.h"
+#include "xnvme_registry.h"
 
 int
 xnvme_be_enumerate_visit(const char *uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,

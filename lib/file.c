@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * File API (libxnvme_file.h): files are devices speaking the byte-addressed command set of CSI
- * 0x1F. These are thin wrappers over the device and command functions.
+ * 0x1F. These are thin wrappers over the device and command functions; the buffer helpers
+ * xnvme_buf_to_file() and xnvme_buf_from_file() are built on them.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <libxnvme.h>
+#include "xnvme_plat.h" /* XNVME_PLAT_FILE_BE: the backend of this OS's files */
 
 struct xnvme_dev *
 xnvme_file_open(const char *pathname, struct xnvme_opts *opts)
@@ -61,4 +64,60 @@ struct xnvme_cmd_ctx
 xnvme_file_get_cmd_ctx(struct xnvme_dev *fh)
 {
 	return xnvme_cmd_ctx_from_dev(fh);
+}
+
+/*
+ * Moves nbytes between buf and the file at path through the file API, on the backend of this
+ * OS's files (a path like "1GB" is a file here, not a ramdisk). Writing creates and truncates
+ * the file so that it holds exactly the buffer; reading stops at end of file (a shorter file
+ * is not an error).
+ */
+static int
+buf_file_xfer(void *buf, size_t nbytes, const char *path, bool write)
+{
+	struct xnvme_opts opts = xnvme_opts_default();
+	struct xnvme_cmd_ctx ctx;
+	struct xnvme_dev *fh;
+	size_t done = 0;
+	int err = 0;
+
+	if (!buf || !path) {
+		return -EINVAL;
+	}
+	opts.be = XNVME_PLAT_FILE_BE;
+	opts.rdwr = 0;
+	opts.wronly = write;
+	opts.rdonly = !write;
+	opts.create = write;
+	opts.truncate = write;
+	fh = xnvme_file_open(path, &opts);
+	if (!fh) {
+		return -errno;
+	}
+	ctx = xnvme_file_get_cmd_ctx(fh);
+	while (done < nbytes) {
+		uint8_t *pos = (uint8_t *)buf + done;
+
+		err = write ? xnvme_file_pwrite(&ctx, pos, nbytes - done, (off_t)done)
+			    : xnvme_file_pread(&ctx, pos, nbytes - done, (off_t)done);
+		if (err || !ctx.cpl.result) {
+			err = (!err && write) ? -EIO : err;
+			break;
+		}
+		done += ctx.cpl.result;
+	}
+	xnvme_file_close(fh);
+	return err;
+}
+
+int
+xnvme_buf_to_file(void *buf, size_t nbytes, const char *path)
+{
+	return buf_file_xfer(buf, nbytes, path, true);
+}
+
+int
+xnvme_buf_from_file(void *buf, size_t nbytes, const char *path)
+{
+	return buf_file_xfer(buf, nbytes, path, false);
 }

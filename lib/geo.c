@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * Geometry derivation from identify data (rules: include/libxnvme_geo.h). xnvme_geo_derive_from() is a pure
- * function of the identify data it is given (plus the handle's dtype and transfer cap, fixed at
- * open), so xnvme_dev_derive_geo() can derive away from the geometry readers are looking at.
+ * Geometry derivation from identify data (rules: include/libxnvme_geo.h), declared in
+ * xnvme_dev.h. xnvme_geo_derive_from() is a pure function of the identify data it is given
+ * (plus the handle's dtype and transfer cap, fixed at open), so xnvme_dev_derive_geo() can
+ * derive away from the geometry readers are looking at.
  */
 #include <errno.h>
 #include <string.h>
-#include "xnvme_be.h"
-
-int
-xnvme_geo_derive(struct xnvme_dev *dev);
-int
-xnvme_geo_derive_from(const struct xnvme_dev *dev, const struct xnvme_spec_idfy *ctrlr,
-		      const struct xnvme_spec_idfy *ns, const struct xnvme_spec_idfy *ns_css,
-		      uint8_t csi, struct xnvme_geo *geo);
+#include "xnvme_dev.h"
 
 /* Full active LBA format index: low bits in flbas.format, upper bits in flbas.format_msb */
 static unsigned int
@@ -63,7 +57,6 @@ derive_pi(const struct xnvme_spec_idfy *ctrlr, const struct xnvme_spec_idfy_ns *
 	}
 }
 
-/* The geometry of identify data ctrlr/ns/ns_css of command set `csi` into `geo` */
 int
 xnvme_geo_derive_from(const struct xnvme_dev *dev, const struct xnvme_spec_idfy *ctrlr,
 		      const struct xnvme_spec_idfy *idfy_ns, const struct xnvme_spec_idfy *ns_css,
@@ -142,12 +135,4 @@ xnvme_geo_derive_from(const struct xnvme_dev *dev, const struct xnvme_spec_idfy 
 	}
 
 	return 0;
-}
-
-/* The geometry of the handle's own identify data, into dev->geo */
-int
-xnvme_geo_derive(struct xnvme_dev *dev)
-{
-	return xnvme_geo_derive_from(dev, &dev->idfy_ctrlr, &dev->idfy_ns, &dev->idfy_ns_css,
-				     dev->ident.csi, &dev->geo);
 }

@@ -3,6 +3,7 @@
  * Build configuration as strings. The entries come from the build system (xnvme_config.h).
  */
 #include <libxnvme.h>
+#include "xnvme_be_built.h"
 #include "xnvme_config.h"
 #include "xnvme_plat.h"
 
@@ -10,8 +11,7 @@
 #define XNVME_STR(x) XNVME_STR_(x)
 
 const char *xnvme_libconf[] = {
-	XNVME_PLAT_LIBCONF_BE,
-	"conf: XNVME_BE_RAMDISK_ENABLED",
+	XNVME_BE_BUILT_LIBCONF, /* "conf: XNVME_BE_<NAME>_ENABLED" of each built backend */
 	"conf: XNVME_BE_ASYNC_ENABLED",
 #ifdef XNVME_HAVE_LIBURING
 	"conf: XNVME_BE_LINUX_LIBURING_ENABLED",

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "xnvme_be.h"
+#include "xnvme_dev.h"
 #include "xnvme_plat.h"
+#include "xnvme_queue.h"
 
 /* log2 of the context size: put's range check divides by rotating */
 #define CTX_SHIFT 7
@@ -27,61 +28,18 @@ cb_noop(struct xnvme_cmd_ctx *ctx, void *cb_arg)
 }
 
 static void
-queue_free(struct xnvme_queue *queue)
+queue_free(struct xnvme_queue_core *qc)
 {
-	xnvme_plat_aligned_free(queue->pool);
-	xnvme_plat_aligned_free(queue);
-}
-
-/* queue->poke of a mechanism whose poke leaves the nesting and outstanding tests to the core */
-static int
-poke_checked(struct xnvme_queue *queue, uint32_t max)
-{
-	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
-		return 0;
-	}
-	return queue->mech_poke(queue, max);
-}
-
-/*
- * queue->cmd_io of a mechanism without cmd_io_counted: the core counted the command before
- * the call, so a refusal takes the count back
- */
-static int
-cmd_io_uncount(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-	       size_t mbuf_nbytes)
-{
-	struct xnvme_queue *queue = ctx->async.queue;
-	int err = queue->mech_cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
-
-	if (XNVME_BE_UNLIKELY(err)) {
-		queue->outstanding--;
-	}
-	return err;
-}
-
-/*
- * queue->geo_dev until the geometry is derived: an address no device has (the queue's own),
- * so "ctx->dev == queue->geo_dev" is false for every context, a NULL device included
- */
-static const struct xnvme_dev *
-geo_pending(const struct xnvme_queue *queue)
-{
-	return (const struct xnvme_dev *)(const void *)queue;
-}
-
-void
-xnvme_be_queue_geo_refresh(struct xnvme_queue *queue)
-{
-	queue->geo_dev = xnvme_dev_geo_ready(queue->dev) ? queue->dev : geo_pending(queue);
+	xnvme_plat_aligned_free(qc->q.pool);
+	xnvme_plat_aligned_free(qc);
 }
 
 int
 xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvme_queue **queue)
 {
+	struct xnvme_queue_core *qc;
 	struct xnvme_queue *q;
-	uint32_t npool = (uint32_t)capacity + 1, nring;
-	size_t qsize;
+	uint32_t npool = (uint32_t)capacity + 1;
 	int err;
 
 	xnvme_last_error_set("%s", "");
@@ -91,35 +49,33 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		return -EINVAL;
 	}
 	*queue = NULL;
+	/* the queue's read/write take the transfer sizes from the geometry: settled now, so that
+	 * no command waits for identification (a failure leaves it zero, commands then fail) */
+	xnvme_dev_settle(dev);
 
 	/* the per-I/O fields share the first cache line */
-	nring = dev->async->queue_ring ? xnvme_be_ring_size(capacity) : 0;
-	qsize = sizeof(*q) + nring * sizeof(q->ring[0]);
-	q = xnvme_plat_aligned_alloc(64, qsize);
-	if (!q) {
+	qc = xnvme_plat_aligned_alloc(64, sizeof(*qc));
+	if (!qc) {
 		return -ENOMEM;
 	}
-	memset(q, 0, qsize);
-	q->ring_mask = nring ? nring - 1 : 0;
+	memset(qc, 0, sizeof(*qc));
+	q = &qc->q;
 	/* contexts are 128 bytes: cache-line aligned, no context straddles two lines */
 	q->pool = xnvme_plat_aligned_alloc(64, npool * sizeof(*q->pool));
 	if (!q->pool) {
-		queue_free(q);
+		queue_free(qc);
 		return -ENOMEM;
 	}
 	memset(q->pool, 0, npool * sizeof(*q->pool));
 
 	q->dev = dev;
-	q->async = dev->async;
-	q->mech_cmd_io = dev->async->cmd_io;
-	q->cmd_io = dev->async->cmd_io_counted ? dev->async->cmd_io_counted : cmd_io_uncount;
-	q->mech_poke = dev->async->poke;
-	q->poke = dev->async->poke_checks ? dev->async->poke : poke_checked;
 	q->capacity = capacity;
-	q->last_idx = capacity;
 	q->depth = 1;
 	q->opts = opts;
-	xnvme_be_queue_geo_refresh(q);
+	qc->async = dev->async;
+	qc->cmd_io = dev->async->cmd_io;
+	qc->poke = dev->async->poke;
+	qc->last_idx = capacity;
 	for (uint32_t i = 0; i < npool; ++i) {
 		struct xnvme_cmd_ctx *ctx = &q->pool[i];
 
@@ -131,17 +87,17 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 		xnvme_queue_ctx_link_set(ctx, i + 1 < npool ? (uintptr_t)&q->pool[i + 1]
 							    : XNVME_QUEUE_CTX_END);
 	}
-	q->free_head = q->pool;
+	qc->free_head = q->pool;
 
-	err = q->async->init(q, opts);
+	err = qc->async->init(q, opts);
 	if (err) {
 		if (!xnvme_last_error()[0]) { /* keep the mechanism's own reason when it gave one */
 			xnvme_last_error_set("%s: async mechanism '%s' could not set up a queue of "
 					     "capacity %u: %s",
-					     dev->be->name, q->async->name, capacity,
+					     dev->be->name, qc->async->name, capacity,
 					     strerror(-err));
 		}
-		queue_free(q);
+		queue_free(qc);
 		return err;
 	}
 	*queue = q;
@@ -171,15 +127,15 @@ xnvme_queue_term(struct xnvme_queue *queue)
 	if (queue->depth > 1) {
 		return -EDEADLK; /* a poke of this queue is still walking it */
 	}
-	err = queue->async->term(queue);
-	queue_free(queue);
+	err = xnvme_queue_core(queue)->async->term(queue);
+	queue_free(xnvme_queue_core(queue));
 	return err;
 }
 
 /*
  * The poke as a tail call: depth is counted around each callback (xnvme_queue_complete()), so
- * depth - 1 pokes are in progress when this one starts. queue->poke makes the nesting bound
- * and nothing-outstanding tests (the mechanism's own poke, or poke_checked()).
+ * depth - 1 pokes are in progress when this one starts. The mechanism's poke makes the nesting
+ * bound and nothing-outstanding tests (rule 5 of lib/be/xnvme_be.h).
  */
 int
 xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
@@ -187,13 +143,7 @@ xnvme_queue_poke(struct xnvme_queue *queue, uint32_t max)
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
 	}
-	return queue->poke(queue, max);
-}
-
-bool
-xnvme_be_queue_poke_spin(int opts)
-{
-	return opts & XNVME_QUEUE_POKE_SPIN;
+	return xnvme_queue_core(queue)->poke(queue, max);
 }
 
 static uint64_t
@@ -228,7 +178,7 @@ queue_drain(struct xnvme_queue *queue, bool bounded, uint64_t timeout_us)
 		deadline = timeout_us > UINT64_MAX - now ? UINT64_MAX : now + timeout_us;
 	}
 	while (queue->outstanding) {
-		int err = queue->poke(queue, 0);
+		int err = xnvme_queue_core(queue)->poke(queue, 0);
 
 		if (err < 0) {
 			return err;
@@ -279,16 +229,17 @@ get_cmd_ctx_fail(const struct xnvme_queue *queue)
 struct xnvme_cmd_ctx *
 xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 {
+	struct xnvme_queue_core *qc = xnvme_queue_core(queue);
 	struct xnvme_cmd_ctx *ctx;
 
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return get_cmd_ctx_fail(queue);
 	}
-	ctx = queue->free_head;
+	ctx = qc->free_head;
 	if (XNVME_BE_UNLIKELY((uintptr_t)ctx == XNVME_QUEUE_CTX_END)) {
 		return get_cmd_ctx_fail(queue);
 	}
-	queue->free_head = (struct xnvme_cmd_ctx *)xnvme_queue_ctx_link(ctx);
+	qc->free_head = (struct xnvme_cmd_ctx *)xnvme_queue_ctx_link(ctx);
 	xnvme_queue_ctx_link_set(ctx, XNVME_QUEUE_CTX_TAKEN);
 	return ctx;
 }
@@ -309,6 +260,7 @@ xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue)
 int
 xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
+	struct xnvme_queue_core *qc = xnvme_queue_core(queue);
 	uintptr_t off, idx;
 
 	if (XNVME_BE_UNLIKELY(!queue)) {
@@ -323,12 +275,12 @@ xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 	 */
 	off = (uintptr_t)ctx - (uintptr_t)queue->pool;
 	idx = (off >> CTX_SHIFT) | (off << (sizeof(off) * CHAR_BIT - CTX_SHIFT));
-	if (XNVME_BE_UNLIKELY(idx > queue->last_idx ||
+	if (XNVME_BE_UNLIKELY(idx > qc->last_idx ||
 			      xnvme_queue_ctx_link(ctx) != XNVME_QUEUE_CTX_TAKEN)) {
 		return -EINVAL;
 	}
-	xnvme_queue_ctx_link_set(ctx, (uintptr_t)queue->free_head);
-	queue->free_head = ctx;
+	xnvme_queue_ctx_link_set(ctx, (uintptr_t)qc->free_head);
+	qc->free_head = ctx;
 	return 0;
 }
 
@@ -351,5 +303,5 @@ xnvme_queue_get_completion_fd(struct xnvme_queue *queue)
 	if (!queue) {
 		return -EINVAL;
 	}
-	return queue->async->get_completion_fd(queue);
+	return xnvme_queue_core(queue)->async->get_completion_fd(queue);
 }

@@ -20,6 +20,8 @@ done
 [ "$(readlink "$prefix/lib/libxnvme.so.0")" = "libxnvme.so.0.7.5" ] || { echo "SONAME link"; exit 1; }
 [ -f "$prefix/lib/libxnvme.a" ] || { echo "static library not installed"; exit 1; }
 objdump -p "$prefix/lib/libxnvme.so" | grep -q "SONAME *libxnvme.so.0$" || { echo "SONAME"; exit 1; }
+# nm -D and nm of what is installed name no test hook
+python3 "$(dirname "$0")/check_no_test_hooks.py" "$prefix/lib/libxnvme.so" "$prefix/lib/libxnvme.a"
 
 examples=(xnvme_hello_sync xnvme_hello_async xnvme_enum xnvme_file_api xnvme_demo)
 strict=(-Wall -Wextra -pedantic -Werror)

@@ -549,9 +549,5 @@ main(void)
 	}
 
 	unlink(path);
-	if (xnvme_test_nfail) {
-		fprintf(stderr, "%d check(s) failed\n", xnvme_test_nfail);
-		return 1;
-	}
-	return 0;
+	return xnvme_test_result("test_async_mechanisms");
 }

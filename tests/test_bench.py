@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Keeps the benchmark programs and scripts working: xnvmeperf's options and output, nil_loop,
-and bench/run_all.sh --smoke (every bench script for about a second on the ramdisk). These are
-not timing assertions: only structure and plausibility are checked.
+churn, the instruction table (without the original: the suite never measures it) and
+bench/run_all.sh --smoke (every bench script for about a second on the ramdisk). These are not
+timing assertions: only structure and plausibility are checked.
 
-Environment: XNVME_BENCH_NIL_LOOP and XNVME_BENCH_XNVMEPERF (set by tests/meson.build).
+Environment: XNVME_BENCH_NIL_LOOP, XNVME_BENCH_XNVMEPERF, XNVME_BENCH_CHURN and
+XNVME_BENCH_LIBDIR (set by tests/meson.build).
 """
 import json
 import os
@@ -14,6 +16,8 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PERF = os.environ.get("XNVME_BENCH_XNVMEPERF")
 NIL_LOOP = os.environ.get("XNVME_BENCH_NIL_LOOP")
+CHURN = os.environ.get("XNVME_BENCH_CHURN")
+LIBDIR = os.environ.get("XNVME_BENCH_LIBDIR")
 
 
 def run(args, **kw):
@@ -28,8 +32,8 @@ def perf_json(*args):
 
 @pytest.fixture(autouse=True)
 def need_programs():
-    if not PERF or not NIL_LOOP:
-        pytest.skip("XNVME_BENCH_XNVMEPERF / XNVME_BENCH_NIL_LOOP not set")
+    if not PERF or not NIL_LOOP or not CHURN or not LIBDIR:
+        pytest.skip("XNVME_BENCH_XNVMEPERF / _NIL_LOOP / _CHURN / _LIBDIR not set")
 
 
 def check_lat(lat):
@@ -93,8 +97,35 @@ def test_nil_loop():
     assert doc["ios"] == 100000 and doc["async"] == "nil" and doc["ns_per_io"] > 0
 
 
+def test_churn():
+    r = run([CHURN, "-n", "50", "-g", "1GB"], env=dict(os.environ, LD_LIBRARY_PATH=LIBDIR))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["cycles"] == 50 and doc["geo"] == 1 and doc["cycles_per_s"] > 0
+    assert run([CHURN, "-n", "5", "/nonexistent/churn.img"]).returncode == 1
+    assert run([CHURN]).returncode == 2
+
+
+def test_instr_table_without_original(tmp_path):
+    """bench/instr_table.py: no --original, no original column; the nil loop row counted"""
+    out = tmp_path / "t.json"
+    r = run(["python3", os.path.join(ROOT, "bench", "instr_table.py"), "--lib", LIBDIR,
+             "--nil-loop", NIL_LOOP, "--rows", "nil-loop", "--smoke", "--json", str(out)])
+    if r.returncode == 77:
+        pytest.skip("valgrind missing")
+    assert r.returncode == 0, r.stderr
+    assert "original's column is skipped" in r.stderr
+    doc = json.loads(out.read_text())
+    assert [n for n, _ in doc["libs"]] == ["this"]
+    assert 50 < doc["rows"]["nil-loop"]["this"] < 1000
+    r = run(["python3", os.path.join(ROOT, "bench", "instr_table.py"), "--lib", LIBDIR,
+             "--original", str(tmp_path / "no-such-prefix")])
+    assert r.returncode == 2 and "no libxnvme.so.0" in r.stderr
+
+
 def test_run_all_smoke(tmp_path):
-    env = dict(os.environ, XNVME_BENCH_NIL_LOOP=NIL_LOOP, XNVME_BENCH_XNVMEPERF=PERF)
+    env = dict(os.environ, XNVME_BENCH_NIL_LOOP=NIL_LOOP, XNVME_BENCH_XNVMEPERF=PERF,
+               XNVME_BENCH_CHURN=CHURN, XNVME_BENCH_LIBDIR=LIBDIR)
     r = run(["bash", os.path.join(ROOT, "bench", "run_all.sh"), "--smoke", "--outdir",
              str(tmp_path)], env=env)
     assert r.returncode == 0, r.stderr[-3000:]
@@ -105,6 +136,13 @@ def test_run_all_smoke(tmp_path):
     if (tmp_path / "instructions.json").exists():
         instr = json.loads((tmp_path / "instructions.json").read_text())
         assert instr["nil_loop"][0]["library_per_io"] > 0
+    if (tmp_path / "instr_table.json").exists():
+        itab = json.loads((tmp_path / "instr_table.json").read_text())
+        assert [n for n, _ in itab["libs"]] == ["this"]  # never the original in the suite
+        assert "Instructions per I/O, this library" in md
+    churn = json.loads((tmp_path / "churn.json").read_text())
+    assert all(r["median"]["this"] > 0 for r in churn["uris"].values())
+    assert "Open/close churn" in md
     if (tmp_path / "suite-host.json").exists():
         suite = json.loads((tmp_path / "suite-host.json").read_text())
         assert suite["cells"] and suite["cells"][0]["target"] == "ramdisk"

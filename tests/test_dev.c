@@ -297,26 +297,28 @@ test_null_safety(void)
 	CHECK_EQ(xnvme_queue_init(NULL, 16, 0, NULL), -EINVAL);
 }
 
+/*
+ * The original's seven backends in its order come first (clients index them), the backends of
+ * this library after them (lib/be/registry.def; test_registry.c checks the whole list)
+ */
 static void
 test_be_attr_list(void)
 {
-	const char *names[] = {"spdk",    "linux",   "fbsd", "macos",
-			       "windows", "ramdisk", "vfio", "tcp"};
+	const char *names[] = {"spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio"};
 	struct xnvme_be_attr_list *list = NULL;
 
 	CHECK_EQ(xnvme_be_attr_list_bundled(&list), 0);
 	if (!list) {
 		return;
 	}
-	CHECK_EQ(list->count, 8);
-	CHECK_EQ(list->capacity, 8);
-	for (int i = 0; i < 8; ++i) {
+	CHECK(list->count >= 7);
+	CHECK_EQ(list->capacity, list->count);
+	for (int i = 0; i < 7 && i < list->count; ++i) {
 		CHECK(!strcmp(list->item[i].name, names[i]));
 	}
 	CHECK_EQ(list->item[1].enabled, 1);
 	CHECK_EQ(list->item[5].enabled, 1);
 	CHECK_EQ(list->item[0].enabled, 0);
-	CHECK_EQ(list->item[7].enabled, 1);
 	xnvme_buf_virt_free(list);
 }
 

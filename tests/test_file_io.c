@@ -561,9 +561,5 @@ main(void)
 	test_open_errors();
 
 	cleanup();
-	if (xnvme_test_nfail) {
-		fprintf(stderr, "%d check(s) failed\n", xnvme_test_nfail);
-		return 1;
-	}
-	return 0;
+	return xnvme_test_result("test_file_io");
 }

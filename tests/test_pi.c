@@ -430,10 +430,5 @@ main(void)
 	test_tags();
 	test_long_guards();
 
-	if (xnvme_test_nfail) {
-		fprintf(stderr, "test_pi: %d check(s) failed\n", xnvme_test_nfail);
-		return 1;
-	}
-	printf("test_pi: all checks passed\n");
-	return 0;
+	return xnvme_test_result("test_pi");
 }

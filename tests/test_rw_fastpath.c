@@ -3,8 +3,9 @@
  * The per-I/O path of queue clients (xnvme_nvm_read/write on a pooled context, poke, put) keeps
  * every rule of libxnvme_queue.h and libxnvme_cmd.h, on the ramdisk with the emu, thrpool and
  * nil mechanisms:
- *  - a device whose geometry nobody asked for yet: the first command derives it, and multi-block
- *    transfers afterwards move whole blocks (data written is read back and compared);
+ *  - a device is identified when it gets its first queue or synchronous context, not at open
+ *    nor by a buffer, and never by a command; multi-block transfers move whole blocks (data
+ *    written is read back and compared);
  *  - a full queue refuses with -EBUSY, no callback, outstanding unchanged;
  *  - cpl is cleared before submission (nil never writes it: stale bytes would show);
  *  - a pooled context whose device or queue is NULL gives -EINVAL, one switched to synchronous
@@ -16,14 +17,14 @@
  *    reaping; drain/term from the deepest callback give -EDEADLK, and after it all the queue
  *    is back at the top level (drain 0, term 0). The queue's depth, which the Linux
  *    mechanisms read in their poke to wait only at the top level, is 1 + the callbacks running
- *    (linked with the static library for lib/xnvme_be.h).
+ *    (linked with the static library for lib/xnvme_dev.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxnvme.h>
-#include "xnvme_be.h"
+#include "xnvme_dev.h"
 #include "xnvme_test.h"
 
 #define NLB 4u /* blocks per multi-block command */
@@ -70,7 +71,7 @@ check_null_dev(struct xnvme_queue *q, struct xnvme_dev *dev, uint32_t nsid, void
 
 /* Writes NCMD commands of NLB blocks through the queue, reads them back, compares */
 static void
-test_lazy_geometry(const char *mech)
+test_settled_geometry(const char *mech)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
 	struct xnvme_queue *q = NULL;
@@ -88,16 +89,20 @@ test_lazy_geometry(const char *mech)
 	if (!dev) {
 		return;
 	}
-	nsid = xnvme_dev_get_nsid(dev);
-	/* no geometry getter before the queue: the first command derives it */
+	nsid = dev->ident.nsid; /* set by the open; xnvme_dev_get_nsid() would settle */
+	/* no getter: open and buffers leave identification to the first queue */
+	CHECK(!xnvme_dev_settled(dev));
 	buf = xnvme_buf_alloc(dev, nbytes);
 	CHECK(buf);
+	CHECK(!xnvme_dev_settled(dev));
 	CHECK_EQ(xnvme_queue_init(dev, 8, 0, &q), 0);
+	CHECK(xnvme_dev_settled(dev));
+	CHECK_EQ(dev->geo.lba_nbytes, lba);
 	if (!buf || !q) {
 		goto exit;
 	}
 	xnvme_queue_set_cb(q, count_cb, &c);
-	/* before any command derived the geometry: a context without device is refused */
+	/* a context without device is refused */
 	check_null_dev(q, dev, nsid, buf);
 
 	for (size_t i = 0; i < nbytes; ++i) {
@@ -141,6 +146,34 @@ exit:
 }
 
 /* Full queue, cleared cpl, NULL device/queue, opts switched, put's refusals */
+/* The synchronous context is the other first use: it settles, the read needs no more */
+static void
+test_settled_sync(void)
+{
+	struct xnvme_dev *dev = xnvme_dev_open("1GB", NULL);
+	struct xnvme_cmd_ctx ctx;
+	uint8_t *buf;
+
+	CHECK(dev);
+	if (!dev) {
+		return;
+	}
+	buf = xnvme_buf_alloc(dev, 2 * 512);
+	CHECK(buf);
+	CHECK(!xnvme_dev_settled(dev));
+	ctx = xnvme_cmd_ctx_from_dev(dev);
+	CHECK(xnvme_dev_settled(dev));
+	if (buf) {
+		memset(buf, 0xA5, 2 * 512);
+		CHECK_EQ(xnvme_nvm_write(&ctx, dev->ident.nsid, 3, 1, buf, NULL), 0);
+		memset(buf, 0, 2 * 512);
+		CHECK_EQ(xnvme_nvm_read(&ctx, dev->ident.nsid, 3, 1, buf, NULL), 0);
+		CHECK(buf[0] == 0xA5 && buf[2 * 512 - 1] == 0xA5);
+	}
+	xnvme_buf_free(dev, buf);
+	xnvme_dev_close(dev);
+}
+
 static void
 test_rules(struct xnvme_dev *dev, const char *mech)
 {
@@ -341,11 +374,12 @@ main(void)
 {
 	const char *mechs[] = {"emu", "thrpool", "nil"};
 
+	test_settled_sync();
 	for (size_t i = 0; i < sizeof(mechs) / sizeof(mechs[0]); ++i) {
 		struct xnvme_opts opts = xnvme_opts_default();
 		struct xnvme_dev *dev;
 
-		test_lazy_geometry(mechs[i]);
+		test_settled_geometry(mechs[i]);
 		opts.async = mechs[i];
 		dev = xnvme_dev_open("1GB", &opts);
 		CHECK(dev);

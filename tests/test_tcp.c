@@ -519,6 +519,5 @@ main(int argc, char **argv)
 			tt_stop(tt);
 		}
 	}
-	printf("test_tcp: %d checks, %d failed\n", xnvme_test_ncheck, xnvme_test_nfail);
-	return xnvme_test_nfail ? 1 : 0;
+	return xnvme_test_result("test_tcp");
 }

@@ -286,6 +286,5 @@ main(void)
 			fprintf(stderr, "fault case 'c2h-before-capsule' failed\n");
 		}
 	}
-	printf("test_tcp_faults: %d checks, %d failed\n", xnvme_test_ncheck, xnvme_test_nfail);
-	return xnvme_test_nfail ? 1 : 0;
+	return xnvme_test_result("test_tcp_faults");
 }

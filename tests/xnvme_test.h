@@ -14,7 +14,8 @@
  *
  * Checks count into xnvme_test_ncheck / xnvme_test_nfail: one pair per program (weak
  * definitions shared by the program's translation units, compiled helpers included), safe to
- * use from any thread. A program ends with `return xnvme_test_result("name");`.
+ * use from any thread. A program ends its checks with `return xnvme_test_result("name");` (a
+ * helper of several modes, as tests/guest/test_vfio.c, does so in each mode that checks).
  */
 #ifndef XNVME_TEST_H
 #define XNVME_TEST_H

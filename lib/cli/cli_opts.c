@@ -4,10 +4,12 @@
  * plus where (and as which C type) the parser stores it in struct xnvme_cli_args. One table so
  * that parsing, usage, man page and completion can never disagree.
  */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "cli_parse.h"
-#include "xnvme_plat_os.h" /* the backend and mechanism names of this build */
+#include "xnvme_registry.h" /* the backend and mechanism names of this build */
 
 #define ARGS_OFS(member) offsetof(struct xnvme_cli_args, member)
 
@@ -42,7 +44,9 @@
 		.dest = XNVME_CLI_DEST_NONE,                                                       \
 	}
 
-static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
+/* Not const: the descriptions of the backend and mechanism options are filled from the registry
+ * at first use (opts_init()) */
+static struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	CDW(0, "cdw0"),
 	CDW(1, "cdw1"),
 	CDW(2, "cdw2"),
@@ -120,15 +124,11 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(OPCODE, HEX, "opcode", opcode, U64, "Command opcode"),
 	OPT(FLAGS, HEX, "flags", flags, U64, "Flags"),
 	OPT(ALL, HEX, "all", all, BOOL, "Apply to all zones"),
-	OPT(BE, STR, "be", be, STR,
-	    "Backend: " XNVME_PLAT_CLI_BE " (default: the first that recognises the URI)"),
-	OPT(MEM, STR, "mem", mem, STR, "Memory allocator: " XNVME_PLAT_CLI_MEM),
-	OPT(SYNC, STR, "sync", sync, STR,
-	    "Synchronous I/O mechanism: " XNVME_PLAT_CLI_SYNC " (default: automatic; see info)"),
-	OPT(ASYNC, STR, "async", async, STR,
-	    "Queue mechanism: " XNVME_PLAT_CLI_ASYNC " (default: automatic; see info)"),
-	OPT(ADMIN, STR, "admin", admin, STR,
-	    "Admin mechanism: " XNVME_PLAT_CLI_ADMIN " (default: automatic; see info)"),
+	OPT(BE, STR, "be", be, STR, NULL),
+	OPT(MEM, STR, "mem", mem, STR, NULL),
+	OPT(SYNC, STR, "sync", sync, STR, NULL),
+	OPT(ASYNC, STR, "async", async, STR, NULL),
+	OPT(ADMIN, STR, "admin", admin, STR, NULL),
 	OPTM(SHM_ID, HEX, "shm_id", shm_id, U64, UINT32_MAX,
 	     "vfio multi-process group (also --shm-id): attach to the primary process serving the "
 	     "PCI address (xnvme-driver serve BDF --shm-id N)"),
@@ -185,6 +185,36 @@ static const struct xnvme_cli_opt_info g_opts[XNVME_CLI_OPT_END] = {
 	OPT(SDLBA, HEX, "sdlba", sdlba, U64, "Destination start LBA of a copy"),
 };
 
+/* The options naming a backend or a mechanism, and what their descriptions say around the list */
+static const struct {
+	enum xnvme_cli_opt opt;
+	enum xnvme_be_kind kind;
+	const char *what;
+	const char *dflt;
+} g_mech_opts[] = {
+	{XNVME_CLI_OPT_BE, XNVME_BE_KIND_BE, "Backend", "the first that recognises the URI"},
+	{XNVME_CLI_OPT_MEM, XNVME_BE_KIND_MEM, "Memory allocator", "automatic; see info"},
+	{XNVME_CLI_OPT_SYNC, XNVME_BE_KIND_SYNC, "Synchronous I/O mechanism",
+	 "automatic; see info"},
+	{XNVME_CLI_OPT_ASYNC, XNVME_BE_KIND_ASYNC, "Queue mechanism", "automatic; see info"},
+	{XNVME_CLI_OPT_ADMIN, XNVME_BE_KIND_ADMIN, "Admin mechanism", "automatic; see info"},
+};
+#define MECH_OPTS_LEN (sizeof(g_mech_opts) / sizeof(g_mech_opts[0]))
+static char g_mech_descr[MECH_OPTS_LEN][640];
+static pthread_once_t g_opts_once = PTHREAD_ONCE_INIT;
+
+/* The names come from the registry: no list of them is kept here */
+static void
+opts_init(void)
+{
+	for (size_t i = 0; i < MECH_OPTS_LEN; ++i) {
+		snprintf(g_mech_descr[i], sizeof(g_mech_descr[i]), "%s: %s (default: %s)",
+			 g_mech_opts[i].what, xnvme_be_registry_help(g_mech_opts[i].kind),
+			 g_mech_opts[i].dflt);
+		g_opts[g_mech_opts[i].opt].attr.descr = g_mech_descr[i];
+	}
+}
+
 const struct xnvme_cli_opt_info *
 xnvme_cli_opt_info(int opt)
 {
@@ -194,6 +224,7 @@ xnvme_cli_opt_info(int opt)
 	if (opt <= XNVME_CLI_OPT_NONE || opt >= XNVME_CLI_OPT_END) {
 		return NULL;
 	}
+	pthread_once(&g_opts_once, opts_init);
 	if (!g_opts[opt].attr.name) {
 		return NULL; /* the gap at 94 */
 	}
@@ -332,18 +363,10 @@ xnvme_cli_sub_opt_type(const struct xnvme_cli_sub *sub, int idx)
 const char *
 xnvme_cli_opt_values(enum xnvme_cli_opt opt)
 {
-	switch (opt) {
-	case XNVME_CLI_OPT_BE:
-		return "linux ramdisk vfio tcp";
-	case XNVME_CLI_OPT_MEM:
-		return "posix hugepage vfio";
-	case XNVME_CLI_OPT_ADMIN:
-		return "nvme block file_as_ns ramdisk vfio tcp";
-	case XNVME_CLI_OPT_SYNC:
-		return "nvme psync block ramdisk vfio tcp";
-	case XNVME_CLI_OPT_ASYNC:
-		return "io_uring io_uring_cmd libaio posix thrpool emu nil vfio tcp";
-	default:
-		return NULL;
+	for (size_t i = 0; i < MECH_OPTS_LEN; ++i) {
+		if (g_mech_opts[i].opt == opt) {
+			return xnvme_be_registry_values(g_mech_opts[i].kind);
+		}
 	}
+	return NULL;
 }

@@ -108,8 +108,8 @@ xnvme_cli_sub_opt_type(const struct xnvme_cli_sub *sub, int idx);
 
 /**
  * The values option `opt` accepts, blank-separated, for completion: the backend and mechanism
- * names of every backend built on Linux (tests compare them with the library's registry);
- * NULL for options taking anything
+ * names of the backends built here, from the registry (lib/registry.c); NULL for options
+ * taking anything
  */
 const char *
 xnvme_cli_opt_values(enum xnvme_cli_opt opt);

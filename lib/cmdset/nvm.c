@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <libxnvme.h>
-#include "xnvme_be.h" /* read/write hot path: geometry fast check, asynchronous pass inline */
+/* xnvme_nvm_read() and _write(), the per-I/O path, are in lib/cmd.c: they inline the pass */
 
 /* Zero-based dword count of a transfer; 0 for transfers shorter than one dword */
 static inline uint32_t
@@ -59,67 +59,6 @@ xnvme_prep_nvm(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.nvm.slba = slba;
 	ctx->cmd.nvm.nlb = nlb;
-}
-
-/*
- * Read/write away from the fast path: sync contexts, a device whose geometry is not derived
- * yet (derived here), a context whose device is not its queue's. Once the queue's device has
- * its geometry, later commands of the queue take the fast path.
- */
-__attribute__((noinline)) static int
-rw_general(struct xnvme_cmd_ctx *ctx, uint16_t nlb, const void *dbuf, const void *mbuf)
-{
-	int err = pass_lba_data(ctx, nlb, dbuf, mbuf);
-
-	if (ctx->opts == XNVME_CMD_ASYNC && ctx->async.queue) {
-		xnvme_be_queue_geo_refresh(ctx->async.queue);
-	}
-	return err;
-}
-
-/*
- * Read and write: the per-I/O entry points. Same effect as xnvme_prep_nvm() followed by
- * pass_lba_data(), with the common case inlined: an asynchronous context whose device is its
- * queue's, with the geometry derived (queue->geo_dev: one compare), goes straight to the
- * queue's mechanism; everything else takes the general path.
- */
-static inline int
-rw_lba_data(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint16_t nlb,
-	    const void *dbuf, const void *mbuf)
-{
-	const struct xnvme_dev *dev;
-	struct xnvme_queue *queue;
-	size_t nblocks = (size_t)nlb + 1;
-
-	if (XNVME_BE_UNLIKELY(!ctx)) {
-		return -EINVAL;
-	}
-	ctx->cmd.common.opcode = opcode;
-	ctx->cmd.common.nsid = nsid;
-	ctx->cmd.nvm.slba = slba;
-	ctx->cmd.nvm.nlb = nlb;
-
-	queue = ctx->async.queue;
-	dev = ctx->dev;
-	if (XNVME_BE_UNLIKELY(ctx->opts != XNVME_CMD_ASYNC || !queue || dev != queue->geo_dev)) {
-		return rw_general(ctx, nlb, dbuf, mbuf);
-	}
-	return xnvme_cmd_pass_async(ctx, (void *)dbuf, dbuf ? nblocks * dev->geo.lba_nbytes : 0,
-				    (void *)mbuf, mbuf ? nblocks * dev->geo.nbytes_oob : 0);
-}
-
-int
-xnvme_nvm_read(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, void *dbuf,
-	       void *mbuf)
-{
-	return rw_lba_data(ctx, XNVME_SPEC_NVM_OPC_READ, nsid, slba, nlb, dbuf, mbuf);
-}
-
-int
-xnvme_nvm_write(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb,
-		const void *dbuf, const void *mbuf)
-{
-	return rw_lba_data(ctx, XNVME_SPEC_NVM_OPC_WRITE, nsid, slba, nlb, dbuf, mbuf);
 }
 
 int

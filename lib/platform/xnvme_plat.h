@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "xnvme_plat_os.h" /* XNVME_PLAT_LIBCONF_BE: the libconf entry of the OS backend */
+#include "xnvme_plat_os.h" /* XNVME_PLAT_FILE_BE: the backend of the OS's files */
 
 /*
  * Allocates `nbytes` aligned to `alignment` (a power of two, at least sizeof(void *)).

@@ -37,8 +37,8 @@ run uring_cmd "$build/tests/guest/test_uring_cmd"
 # Callbacks that submit and poke (nested pokes) through io_uring_cmd on the real driver
 run reentrant-chr "$build/tests/test_reentrant" --uri "$XNVME_QEMU_NVM_CHR" --mech io_uring_cmd
 # opts.register_buffers through io_uring_cmd: the library's buffers passed as registered buffers
-if [ -x "$build/tests/test_io_uring" ]; then # built with liburing only
-	run ucmd-fixed "$build/tests/test_io_uring" --ucmd-fixed "$XNVME_QEMU_NVM_CHR"
+if [ -x "$build/tests/test_io_uring_bufs" ]; then # built with liburing only
+	run ucmd-fixed "$build/tests/test_io_uring_bufs" --ucmd-fixed "$XNVME_QEMU_NVM_CHR"
 fi
 
 # The functional matrix: block devices through every mechanism that takes a block device,

@@ -201,7 +201,6 @@ main(int argc, char **argv)
 		fresh(argv[1], argv[2], buf, seed);
 	}
 	free(buf);
-	printf("test_tcp_proxy %s: %d checks, %d failed\n", argv[3], xnvme_test_ncheck,
-	       xnvme_test_nfail);
-	return xnvme_test_nfail ? 1 : 0;
+	printf("# test_tcp_proxy %s\n", argv[3]);
+	return xnvme_test_result("test_tcp_proxy");
 }

@@ -388,8 +388,7 @@ run(const char *bdf)
 	second_ns(bdf);
 	metadata_ns(bdf);
 	xnvme_dev_close(dev);
-	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
-	return xnvme_test_nfail ? 1 : 0;
+	return xnvme_test_result("test_vfio run");
 }
 
 int

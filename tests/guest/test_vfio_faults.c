@@ -349,6 +349,5 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: test_vfio_faults refuse BDF | slow BDF | remove BDF ID\n");
 		return XNVME_TEST_SKIP;
 	}
-	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
-	return rc || xnvme_test_nfail ? 1 : 0;
+	return xnvme_test_result("test_vfio_faults") || rc ? 1 : 0;
 }

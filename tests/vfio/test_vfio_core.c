@@ -415,6 +415,5 @@ main(void)
 	test_io_suite();
 	test_irq();
 	test_sgl();
-	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
-	return xnvme_test_nfail ? 1 : 0;
+	return xnvme_test_result("test_vfio_core");
 }

@@ -433,6 +433,5 @@ main(void)
 	test_reset_fails();
 	test_removal_request();
 	test_never_ready();
-	printf("%d checks, %d failures\n", xnvme_test_ncheck, xnvme_test_nfail);
-	return xnvme_test_nfail ? 1 : 0;
+	return xnvme_test_result("test_vfio_faults");
 }

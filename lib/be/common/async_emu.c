@@ -136,22 +136,22 @@ emu_poke_batch(struct xnvme_queue *queue, struct emu_state *state, uint32_t n, u
 }
 
 /*
- * Makes the core's tests itself (poke_checks): beyond the nesting bound it runs nothing;
- * an empty FIFO (nothing outstanding at this level) gives 0 from emu_poke_batch().
+ * Rule 5's tests: beyond the nesting bound it runs nothing; an empty FIFO (nothing
+ * outstanding at this level) gives 0 from emu_poke_batch().
  */
 static int
 emu_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct emu_state *state = queue->state;
-	uint32_t head = state->head, n = state->tail - head;
+	uint32_t head = state->head, tail = state->tail;
 	struct emu_entry e;
 
 	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->depth, __ATOMIC_RELAXED) >
 			      XNVME_QUEUE_POKE_DEPTH_MAX)) {
 		return 0;
 	}
-	if (n != 1) {
-		return emu_poke_batch(queue, state, n, max);
+	if (head + 1 != tail) {
+		return emu_poke_batch(queue, state, tail - head, max);
 	}
 	/* one command (queue depth 1, or reaped one at a time): copied out of its slot, which a
 	 * submission from the callback may reuse */
@@ -161,7 +161,10 @@ emu_poke(struct xnvme_queue *queue, uint32_t max)
 	return 1;
 }
 
-/* buf_cnt: 0 for a plain buffer, else the iovec count + 1 */
+/*
+ * buf_cnt: 0 for a plain buffer, else the iovec count + 1. Never refuses: the core bounds the
+ * outstanding commands by the capacity, and the FIFO has room for that many.
+ */
 static inline int
 emu_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbytes, void *mbuf,
 	   size_t mbuf_nbytes)
@@ -169,10 +172,6 @@ emu_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_nbyt
 	struct emu_state *state = ctx->async.queue->state;
 	uint32_t tail = state->tail;
 
-	/* not reached: the core bounds outstanding commands by the capacity, the FIFO holds that */
-	if (XNVME_BE_UNLIKELY(tail - state->head > state->mask)) {
-		return -EBUSY;
-	}
 	state->fifo[tail & state->mask] =
 		(struct emu_entry){ctx, buf, buf_cnt, buf_nbytes, mbuf, mbuf_nbytes};
 	state->tail = tail + 1;
@@ -186,22 +185,13 @@ emu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf
 	return emu_submit(ctx, dbuf, 0, dbuf_nbytes, mbuf, mbuf_nbytes);
 }
 
-/* Counted by the core before the call (the read/write fast path's tail call) */
-static int
-emu_cmd_io_counted(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-		   size_t mbuf_nbytes)
-{
-	int err = emu_submit(ctx, dbuf, 0, dbuf_nbytes, mbuf, mbuf_nbytes);
-
-	return XNVME_BE_UNLIKELY(err) ? xnvme_be_cmd_io_refused(ctx, err) : 0;
-}
-
 static int
 emu_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
 	    void *mbuf, size_t mbuf_nbytes)
 {
 	if (dvec_cnt == SIZE_MAX) {
-		return -EINVAL; /* dvec_cnt + 1 marks the entry as vectored */
+		/* dvec_cnt + 1 marks the entry as vectored */
+		return xnvme_be_cmd_refused(ctx, -EINVAL);
 	}
 	return emu_submit(ctx, dvec, dvec_cnt + 1, dvec_nbytes, mbuf, mbuf_nbytes);
 }
@@ -212,9 +202,7 @@ const struct xnvme_be_async xnvme_be_async_emu = {
 	.init = emu_init,
 	.term = emu_term,
 	.poke = emu_poke,
-	.poke_checks = true,
 	.cmd_io = emu_cmd_io,
 	.cmd_iov = emu_cmd_iov,
-	.cmd_io_counted = emu_cmd_io_counted,
 	.get_completion_fd = xnvme_be_async_no_completion_fd,
 };

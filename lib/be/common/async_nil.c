@@ -5,73 +5,81 @@
  * submission is one store into a ring, completion one load and the callback.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include "async_stubs.h"
+#include "xnvme_plat.h"
 
 /*
- * The queue's own ring (queue_ring): ring[tail & mask] is the next free slot, ring[head & mask]
- * the next context to complete
+ * ring[tail & mask] is the next free slot, ring[head & mask] the next context to complete. No
+ * ring-full check on submission: the core refuses a submission once `capacity` commands are
+ * outstanding, every outstanding command holds exactly one slot, and the ring has at least
+ * `capacity` slots.
  */
+struct nil_state {
+	uint32_t head;
+	uint32_t tail;
+	uint32_t mask;
+	struct xnvme_cmd_ctx *ring[];
+};
+
 static int
 nil_init(struct xnvme_queue *queue, int opts)
 {
-	(void)queue;
+	uint32_t size = xnvme_be_ring_size(queue->capacity);
+	struct nil_state *state;
+
 	(void)opts;
+	state = xnvme_plat_aligned_alloc(64, sizeof(*state) + size * sizeof(state->ring[0]));
+	if (!state) {
+		return -ENOMEM;
+	}
+	state->head = 0;
+	state->tail = 0;
+	state->mask = size - 1;
+	queue->state = state;
 	return 0;
 }
 
 static int
 nil_term(struct xnvme_queue *queue)
 {
-	(void)queue;
+	xnvme_plat_aligned_free(queue->state);
+	queue->state = NULL;
 	return 0;
 }
 
-/* Contexts one poke level takes off the ring before completing them (kept on its stack) */
-#define NIL_BATCH 32
-
 /*
- * Batches are copied out of the ring before their callbacks run: a callback's nested poke
- * takes only later entries, and submissions may reuse the slots of a batch.
+ * Completes the `n` commands at the head of the ring, each taken off the ring before its
+ * callback runs. A callback's nested poke takes from the same head: this level stops at the
+ * end of its range (what was submitted before it), whoever took the commands in it, so
+ * commands submitted from the callbacks complete at a later poke, each exactly once.
  */
 __attribute__((noinline)) static int
-nil_reap(struct xnvme_queue *queue, uint32_t n)
+nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t n)
 {
-	struct xnvme_cmd_ctx *batch[NIL_BATCH];
-	uint32_t done = 0;
+	uint32_t end = state->head + n, done = 0;
 
-	while (done < n) {
-		uint32_t nb = queue->ring_tail - queue->ring_head;
+	queue->depth++;
+	while ((int32_t)(end - state->head) > 0) {
+		uint32_t head = state->head;
 
-		if (nb > n - done) {
-			nb = n - done;
-		}
-		if (nb > NIL_BATCH) {
-			nb = NIL_BATCH;
-		}
-		if (!nb) {
-			break; /* nested pokes took the rest */
-		}
-		for (uint32_t i = 0; i < nb; ++i) {
-			batch[i] = queue->ring[queue->ring_head++ & queue->ring_mask];
-		}
-		queue->depth++;
-		for (uint32_t i = 0; i < nb; ++i) {
-			xnvme_queue_complete_in_batch(queue, batch[i]);
-		}
-		queue->depth--;
-		done += nb;
+		state->head = head + 1;
+		xnvme_queue_complete_in_batch(queue, state->ring[head & state->mask]);
+		done++;
 	}
+	queue->depth--;
 	return (int)done;
 }
 
 /*
- * Makes the core's tests itself (poke_checks): beyond the nesting bound it reaps nothing;
- * nothing on the ring (so nothing outstanding at this level) gives 0 from nil_reap().
+ * Rule 5's tests: beyond the nesting bound it reaps nothing; an empty ring (nothing
+ * outstanding at this level) gives 0 from nil_reap().
  */
 static int
 nil_poke(struct xnvme_queue *queue, uint32_t max)
 {
-	uint32_t head = queue->ring_head, tail = queue->ring_tail, n = tail - head;
+	struct nil_state *state = queue->state;
+	uint32_t head = state->head, tail = state->tail, n;
 
 	/* a load of its own: gcc would otherwise keep depth in a register for the ++ below */
 	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->depth, __ATOMIC_RELAXED) >
@@ -80,30 +88,29 @@ nil_poke(struct xnvme_queue *queue, uint32_t max)
 	}
 	/* one ready command (queue depth 1, or fio reaping one at a time), whatever `max`: no
 	 * loop, no batch */
-	if (XNVME_BE_LIKELY(n == 1)) {
-		struct xnvme_cmd_ctx *ctx = queue->ring[head & queue->ring_mask];
+	if (XNVME_BE_LIKELY(head + 1 == tail)) {
+		struct xnvme_cmd_ctx *ctx = state->ring[head & state->mask];
 
-		queue->ring_head = tail;
+		state->head = tail;
 		xnvme_queue_complete(queue, ctx);
 		return 1;
 	}
+	n = tail - head;
 	/* Only what was submitted before this poke: commands submitted from the callbacks
 	 * below complete at the next poke. */
 	if (max && max < n) {
 		n = max;
 	}
-	return nil_reap(queue, n);
+	return nil_reap(queue, state, n);
 }
 
+/* Never refuses: nothing to take back (rule 4) */
 static inline int
 nil_submit(struct xnvme_cmd_ctx *ctx)
 {
-	struct xnvme_queue *queue = ctx->async.queue;
+	struct nil_state *state = ctx->async.queue->state;
 
-	/* No ring-full check: the core refuses a submission once `capacity` commands are
-	 * outstanding, and every outstanding command of this mechanism holds exactly one ring
-	 * slot (the ring has at least `capacity` slots). */
-	queue->ring[queue->ring_tail++ & queue->ring_mask] = ctx;
+	state->ring[state->tail++ & state->mask] = ctx;
 	return 0;
 }
 
@@ -136,10 +143,7 @@ const struct xnvme_be_async xnvme_be_async_nil = {
 	.init = nil_init,
 	.term = nil_term,
 	.poke = nil_poke,
-	.poke_checks = true,
-	.queue_ring = true,
 	.cmd_io = nil_cmd_io,
 	.cmd_iov = nil_cmd_iov,
-	.cmd_io_counted = nil_cmd_io, /* never refuses: nothing to take back */
 	.get_completion_fd = xnvme_be_async_no_completion_fd,
 };

@@ -467,6 +467,9 @@ thrpool_poke(struct xnvme_queue *queue, uint32_t max)
 	struct xnvme_cmd_ctx *ctx, *last;
 	uint32_t n;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	if (!state->ready_head && !__atomic_load_n(&state->cq_top, __ATOMIC_RELAXED)) {
 		thrpool_idle_wait(queue, state);
 	}
@@ -516,7 +519,7 @@ thrpool_submit(struct xnvme_cmd_ctx *ctx, void *buf, size_t buf_cnt, size_t buf_
 	uint32_t tail;
 
 	if (!d) {
-		return -EINVAL; /* not a context of this queue's pool */
+		return xnvme_be_cmd_refused(ctx, -EINVAL); /* not a context of this queue's pool */
 	}
 	/* Written before the context is published; the worker reads it after */
 	xnvme_be_deferred_set(d, buf, buf_cnt, buf_nbytes, mbuf, mbuf_nbytes, vectored);

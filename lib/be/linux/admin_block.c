@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "be_linux.h"
+#include "../common/synth.h"
 
 #define BADM_IDFY_NBYTES 4096
 #define BADM_NQUEUES 63
@@ -91,8 +92,8 @@ badm_idfy_ctrlr(const struct xnvme_be_linux_state *state, struct xnvme_spec_idfy
 	snprintf(nqn, sizeof(nqn), "nqn.2014-08.io.xnvme:block:%.64s", state->name);
 	badm_device_attr(state, mn, sizeof(mn), mn_attrs);
 	badm_device_attr(state, fr, sizeof(fr), fr_attrs);
-	xnvme_be_linux_synth_ctrlr(ctrlr, str, mn[0] ? mn : "xNVMe Linux block device",
-				   fr[0] ? fr : "0.7.5", badm_mdts(state), nqn);
+	xnvme_be_synth_ctrlr(ctrlr, str, mn[0] ? mn : "xNVMe Linux block device",
+			     fr[0] ? fr : "0.7.5", badm_mdts(state), nqn);
 	ctrlr->oncs.write_zeroes = 1;
 	ctrlr->oncs.dsm = badm_queue_u64(state, "discard_max_bytes") ? 1 : 0;
 	if (state->disk[0]) {
@@ -251,5 +252,5 @@ const struct xnvme_be_admin xnvme_be_linux_admin_block = {
 	.name = "block",
 	.check_support = xnvme_be_linux_check_block,
 	.cmd_admin = badm_cmd_admin,
-	.pseudo = xnvme_be_linux_synth_pseudo,
+	.pseudo = xnvme_be_pseudo_none,
 };

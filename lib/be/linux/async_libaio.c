@@ -608,6 +608,9 @@ la_poke(struct xnvme_queue *queue, uint32_t max)
 	struct la_state *state = queue->state;
 	struct la_ring *ring = state->ring;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	if (XNVME_BE_LIKELY(ring && !state->nready && !state->unarmed)) {
 		unsigned int head = ring->head, next = head + 1;
 		struct xnvme_cmd_ctx *ctx;
@@ -651,11 +654,9 @@ la_submit(struct la_state *state, struct xnvme_cmd_ctx *ctx, struct iocb *cb)
 		io_set_eventfd(cb, state->efd);
 	}
 	cb->data = ctx;
-	/* the system call itself: libaio's wrapper adds only a call and a PLT hop per command */
-	ret = (int)syscall(SYS_io_submit, state->aio, 1L, &cb);
-	if (__builtin_expect(ret < 0, 0)) {
-		ret = -errno;
-	}
+	/* the system call itself: libaio's wrapper adds a call and a PLT hop per command */
+	ret = (int)xnvme_be_linux_sys4(SYS_io_submit, (long)(uintptr_t)state->aio, 1L,
+				       (long)(uintptr_t)&cb, 0);
 	if (__builtin_expect(ret == 1, 1)) {
 		return 0;
 	}
@@ -679,8 +680,25 @@ la_iocb(struct xnvme_cmd_ctx *ctx)
 	return &((struct la_state *)queue->state)->iocbs[idx];
 }
 
-static int
-la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
+/*
+ * A read or write into the context's own iocb: the fields of a transfer only. The rest stays
+ * as calloc() and the io_prep_*() of other commands (which clear the iocb) left it, zero but
+ * for the eventfd fields la_submit() sets anyway; libaio's io_prep_pread() clears the whole
+ * iocb every time.
+ */
+static inline void
+la_prep_rw(struct iocb *cb, int fd, short opcode, void *buf, size_t len, long long off)
+{
+	cb->aio_lio_opcode = opcode;
+	cb->aio_reqprio = 0;
+	cb->aio_fildes = fd;
+	cb->u.c.buf = buf;
+	cb->u.c.nbytes = len;
+	cb->u.c.offset = off;
+}
+
+static inline __attribute__((always_inline)) int
+la_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct la_state *state = ctx->async.queue->state;
 	struct iocb *cb = la_iocb(ctx);
@@ -697,10 +715,10 @@ la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	rw = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
 	switch (rw) {
 	case XNVME_BE_LINUX_RW_READ:
-		io_prep_pread(cb, state->fd, dbuf, len, (long long)off);
+		la_prep_rw(cb, state->fd, IO_CMD_PREAD, dbuf, len, (long long)off);
 		break;
 	case XNVME_BE_LINUX_RW_WRITE:
-		io_prep_pwrite(cb, state->fd, dbuf, len, (long long)off);
+		la_prep_rw(cb, state->fd, IO_CMD_PWRITE, dbuf, len, (long long)off);
 		break;
 	case XNVME_BE_LINUX_RW_FLUSH:
 		io_prep_fsync(cb, state->fd);
@@ -713,9 +731,18 @@ la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 	return la_submit(state, ctx, cb);
 }
 
+/* Rule 4: the command is already counted, a refusal takes the count back */
 static int
-la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
-	   void *mbuf, size_t mbuf_nbytes)
+la_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
+{
+	int err = la_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+
+	return XNVME_BE_UNLIKELY(err) ? xnvme_be_cmd_refused(ctx, err) : 0;
+}
+
+static inline __attribute__((always_inline)) int
+la_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+       void *mbuf, size_t mbuf_nbytes)
 {
 	struct la_state *state = ctx->async.queue->state;
 	struct iocb *cb = la_iocb(ctx);
@@ -741,7 +768,7 @@ la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 		return la_ready(state, ctx);
 	}
 	if (rw == XNVME_BE_LINUX_RW_FLUSH) {
-		return la_cmd_io(ctx, NULL, 0, NULL, 0);
+		return la_io(ctx, NULL, 0, NULL, 0);
 	}
 	if (len < total) {
 		/* longer than the command: a trimmed copy, consumed by io_submit below */
@@ -767,6 +794,15 @@ la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 		io_prep_preadv(cb, state->fd, vec, (int)cnt, (long long)off);
 	}
 	return la_submit(state, ctx, cb);
+}
+
+static int
+la_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+	   void *mbuf, size_t mbuf_nbytes)
+{
+	int err = la_iov(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes);
+
+	return err ? xnvme_be_cmd_refused(ctx, err) : 0;
 }
 
 static int

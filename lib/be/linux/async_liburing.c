@@ -159,15 +159,18 @@ lu_rw(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, siz
 	return lu_queue_rw(u, sqe, lu_op_plain[rw], dbuf, (uint32_t)len, off, 0, ctx);
 }
 
+/* Rule 4: the command is already counted, a refusal takes the count back */
 static int
 lu_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
-	return lu_rw(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	int err = lu_rw(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+
+	return __builtin_expect(err != 0, 0) ? xnvme_be_cmd_refused(ctx, err) : 0;
 }
 
-static int
-lu_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
-	   void *mbuf, size_t mbuf_nbytes)
+static inline int
+lu_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+       void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_queue *queue = ctx->async.queue;
 	struct xnvme_be_linux_uring *u = queue->state;
@@ -195,7 +198,7 @@ lu_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 		return lu_queue_nop(u, ctx);
 	}
 	if (rw == XNVME_BE_LINUX_RW_FLUSH) {
-		return lu_cmd_io(ctx, NULL, 0, NULL, 0);
+		return lu_rw(ctx, NULL, 0, NULL, 0);
 	}
 
 	if (len > UINT32_MAX) {
@@ -232,14 +235,13 @@ invalid:
 	return lu_queue_nop(u, ctx);
 }
 
-/* The queue's cmd_io: the command is already counted, a refusal takes the count back */
 static int
-lu_cmd_io_counted(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
-		  size_t mbuf_nbytes)
+lu_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+	   void *mbuf, size_t mbuf_nbytes)
 {
-	int err = lu_rw(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	int err = lu_iov(ctx, dvec, dvec_cnt, dvec_nbytes, mbuf, mbuf_nbytes);
 
-	return __builtin_expect(err != 0, 0) ? xnvme_be_cmd_io_refused(ctx, err) : 0;
+	return err ? xnvme_be_cmd_refused(ctx, err) : 0;
 }
 
 const struct xnvme_be_async xnvme_be_linux_async_liburing = {
@@ -248,8 +250,6 @@ const struct xnvme_be_async xnvme_be_linux_async_liburing = {
 	.init = lu_init,
 	.term = xnvme_be_linux_uring_queue_term,
 	.poke = xnvme_be_linux_uring_poke_rw,
-	.poke_checks = true,
-	.cmd_io_counted = lu_cmd_io_counted,
 	.cmd_io = lu_cmd_io,
 	.cmd_iov = lu_cmd_iov,
 	.get_completion_fd = xnvme_be_linux_uring_queue_completion_fd,

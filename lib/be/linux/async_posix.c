@@ -288,6 +288,9 @@ paio_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct paio_state *state = queue->state;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	if (state->nlive == 1) {
 		uint32_t idx = state->live[0];
 		struct paio_entry *e = &state->entries[idx];
@@ -320,10 +323,10 @@ paio_submit(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	int rw;
 
 	if (idx > queue->capacity) {
-		return -EINVAL; /* not a context of this queue's pool */
+		return xnvme_be_cmd_refused(ctx, -EINVAL); /* not a context of this queue's pool */
 	}
 	if (state->nlive > queue->capacity) {
-		return -EBUSY;
+		return xnvme_be_cmd_refused(ctx, -EBUSY);
 	}
 	/* A failed decoding leaves its status in cpl; other opcodes complete as invalid */
 	rw = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
@@ -368,7 +371,7 @@ paio_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, siz
 	(void)mbuf_nbytes;
 
 	if (dvec_cnt > 1) {
-		return -ENOTSUP;
+		return xnvme_be_cmd_refused(ctx, -ENOTSUP);
 	}
 	return paio_submit(ctx, dvec_cnt ? dvec[0].iov_base : NULL, dvec_cnt ? dvec[0].iov_len : 0);
 }

@@ -193,8 +193,8 @@ uc_queue_errno(struct xnvme_be_linux_uring *u, struct io_uring_sqe *sqe, struct 
 	return xnvme_be_linux_uring_queue_nop(u, sqe, ctx);
 }
 
-static int
-uc_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
+static inline __attribute__((always_inline)) int
+uc_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
 	struct xnvme_be_linux_uring *u = ctx->async.queue->state;
 	struct io_uring_sqe *sqe = xnvme_be_linux_uring_get_sqe(u, 1); /* SQE128 */
@@ -252,18 +252,25 @@ uc_cmd_vec(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, void 
 }
 #endif
 
+/* Rule 4: the command is already counted, a refusal takes the count back */
 static int
-uc_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
-	   void *mbuf, size_t mbuf_nbytes)
+uc_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, size_t mbuf_nbytes)
 {
-	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (libxnvme_cmd.h) */
+	int err = uc_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 
+	return __builtin_expect(err != 0, 0) ? xnvme_be_cmd_refused(ctx, err) : 0;
+}
+
+static inline int
+uc_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, void *mbuf,
+       size_t mbuf_nbytes)
+{
 	if (!xnvme_be_linux_nvme_payload_nbytes(ctx, 1)) {
 		dvec_cnt = 0; /* no-data opcodes ignore any buffer */
 	}
 	if (dvec_cnt <= 1) {
-		return uc_cmd_io(ctx, dvec_cnt ? dvec[0].iov_base : NULL,
-				 dvec_cnt ? dvec[0].iov_len : 0, mbuf, mbuf_nbytes);
+		return uc_io(ctx, dvec_cnt ? dvec[0].iov_base : NULL,
+			     dvec_cnt ? dvec[0].iov_len : 0, mbuf, mbuf_nbytes);
 	}
 #ifdef NVME_URING_CMD_IO_VEC
 	return uc_cmd_vec(ctx, dvec, dvec_cnt, mbuf, mbuf_nbytes);
@@ -272,13 +279,23 @@ uc_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_
 #endif
 }
 
+static int
+uc_cmd_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
+	   void *mbuf, size_t mbuf_nbytes)
+{
+	int err;
+
+	(void)dvec_nbytes; /* advisory; the iovec lengths define the transfer (libxnvme_cmd.h) */
+	err = uc_iov(ctx, dvec, dvec_cnt, mbuf, mbuf_nbytes);
+	return err ? xnvme_be_cmd_refused(ctx, err) : 0;
+}
+
 const struct xnvme_be_async xnvme_be_linux_async_ucmd = {
 	.name = "io_uring_cmd",
 	.check_support = uc_check_support,
 	.init = uc_init,
 	.term = xnvme_be_linux_uring_queue_term,
 	.poke = xnvme_be_linux_uring_poke_pass,
-	.poke_checks = true,
 	.cmd_io = uc_cmd_io,
 	.cmd_iov = uc_cmd_iov,
 	.get_completion_fd = xnvme_be_linux_uring_queue_completion_fd,

@@ -5,11 +5,14 @@
 #ifndef XNVME_BE_LINUX_H
 #define XNVME_BE_LINUX_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
+#include <unistd.h>
 #include "xnvme_be.h"
 
 /** What dev_open found behind the URI */
@@ -54,6 +57,9 @@ struct xnvme_be_linux_state {
 	char ctrlr_name[XNVME_BE_LINUX_NAME_LEN]; ///< NVMe: controller (nvmeX) for topology ops
 };
 
+/** The backend (lib/be/registry.def) */
+extern const struct xnvme_be xnvme_be_linux;
+
 /**
  * The state of `dev` when it was opened by the Linux backend, else NULL (mechanisms use this
  * in check_support and must not be handed other handles).
@@ -92,6 +98,52 @@ xnvme_be_linux_nvme_name(const char *name, const char *prefix, uint32_t *x, uint
  */
 int
 xnvme_be_linux_enum_uris(const char *sysfs_root, int (*cb)(const char *uri, void *arg), void *arg);
+
+/**
+ * A system call of the per-I/O path (io_submit, pread/pwrite, io_uring_enter), made here: on
+ * x86_64 the syscall instruction itself, which clobbers only rcx and r11, so a caller keeps
+ * its values in registers across it and needs no stack frame (glibc's syscall() shuffles its
+ * arguments and sets errno; its pread/pwrite switch the cancellation type around the call);
+ * elsewhere syscall(). Returns the result or -errno.
+ */
+static inline long
+xnvme_be_linux_sys6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = a4;
+	register long r8 __asm__("r8") = a5;
+	register long r9 __asm__("r9") = a6;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	long ret = syscall(nr, a1, a2, a3, a4, a5, a6);
+
+	return ret < 0 ? -errno : ret;
+#endif
+}
+
+/** xnvme_be_linux_sys6() of a call of four arguments (no registers set for the others) */
+static inline long
+xnvme_be_linux_sys4(long nr, long a1, long a2, long a3, long a4)
+{
+#if defined(__x86_64__)
+	register long r10 __asm__("r10") = a4;
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "0"(nr), "D"(a1), "S"(a2), "d"(a3), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	return xnvme_be_linux_sys6(nr, a1, a2, a3, a4, 0, 0);
+#endif
+}
 
 /** NVMe generic statuses the Linux mechanisms answer with */
 enum xnvme_be_linux_sc {
@@ -141,20 +193,6 @@ xnvme_be_linux_check_file_or_block_for(struct xnvme_dev *dev, const char *mech);
 /** check_support of the nvme mechanisms: the node answers NVMe ioctls, else a reason */
 int
 xnvme_be_linux_nvme_check(struct xnvme_dev *dev);
-
-/**
- * Identify Controller of a synthesised controller with one namespace (admin_synth.c): the
- * strings space-padded, NVMe 2.0 I/O controller, 64-byte SQEs, 16-byte CQEs, `mdts` and the
- * subsystem NQN; the caller fills in what the device adds.
- */
-void
-xnvme_be_linux_synth_ctrlr(struct xnvme_spec_idfy_ctrlr *ctrlr, const char *sn, const char *mn,
-			   const char *fr, uint8_t mdts, const char *subnqn);
-
-/** pseudo of a synthesised controller: none of the topology operations exist (-ENOSYS) */
-int
-xnvme_be_linux_synth_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf,
-			    size_t nbytes);
 
 /**
  * The start of an async mechanism's init: the queue is on a handle of the Linux backend (its
@@ -225,9 +263,5 @@ extern const struct xnvme_be_async xnvme_be_linux_async_posix;
 extern const struct xnvme_be_async xnvme_be_linux_async_liburing;
 extern const struct xnvme_be_async xnvme_be_linux_async_ucmd;
 extern const struct xnvme_be_async xnvme_be_linux_async_libaio;
-
-/** IORING_SETUP_* flags of the ring of an io_uring / io_uring_cmd queue (tests, diagnostics) */
-unsigned int
-xnvme_be_linux_uring_queue_flags(struct xnvme_queue *queue);
 
 #endif /* XNVME_BE_LINUX_H */

@@ -172,8 +172,8 @@ xnvme_be_linux_nvme_build(struct nvme_passthru_cmd64 *k, const struct xnvme_cmd_
 }
 
 /**
- * Builds in `k` the command xnvme_be_linux_nvme_pass() issues for `kind` (test hook: the
- * passthrough command as the kernel would receive it, timeout included).
+ * Builds in `k` the command xnvme_be_linux_nvme_pass() issues for `kind`: the passthrough
+ * command as the kernel receives it, timeout included (tests/test_nvme_timeout.c reads it).
  */
 void
 xnvme_be_linux_nvme_prep(struct nvme_passthru_cmd64 *k, struct xnvme_cmd_ctx *ctx,

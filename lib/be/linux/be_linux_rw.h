@@ -62,40 +62,25 @@ xnvme_be_linux_rw_file_ok(struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nby
 	return false;
 }
 
-/** True when the device's geometry is derived without error (decoding needs no call then) */
-static inline bool
-xnvme_be_linux_rw_geo_ok(const struct xnvme_dev *dev)
-{
-	return xnvme_dev_geo_ready(dev) && !dev->geo_err;
-}
-
 /**
  * Decodes ctx->cmd; `avail` is the byte count of the caller's buffer. Returns an enum
  * xnvme_be_linux_rw with *off / *len set for transfers, or XNVME_BE_LINUX_RW_FAILED with the
  * status in cpl (other opcodes: Invalid Command Opcode; files: the geometry checks above). The
  * transfer of an NVM command never exceeds the caller's buffer (Invalid Field) nor what an
- * off_t can address. With `geo_ok` (the caller saw xnvme_be_linux_rw_geo_ok()) it makes no
- * call, so a caller's fast path needs no stack frame; else the first use derives the geometry.
+ * off_t can address. The geometry is read as final (rule 1 of xnvme_be.h): no call, so a
+ * caller's fast path needs no stack frame.
  */
 static inline __attribute__((always_inline)) int
-xnvme_be_linux_rw_decode_as(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, size_t *len,
-			    bool geo_ok)
+xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, size_t *len)
 {
 	uint64_t slba = ctx->cmd.nvm.slba, nbytes;
 	uint8_t opc = (uint8_t)ctx->cmd.common.opcode;
 	uint32_t ssw;
-	int err;
 
-	switch (opc) {
-	case XNVME_SPEC_NVM_OPC_READ:
-	case XNVME_SPEC_NVM_OPC_WRITE:
-		if (!geo_ok && XNVME_BE_UNLIKELY(!xnvme_be_linux_rw_geo_ok(ctx->dev))) {
-			err = xnvme_dev_ensure_geo(ctx->dev); /* first use derives it */
-			if (err) {
-				xnvme_cpl_set_errno(ctx, err);
-				return XNVME_BE_LINUX_RW_FAILED;
-			}
-		}
+	/* NVM WRITE (0x01) and READ (0x02) first: one compare instead of the switch's tree */
+	_Static_assert(XNVME_SPEC_NVM_OPC_WRITE == 1 && XNVME_SPEC_NVM_OPC_READ == 2,
+		       "NVM write and read opcodes");
+	if (XNVME_BE_LIKELY((uint8_t)(opc - 1) <= 1)) {
 		ssw = ctx->dev->geo.ssw;
 		nbytes = ((uint64_t)ctx->cmd.nvm.nlb + 1) << ssw;
 		if (__builtin_expect(nbytes > avail || slba > ((uint64_t)INT64_MAX >> ssw), 0)) {
@@ -113,7 +98,9 @@ xnvme_be_linux_rw_decode_as(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *o
 		*off = slba << ssw;
 		*len = (size_t)nbytes;
 		return opc == XNVME_SPEC_NVM_OPC_WRITE;
+	}
 
+	switch (opc) {
 	case XNVME_SPEC_FS_OPC_READ:
 	case XNVME_SPEC_FS_OPC_WRITE:
 		if (__builtin_expect(slba > INT64_MAX, 0)) {
@@ -136,13 +123,6 @@ xnvme_be_linux_rw_decode_as(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *o
 				     XNVME_BE_LINUX_SC_INVALID_OPCODE);
 		return XNVME_BE_LINUX_RW_FAILED;
 	}
-}
-
-/** xnvme_be_linux_rw_decode_as() that derives the geometry on first use */
-static inline __attribute__((always_inline)) int
-xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off, size_t *len)
-{
-	return xnvme_be_linux_rw_decode_as(ctx, avail, off, len, false);
 }
 
 /** Folds the completion of a transfer: res >= 0 is the byte count, else a negative errno */

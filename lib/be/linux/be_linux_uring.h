@@ -225,13 +225,17 @@ xnvme_be_linux_uring_register_ring(struct xnvme_be_linux_uring *u);
 int
 xnvme_be_linux_uring_enter_err(struct xnvme_be_linux_uring *u, int err);
 
+#ifdef XNVME_BE_LINUX_URING_FAULTS
 /**
- * Test hook: the next `xnvme_be_linux_uring_fault_n` submitting enters fail with
- * -xnvme_be_linux_uring_fault_err without reaching the kernel (the SQEs stay queued). Only a
- * ring whose `fast` is false looks at it: clear that too to arm it.
+ * Fault injection of the test-only build of uring.c (tests/meson.build compiles it into
+ * test_io_uring with XNVME_BE_LINUX_URING_FAULTS; the library has none of this): the next
+ * `xnvme_be_linux_uring_fault_n` submitting enters fail with -xnvme_be_linux_uring_fault_err
+ * without reaching the kernel (the SQEs stay queued). Only a ring whose `fast` is false looks
+ * at it: clear that too to arm it.
  */
 extern int xnvme_be_linux_uring_fault_n;
 extern int xnvme_be_linux_uring_fault_err;
+#endif
 
 /** This thread's number for reg_owner: never 0, never reused within the process */
 extern __thread uint64_t xnvme_be_linux_uring_tid __attribute__((tls_model("initial-exec")));
@@ -257,23 +261,8 @@ static inline int
 xnvme_be_linux_uring_sys_enter(unsigned int fd, unsigned int to_submit, unsigned int min,
 			       unsigned int flags, const void *arg, size_t argsz)
 {
-#if defined(__x86_64__)
-	register long r10 __asm__("r10") = (long)flags;
-	register long r8 __asm__("r8") = (long)(uintptr_t)arg;
-	register long r9 __asm__("r9") = (long)argsz;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)__NR_io_uring_enter), "D"((long)fd), "S"((long)to_submit),
-			   "d"((long)min), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return (int)ret;
-#else
-	long ret = syscall(__NR_io_uring_enter, fd, to_submit, min, flags, arg, argsz);
-
-	return ret < 0 ? -errno : (int)ret;
-#endif
+	return (int)xnvme_be_linux_sys6(__NR_io_uring_enter, fd, to_submit, min, flags,
+					(long)(uintptr_t)arg, (long)argsz);
 }
 
 /** The enter of enter_sq through the registered index failed with EBADF: plain fd from now */
@@ -328,7 +317,7 @@ xnvme_be_linux_uring_enter_sq(struct xnvme_be_linux_uring *u, unsigned int nsub)
 	return xnvme_be_linux_uring_enter(u, nsub, flags);
 }
 
-/** The flush below when the ring is not `fast` (not enabled, not registered, SQPOLL, a test fault) */
+/** The flush below when the ring is not `fast` (not enabled, not registered, SQPOLL) */
 int
 xnvme_be_linux_uring_flush_slow(struct xnvme_be_linux_uring *u);
 

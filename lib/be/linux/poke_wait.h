@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
-#include "../../xnvme_be.h"
+#include "xnvme_be.h"
 
 /** Longest bound an idle poke's wait grows to on a slow device (16 ms) */
 #define XNVME_BE_LINUX_POKE_WAIT_MAX_NS (16u * XNVME_BE_POKE_WAIT_NS)

@@ -166,36 +166,13 @@ psync_cmd_io_rest(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, ssi
 	return 0;
 }
 
-#if defined(__x86_64__) && defined(SYS_pread64) && defined(SYS_pwrite64)
-/*
- * One pread/pwrite: the byte count or -errno. The system call instruction itself: it
- * clobbers only rcx and r11, so the caller keeps its values in registers across it and needs
- * no stack frame. glibc's pread/pwrite are cancellation points (~30 instructions switching
- * the cancellation type around the call) and syscall() shuffles its arguments and sets errno.
- */
+/* One pread/pwrite: the byte count or -errno (xnvme_be_linux_sys4(): no cancellation point) */
 static inline ssize_t
 psync_rw1(int fd, bool write, void *buf, size_t len, off_t off)
 {
-	register long r10 __asm__("r10") = (long)off;
-	long ret;
-
-	__asm__ volatile("syscall"
-			 : "=a"(ret)
-			 : "0"((long)(write ? SYS_pwrite64 : SYS_pread64)), "D"((long)fd), "S"(buf),
-			   "d"(len), "r"(r10)
-			 : "rcx", "r11", "memory");
-	return ret;
+	return xnvme_be_linux_sys4(write ? SYS_pwrite64 : SYS_pread64, fd, (long)(uintptr_t)buf,
+				   (long)len, (long)off);
 }
-#else
-/* One pread/pwrite: the byte count or -errno (elsewhere through the libc wrappers) */
-static inline ssize_t
-psync_rw1(int fd, bool write, void *buf, size_t len, off_t off)
-{
-	ssize_t ret = write ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
-
-	return ret < 0 ? -errno : ret;
-}
-#endif
 
 /*
  * The common case inline: a READ/WRITE that one pread/pwrite moves entirely. Partial
@@ -214,10 +191,7 @@ psync_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mb
 	(void)mbuf; /* files and these block devices carry no metadata */
 	(void)mbuf_nbytes;
 
-	if (XNVME_BE_UNLIKELY(!xnvme_be_linux_rw_geo_ok(ctx->dev))) {
-		return psync_cmd_io_rest(ctx, dbuf, dbuf_nbytes, PSYNC_NO_XFER);
-	}
-	kind = xnvme_be_linux_rw_decode_as(ctx, dbuf_nbytes, &off, &len, true);
+	kind = xnvme_be_linux_rw_decode(ctx, dbuf_nbytes, &off, &len);
 	if (XNVME_BE_UNLIKELY(kind != XNVME_BE_LINUX_RW_READ && kind != XNVME_BE_LINUX_RW_WRITE)) {
 		return psync_cmd_io_rest(ctx, dbuf, dbuf_nbytes, PSYNC_NO_XFER);
 	}

@@ -22,8 +22,42 @@
 
 #ifdef XNVME_HAVE_LIBURING
 
+#ifdef XNVME_BE_LINUX_URING_FAULTS
 int xnvme_be_linux_uring_fault_n;
 int xnvme_be_linux_uring_fault_err;
+
+/* An injected failure of the next enter, consumed (be_linux_uring.h) */
+static bool
+uring_fault_take(int *ret)
+{
+	if (xnvme_be_linux_uring_fault_n <= 0) {
+		return false;
+	}
+	xnvme_be_linux_uring_fault_n--;
+	*ret = -xnvme_be_linux_uring_fault_err;
+	return true;
+}
+
+static bool
+uring_fault_pending(void)
+{
+	return xnvme_be_linux_uring_fault_n > 0;
+}
+#else
+/* the library's build: no fault injection */
+static inline bool
+uring_fault_take(int *ret)
+{
+	(void)ret;
+	return false;
+}
+
+static inline bool
+uring_fault_pending(void)
+{
+	return false;
+}
+#endif
 
 static struct xnvme_be_linux_uring_caps uring_caps;
 static pthread_once_t uring_caps_once = PTHREAD_ONCE_INIT;
@@ -639,15 +673,14 @@ xnvme_be_linux_uring_flush_slow(struct xnvme_be_linux_uring *u)
 	if (!u->reg_tried && !sqpoll) {
 		xnvme_be_linux_uring_register_ring(u);
 	}
-	if (xnvme_be_linux_uring_fault_n > 0) {
-		xnvme_be_linux_uring_fault_n--;
-		ret = -xnvme_be_linux_uring_fault_err;
+	if (uring_fault_take(&ret)) {
+		/* the test-only build: ret holds the injected failure */
 	} else if (!sqpoll) {
 		ret = xnvme_be_linux_uring_enter_sq(u, xnvme_be_linux_uring_sq_pending(u));
 	} else {
 		ret = io_uring_submit(&u->ring);
 	}
-	u->fast = u->enabled && u->reg_tried && !sqpoll && xnvme_be_linux_uring_fault_n <= 0;
+	u->fast = u->enabled && u->reg_tried && !sqpoll && !uring_fault_pending();
 	return ret >= 0 ? 0 : xnvme_be_linux_uring_enter_err(u, ret);
 }
 
@@ -834,7 +867,7 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 	return true;
 }
 
-/* Both mechanisms make the core's poke tests themselves (poke_checks) */
+/* Rule 5 of xnvme_be.h: the poke tests of both mechanisms */
 static inline __attribute__((always_inline)) int
 uring_poke(struct xnvme_queue *queue, uint32_t max, bool pass)
 {
@@ -870,14 +903,3 @@ xnvme_be_linux_uring_poke_pass(struct xnvme_queue *queue, uint32_t max)
 }
 
 #endif /* XNVME_HAVE_LIBURING */
-
-unsigned int
-xnvme_be_linux_uring_queue_flags(struct xnvme_queue *queue)
-{
-#ifdef XNVME_HAVE_LIBURING
-	return queue->state ? ((struct xnvme_be_linux_uring *)queue->state)->setup_flags : 0;
-#else
-	(void)queue;
-	return 0;
-#endif
-}

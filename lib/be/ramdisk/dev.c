@@ -147,6 +147,7 @@ ramdisk_create(struct xnvme_dev *dev, const struct ramdisk_cfg *cfg, struct ramd
 		ramdisk_destroy(rd);
 		return err;
 	}
+	rd->rw_fast = rd->ns == &xnvme_ramdisk_ns_nvm && !cfg->ms && !rd->fdp;
 
 	*out = rd;
 	return 0;

@@ -143,6 +143,8 @@ extern const struct ramdisk_ns_ops xnvme_ramdisk_ns_zoned;
 extern const struct ramdisk_ns_ops xnvme_ramdisk_ns_kv;
 
 /* The backend's own mechanisms (dev.c, admin.c, sync.c), listed by be.c */
+/** The backend (lib/be/registry.def) and its mechanisms */
+extern const struct xnvme_be xnvme_be_ramdisk;
 extern const struct xnvme_be_dev xnvme_be_ramdisk_dev;
 extern const struct xnvme_be_admin xnvme_be_ramdisk_admin;
 extern const struct xnvme_be_sync xnvme_be_ramdisk_sync;
@@ -193,6 +195,8 @@ struct ramdisk {
 	uint64_t nbytes; ///< size of mem
 	uint64_t nlbas;  ///< namespace size (whole zones on a zoned namespace)
 	uint8_t lba_shift;
+	/** NVM namespace without metadata nor FDP: reads and writes may take nvm_rw_fast() */
+	bool rw_fast;
 	uint32_t lba_nbytes;
 
 	uint8_t *meta; ///< cfg.ms bytes per LBA, stored XOR the blank pattern (media.c)
@@ -386,8 +390,8 @@ xnvme_ramdisk_nvm_rw_fast(struct ramdisk *rd, struct xnvme_cmd_ctx *ctx, void *d
 	uint8_t *mem;
 
 	if ((opc != XNVME_SPEC_NVM_OPC_READ && opc != XNVME_SPEC_NVM_OPC_WRITE) ||
-	    ctx->cmd.common.nsid != RAMDISK_NSID || rd->ns != &xnvme_ramdisk_ns_nvm || rd->cfg.ms ||
-	    rd->fdp || slba >= rd->nlbas || nlbas > rd->nlbas - slba) {
+	    ctx->cmd.common.nsid != RAMDISK_NSID || !rd->rw_fast || slba >= rd->nlbas ||
+	    nlbas > rd->nlbas - slba) {
 		return 1;
 	}
 	nbytes = (size_t)nlbas << rd->lba_shift;

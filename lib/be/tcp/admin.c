@@ -29,7 +29,7 @@ tcp_admin_pseudo(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf, size
 
 const struct xnvme_be_admin xnvme_be_tcp_admin = {
 	.name = "tcp",
-	.check_support = NULL,
+	.check_support = xnvme_be_tcp_check_support,
 	.cmd_admin = tcp_admin_cmd,
 	.pseudo = tcp_admin_pseudo,
 };
@@ -72,7 +72,7 @@ tcp_sync_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbu
 
 const struct xnvme_be_sync xnvme_be_tcp_sync = {
 	.name = "tcp",
-	.check_support = NULL,
+	.check_support = xnvme_be_tcp_check_support,
 	.cmd_io = tcp_sync_io,
 	.cmd_iov = tcp_sync_iov,
 };

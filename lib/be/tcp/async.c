@@ -159,6 +159,9 @@ tcp_async_poke(struct xnvme_queue *queue, uint32_t max)
 	uint64_t now = 0;
 	int ret;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	if (XNVME_BE_UNLIKELY(aq->kicked)) {
 		uint64_t count;
 
@@ -192,6 +195,7 @@ tcp_async_poke(struct xnvme_queue *queue, uint32_t max)
 	return ret;
 }
 
+/* Rule 4: the command is already counted, a refusal takes the count back */
 static int
 submit(struct xnvme_cmd_ctx *ctx, void *dbuf, struct iovec *dvec, size_t dvec_cnt, size_t nbytes,
        void *mbuf, size_t mbuf_nbytes)
@@ -201,12 +205,12 @@ submit(struct xnvme_cmd_ctx *ctx, void *dbuf, struct iovec *dvec, size_t dvec_cn
 	int err;
 
 	if (XNVME_BE_UNLIKELY(dvec_cnt > XNVME_TCP_IOV_MAX)) {
-		return -EINVAL;
+		return xnvme_be_cmd_refused(ctx, -EINVAL);
 	}
 	err = xnvme_tcp_conn_submit(conn, ctx, dbuf, dvec, (uint32_t)dvec_cnt, nbytes, mbuf,
 				    mbuf_nbytes);
 	if (err) {
-		return err;
+		return xnvme_be_cmd_refused(ctx, err);
 	}
 	/* an armed timer fires no later than this command's deadline needs: leave it */
 	if (XNVME_BE_UNLIKELY(aq->timerfd >= 0 && !aq->timer_ns)) {
@@ -289,7 +293,7 @@ tcp_async_fd(struct xnvme_queue *queue)
 
 const struct xnvme_be_async xnvme_be_tcp_async = {
 	.name = "tcp",
-	.check_support = NULL,
+	.check_support = xnvme_be_tcp_check_support,
 	.init = tcp_async_init,
 	.term = tcp_async_term,
 	.poke = tcp_async_poke,

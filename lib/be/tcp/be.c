@@ -39,3 +39,12 @@ const struct xnvme_be xnvme_be_tcp = {
 	.sync = tcp_sync,
 	.async = tcp_async,
 };
+
+int
+xnvme_be_tcp_check_support(struct xnvme_dev *dev)
+{
+	if (dev->be != &xnvme_be_tcp || !dev->state) {
+		return xnvme_dev_set_errmsg(dev, -ENOTSUP, "the device is not opened through tcp");
+	}
+	return 0;
+}

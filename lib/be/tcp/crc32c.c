@@ -94,10 +94,3 @@ xnvme_tcp_crc32c(uint32_t crc, const void *buf, size_t len)
 #endif
 	return xnvme_tcp_crc32c_sw(crc, buf, len);
 }
-
-int
-xnvme_tcp_crc32c_hw(void)
-{
-	pthread_once(&g_once, crc32c_init);
-	return g_hw;
-}

@@ -42,7 +42,8 @@ _Static_assert(offsetof(struct disc_entry, traddr) == 512, "entry traddr");
 static int
 get_log(struct xnvme_dev *dev, void *buf, uint32_t nbytes)
 {
-	struct xnvme_cmd_ctx ctx = xnvme_cmd_ctx_from_dev(dev);
+	/* an admin command: no need for the identification xnvme_cmd_ctx_from_dev() settles */
+	struct xnvme_cmd_ctx ctx = {.dev = dev, .opts = XNVME_CMD_SYNC};
 	uint32_t numd = nbytes / 4 - 1;
 
 	ctx.cmd.common.opcode = XNVME_SPEC_ADM_OPC_LOG;

@@ -13,6 +13,7 @@
 #ifndef XNVME_TCP_H
 #define XNVME_TCP_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -38,10 +39,6 @@ xnvme_tcp_digest(const void *buf, size_t len)
 /** The portable slice-by-8 implementation (used without SSE4.2; the fuzzer compares both) */
 uint32_t
 xnvme_tcp_crc32c_sw(uint32_t crc, const void *buf, size_t len);
-
-/** 1 when the CPU's CRC32 instruction is used, 0 for the portable fallback */
-int
-xnvme_tcp_crc32c_hw(void);
 
 /* ------------------------------------------------------------------------------------------ */
 /* PDU parser (pdu.c): pure functions, no I/O                                                 */
@@ -328,6 +325,12 @@ int
 xnvme_tcp_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
 		    void *cb_args);
 
+/** check_support of the tcp mechanisms: a device the tcp backend opened */
+int
+xnvme_be_tcp_check_support(struct xnvme_dev *dev);
+
+/** The backend (lib/be/registry.def) and its mechanisms */
+extern const struct xnvme_be xnvme_be_tcp;
 extern const struct xnvme_be_dev xnvme_be_tcp_dev;
 extern const struct xnvme_be_admin xnvme_be_tcp_admin;
 extern const struct xnvme_be_sync xnvme_be_tcp_sync;

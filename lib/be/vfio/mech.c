@@ -178,17 +178,24 @@ async_poke(struct xnvme_queue *queue, uint32_t max)
 {
 	struct vfio_qpair *qp = queue->state;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	vfio_qpair_ring(qp);
 	return (int)vfio_qpair_reap(qp, max);
 }
 
+/* Rule 4: the command is already counted, a refusal takes the count back */
 static int
 async_iov(struct xnvme_cmd_ctx *ctx, struct iovec *dvec, size_t dvec_cnt, size_t dvec_nbytes,
 	  void *mbuf, size_t mbuf_nbytes)
 {
+	int err;
+
 	(void)dvec_nbytes;
-	return vfio_qpair_submit(ctx->async.queue->state, &ctx->cmd, dvec, dvec_cnt, mbuf,
-				 mbuf_nbytes, ctx);
+	err = vfio_qpair_submit(ctx->async.queue->state, &ctx->cmd, dvec, dvec_cnt, mbuf,
+				mbuf_nbytes, ctx);
+	return err ? xnvme_be_cmd_refused(ctx, err) : 0;
 }
 
 static int
@@ -196,8 +203,7 @@ async_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf, 
 {
 	struct iovec iov = {.iov_base = dbuf, .iov_len = dbuf ? dbuf_nbytes : 0};
 
-	return vfio_qpair_submit(ctx->async.queue->state, &ctx->cmd, &iov, 1, mbuf, mbuf_nbytes,
-				 ctx);
+	return async_iov(ctx, &iov, 1, dbuf_nbytes, mbuf, mbuf_nbytes);
 }
 
 /*

@@ -44,6 +44,8 @@ extern const struct xnvme_be_mem xnvme_be_vfio_mem;
 extern const struct xnvme_be_admin xnvme_be_vfio_admin;
 extern const struct xnvme_be_sync xnvme_be_vfio_sync;
 extern const struct xnvme_be_async xnvme_be_vfio_async;
+/** The backend (lib/be/registry.def) and its mechanisms */
+extern const struct xnvme_be xnvme_be_vfio;
 extern const struct xnvme_be_dev xnvme_be_vfio_dev;
 
 int

@@ -4,12 +4,14 @@
  * opened with admin=block, looks like a controller with one NVM namespace. Identify is
  * synthesised from the disk geometry (IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, re-read on every
  * identify): the logical sector size is the LBA size, the disk size gives nsze. Get Features
- * answers "number of queues" (xnvme_be_windows_synth_admin). Other commands: Invalid Opcode /
- * Invalid Field.
+ * answers "number of queues". Other commands: Invalid Opcode / Invalid Field. The identify data
+ * are lib/be/common/synth.c's.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include "be_windows.h"
+#include "../common/synth.h"
 #include <winioctl.h> /* after windows.h */
 
 int
@@ -37,6 +39,18 @@ xnvme_be_windows_geometry(HANDLE h, uint32_t *sector_nbytes, uint64_t *nbytes)
 	return 0;
 }
 
+static void
+block_ctrlr(const struct xnvme_dev *dev, struct xnvme_spec_idfy_ctrlr *ctrlr)
+{
+	char sn[64] = "0", nqn[256];
+
+	xnvme_be_windows_serial(dev, sn, sizeof(sn));
+	snprintf(nqn, sizeof(nqn), "nqn.2014-08.io.xnvme:block:%.190s", dev->ident.uri);
+	xnvme_be_synth_ctrlr(ctrlr, sn, "xNVMe disk via geometry", "0.7.5", XNVME_BE_SYNTH_MDTS,
+			     nqn);
+	ctrlr->vwc.present = 1;
+}
+
 static int
 block_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 {
@@ -52,8 +66,7 @@ block_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 	memset(&idfy, 0, sizeof(idfy));
 	switch (cns) {
 	case XNVME_SPEC_IDFY_CTRLR:
-		xnvme_be_windows_idfy_ctrlr(ctx->dev, &idfy.ctrlr, "xNVMe disk via geometry",
-					    "block");
+		block_ctrlr(ctx->dev, &idfy.ctrlr);
 		break;
 	case XNVME_SPEC_IDFY_NS:
 		err = xnvme_be_windows_geometry(state->h, &sector_nbytes, &nbytes);
@@ -61,11 +74,7 @@ block_idfy(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes)
 			xnvme_cpl_set_errno(ctx, -err);
 			return err;
 		}
-		idfy.ns.nsze = nbytes / sector_nbytes;
-		idfy.ns.ncap = idfy.ns.nsze;
-		idfy.ns.nuse = idfy.ns.nsze;
-		idfy.ns.nlbaf = 0; /* zero-based: one format */
-		idfy.ns.lbaf[0].ds = (uint8_t)XNVME_ILOG2(sector_nbytes);
+		xnvme_be_synth_ns(&idfy.ns, nbytes / sector_nbytes, sector_nbytes);
 		break;
 	case XNVME_SPEC_IDFY_CTRLR_IOCS:
 	case XNVME_SPEC_IDFY_NS_IOCS:
@@ -87,7 +96,14 @@ block_cmd_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void 
 {
 	(void)mbuf;
 	(void)mbuf_nbytes;
-	return xnvme_be_windows_synth_admin(ctx, dbuf, dbuf_nbytes, block_idfy);
+	switch (ctx->cmd.common.opcode) {
+	case XNVME_SPEC_ADM_OPC_IDFY:
+		return block_idfy(ctx, dbuf, dbuf_nbytes);
+	case XNVME_SPEC_ADM_OPC_GFEAT:
+		return xnvme_be_synth_gfeat(ctx);
+	default:
+		return xnvme_be_synth_status(ctx, 0x01); /* Invalid Command Opcode */
+	}
 }
 
 static int
@@ -107,5 +123,5 @@ const struct xnvme_be_admin xnvme_be_windows_admin_block = {
 	.name = "block",
 	.check_support = block_check_support,
 	.cmd_admin = block_cmd_admin,
-	.pseudo = xnvme_be_windows_pseudo_none,
+	.pseudo = xnvme_be_pseudo_none,
 };

@@ -61,12 +61,16 @@ xnvme_iocp_open(struct xnvme_queue *queue, struct xnvme_iocp *io)
 	return 0;
 }
 
-/* Hands a command finished at submission to the port; its status is already in cpl */
+/*
+ * Hands a command finished at submission to the port; its status is already in cpl. The one
+ * refusal of cmd_io/cmd_iov: it takes the core's count back (rule 4 of xnvme_be.h)
+ */
 static int
 iocp_post_done(struct xnvme_iocp *io, struct xnvme_iocp_slot *slot)
 {
 	if (!PostQueuedCompletionStatus(io->port, 0, XNVME_IOCP_KEY_DONE, &slot->ov)) {
-		return -EAGAIN; /* not queued: no side effects beyond cpl, which the caller resets */
+		/* not queued: no side effects beyond cpl, which the caller resets */
+		return xnvme_be_cmd_refused(slot->ctx, -EAGAIN);
 	}
 	return 0;
 }
@@ -200,6 +204,9 @@ iocp_poke(struct xnvme_queue *queue, uint32_t max)
 	OVERLAPPED_ENTRY e[XNVME_IOCP_BATCH];
 	uint32_t reaped = 0;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	max = max ? max : UINT32_MAX;
 	while (reaped < max) {
 		ULONG want = max - reaped < XNVME_IOCP_BATCH ? max - reaped : XNVME_IOCP_BATCH;

@@ -60,6 +60,9 @@ iocp_th_poke(struct xnvme_queue *queue, uint32_t max)
 	uint32_t head = th->head, tail = __atomic_load_n(&th->tail, __ATOMIC_ACQUIRE);
 	uint32_t reaped = 0;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	max = max ? max : UINT32_MAX;
 	while (head != tail && reaped < max) {
 		OVERLAPPED_ENTRY e = th->ring[head];

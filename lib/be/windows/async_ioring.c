@@ -221,7 +221,8 @@ ioring_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *m
 	hr = write ? g_api.write(state->ring, file, buf, (UINT32)len, off, 0, (UINT_PTR)ctx, 0)
 		   : g_api.read(state->ring, file, buf, (UINT32)len, off, (UINT_PTR)ctx, 0);
 	if (FAILED(hr)) {
-		return -EBUSY; /* the submission queue is full: poke, then retry */
+		/* the submission queue is full: poke, then retry (rule 4 of xnvme_be.h) */
+		return xnvme_be_cmd_refused(ctx, -EBUSY);
 	}
 	state->unsubmitted++;
 	return 0;
@@ -251,6 +252,9 @@ ioring_poke(struct xnvme_queue *queue, uint32_t max)
 	struct ioring_state *state = queue->state;
 	uint32_t reaped = 0;
 
+	if (XNVME_BE_UNLIKELY(xnvme_be_poke_skip(queue))) {
+		return 0;
+	}
 	max = max ? max : UINT32_MAX;
 	while (state->done_head != state->done_tail && reaped < max) {
 		struct xnvme_cmd_ctx *ctx = state->done[state->done_head];

@@ -41,11 +41,6 @@ xnvme_be_windows_status(struct xnvme_cmd_ctx *ctx, uint8_t sc)
 int
 xnvme_be_windows_errno(DWORD werr);
 
-/** Topology pseudo-commands where there is no controller to reach: -ENOSYS */
-int
-xnvme_be_windows_pseudo_none(struct xnvme_dev *dev, enum xnvme_be_pseudo op, void *buf,
-			     size_t nbytes);
-
 /**
  * An admin command on the NVMe disk `h`: Identify, Get Log Page and Get Features as property
  * queries, the others through IOCTL_STORAGE_PROTOCOL_COMMAND. 0 or negative errno (-EIO with
@@ -68,19 +63,9 @@ xnvme_be_windows_ioctl(HANDLE h, DWORD code, void *buf, DWORD nbytes, DWORD *ret
 int
 xnvme_be_windows_geometry(HANDLE h, uint32_t *sector_nbytes, uint64_t *nbytes);
 
-/**
- * The admin commands of the synthesising mechanisms ("file", "block"): Identify through `idfy`,
- * Get Features "number of queues", Invalid Opcode / Invalid Field otherwise. 0 or -EIO with
- * the status in cpl.
- */
-int
-xnvme_be_windows_synth_admin(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes,
-			     int (*idfy)(struct xnvme_cmd_ctx *, void *, size_t));
-
-/** Fills the controller identify fields shared by the synthesising admin mechanisms */
+/** A serial number that tells files and disks apart: volume serial and file index */
 void
-xnvme_be_windows_idfy_ctrlr(struct xnvme_dev *dev, struct xnvme_spec_idfy_ctrlr *ctrlr,
-			    const char *mn, const char *nqn_kind);
+xnvme_be_windows_serial(const struct xnvme_dev *dev, char *sn, size_t len);
 
 /** Whether `uri` names a physical disk, \\.\PhysicalDriveN (case-insensitive) */
 bool
@@ -90,6 +75,8 @@ xnvme_be_windows_is_disk(const char *uri);
 int
 xnvme_be_windows_size(const struct xnvme_be_windows_state *state, uint64_t *nbytes);
 
+/** The backend (lib/be/registry.def) and its mechanisms */
+extern const struct xnvme_be xnvme_be_windows;
 extern const struct xnvme_be_dev xnvme_be_windows_dev;
 extern const struct xnvme_be_mem xnvme_be_windows_mem;
 extern const struct xnvme_be_admin xnvme_be_windows_admin_file;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "be_windows.h"
+#include "../common/synth.h"
 #include "nvme_pass.h"
 #include <winioctl.h> /* after windows.h */
 
@@ -194,7 +195,8 @@ const struct xnvme_be_admin xnvme_be_windows_admin_nvme = {
 	.name = "nvme",
 	.check_support = nvme_check_support,
 	.cmd_admin = nvme_cmd_admin,
-	.pseudo = xnvme_be_windows_pseudo_none,
+	.pseudo =
+		xnvme_be_pseudo_none, /* no controller operations through Windows' storage stack */
 };
 
 const struct xnvme_be_sync xnvme_be_windows_sync_nvme = {

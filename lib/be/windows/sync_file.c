@@ -62,7 +62,6 @@ xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *of
 	uint8_t opc = (uint8_t)ctx->cmd.common.opcode;
 	uint64_t tbytes, lba_nbytes, nlbas, nlb = (uint64_t)ctx->cmd.nvm.nlb + 1;
 	uint32_t ssw;
-	int err;
 
 	*off = ctx->cmd.nvm.slba;
 	*len = avail;
@@ -70,11 +69,7 @@ xnvme_be_windows_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *of
 	switch (opc) {
 	case XNVME_SPEC_NVM_OPC_READ:
 	case XNVME_SPEC_NVM_OPC_WRITE:
-		err = xnvme_dev_ensure_geo(ctx->dev);
-		if (err) {
-			return rw_errno(ctx, -err);
-		}
-		ssw = ctx->dev->geo.ssw;
+		ssw = ctx->dev->geo.ssw; /* final: rule 1 of xnvme_be.h */
 		lba_nbytes = 1ULL << ssw;
 		*len = nlb << ssw;
 		if (*len > avail || *off > ((uint64_t)INT64_MAX >> ssw)) {
