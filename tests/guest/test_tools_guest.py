@@ -129,7 +129,7 @@ def test_read_beyond_the_namespace_fails_with_its_status(uri, tmp_path):
                "--data-nbytes", 512, "--data-output", tmp_path / "y.bin")
     err = proc.stderr.decode()
     assert proc.returncode == EXIT_FAILED, err
-    assert "LBA Out of Range (sct 0x0, sc 0x80)" in err, err
+    assert "LBA Out of Range (sct 0x0, sc 0x80, cdw0 0x0)" in err, err
 
 
 def test_zoned_reset_append_report():
