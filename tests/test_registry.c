@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The backend contract as the registry shows it (lib/be/xnvme_be.h, lib/be/registry.def):
- * the registry lists the names of registry.def in order (the original's seven first), each backend's mechanism lists are
- * non-empty for every kind, names are unique within a kind and resolve by name, every entry
- * point of every mechanism of a built backend is defined (none is NULL: a mechanism the build
- * lacks answers -ENOSYS instead), and the help and completion listings name every mechanism of
- * the built backends and none of the others. Links the static library for
- * lib/xnvme_registry.h; also runs under Wine (tests/windows/meson.build).
+ * the registry lists the names of registry.def in order (the original's seven first), each
+ * backend's mechanism lists are non-empty for every kind, names are unique within a kind and
+ * resolve by name, every entry of a built backend's dev table (its URI claim and forms
+ * included) and of its mechanisms is defined (none is NULL: a mechanism the build lacks
+ * answers -ENOSYS instead), and the help and completion listings name every mechanism of the
+ * built backends and none of the others. Links the static library for lib/xnvme_registry.h;
+ * also runs under Wine (tests/windows/meson.build).
  */
 #include <string.h>
 #include "xnvme_registry.h"
@@ -39,7 +40,8 @@ check_entries(const struct xnvme_be *be)
 {
 	const struct xnvme_be_dev *d = be->dev;
 
-	CHECK(d && d->enumerate && d->dev_open && d->dev_close);
+	CHECK(d && d->enumerate && d->dev_open && d->dev_close && d->uri_claim && d->uri_forms &&
+	      d->uri_forms[0]);
 	for (const struct xnvme_be_mem *const *m = be->mem; m && *m; ++m) {
 		const struct xnvme_be_mem *x = *m;
 

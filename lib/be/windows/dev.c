@@ -273,4 +273,6 @@ const struct xnvme_be_dev xnvme_be_windows_dev = {
 	.enumerate = windows_enumerate,
 	.dev_open = windows_dev_open,
 	.dev_close = windows_dev_close,
+	.uri_claim = xnvme_be_uri_claim_path,
+	.uri_forms = "a path to a file, a volume or a disk \\\\.\\PhysicalDriveN",
 };
