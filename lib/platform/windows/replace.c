@@ -10,31 +10,6 @@
 #include <windows.h>
 #include "xnvme_plat.h"
 
-static int
-werr_errno(DWORD werr)
-{
-	switch (werr) {
-	case ERROR_FILE_NOT_FOUND:
-	case ERROR_PATH_NOT_FOUND:
-		return ENOENT;
-	case ERROR_ACCESS_DENIED:
-	case ERROR_SHARING_VIOLATION:
-	case ERROR_LOCK_VIOLATION:
-	case ERROR_UNABLE_TO_REMOVE_REPLACED:
-	case ERROR_UNABLE_TO_MOVE_REPLACEMENT:
-		return EACCES;
-	case ERROR_WRITE_PROTECT:
-		return EROFS;
-	case ERROR_DISK_FULL:
-	case ERROR_HANDLE_DISK_FULL:
-		return ENOSPC;
-	case ERROR_FILENAME_EXCED_RANGE:
-		return ENAMETOOLONG;
-	default:
-		return EIO;
-	}
-}
-
 /* The path of the file `path` names, links followed ("\\?\C:\..." shortened to "C:\...") */
 static int
 final_path(const char *path, char *target)
@@ -44,12 +19,12 @@ final_path(const char *path, char *target)
 	DWORD n;
 
 	if (h == INVALID_HANDLE_VALUE) {
-		return -werr_errno(GetLastError());
+		return -xnvme_plat_windows_errno(GetLastError());
 	}
 	n = GetFinalPathNameByHandleA(h, target, XNVME_PLAT_PATH_MAX, FILE_NAME_NORMALIZED);
 	CloseHandle(h);
 	if (!n || n >= XNVME_PLAT_PATH_MAX) {
-		return n ? -ENAMETOOLONG : -werr_errno(GetLastError());
+		return n ? -ENAMETOOLONG : -xnvme_plat_windows_errno(GetLastError());
 	}
 	if (!strncmp(target, "\\\\?\\", 4) && target[4] && target[5] == ':') {
 		memmove(target, target + 4, strlen(target + 4) + 1);
@@ -95,7 +70,7 @@ xnvme_plat_replace_begin(const char *path, char *target, char *tmp)
 			return 1;
 		}
 		if (GetLastError() != ERROR_FILE_EXISTS) {
-			return -werr_errno(GetLastError());
+			return -xnvme_plat_windows_errno(GetLastError());
 		}
 	}
 	return -EEXIST;
@@ -111,7 +86,7 @@ xnvme_plat_replace_end(const char *tmp, const char *target, int commit)
 		return 0;
 	}
 	if (commit) {
-		err = -werr_errno(GetLastError());
+		err = -xnvme_plat_windows_errno(GetLastError());
 		if (GetFileAttributesA(target) == INVALID_FILE_ATTRIBUTES) {
 			/* ERROR_UNABLE_TO_MOVE_REPLACEMENT: the old file is gone, keep the new one */
 			return MoveFileExA(tmp, target, MOVEFILE_WRITE_THROUGH) ? 0 : err;
