@@ -37,6 +37,19 @@ XNVME_STATIC_ASSERT(sizeof(struct xnvme_be_attr_list) == 8, "Incorrect size")
 int
 xnvme_be_attr_list_bundled(struct xnvme_be_attr_list **list);
 
+/**
+ * The names of the mechanisms of one kind that a built backend offers: what `opts.mem`,
+ * `opts.admin`, `opts.sync` or `opts.async` accept with `opts.be` set to `be`, in the backend's
+ * order, separated by single blanks (e.g. "posix hugepage"). An addition to the 0.7.5 API.
+ * Thread safety: safe from any thread.
+ * @param be a backend name of xnvme_be_attr_list_bundled()
+ * @param kind "mem", "admin", "sync" or "async"
+ * @return a string in static storage, or NULL with errno EINVAL (NULL, an unknown backend or
+ * kind) or ENOSYS (a backend not built into this library)
+ */
+const char *
+xnvme_be_mech_names(const char *be, const char *kind);
+
 #ifdef __cplusplus
 }
 #endif

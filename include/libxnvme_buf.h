@@ -100,9 +100,15 @@ void
 xnvme_buf_diff_pr(const void *expected, const void *actual, size_t nbytes, int opts);
 
 /**
- * Writes the `nbytes` of the buffer to the file at `path` (created, truncated) through the file
- * API. @return 0, -EINVAL for a NULL argument, or the negative errno of the open or write.
- * Thread safety: safe from any thread; concurrent calls on one path race like any writers.
+ * Writes the `nbytes` of the buffer to the file at `path` through the file API, so that the
+ * file then holds exactly them. An existing regular file (also through a symbolic link, which
+ * stays) is replaced only whole: the bytes go to a new file beside it, with its mode, owner
+ * and group, which is synced and then renamed over it; after any failure the file holds its
+ * old bytes. Any other path is created, or written as it is (a device, a FIFO).
+ * @return 0, -EINVAL for a NULL argument, -EACCES when the file is not writable or its
+ * directory takes no new file, -EPERM when its owner or group cannot be kept, or the negative
+ * errno of the open, write (e.g. -ENOSPC), sync or rename.
+ * Thread safety: safe from any thread; of concurrent calls on one path, one's bytes stay.
  */
 int
 xnvme_buf_to_file(void *buf, size_t nbytes, const char *path);

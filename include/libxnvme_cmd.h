@@ -61,8 +61,10 @@ xnvme_cmd_ctx_set_cb(struct xnvme_cmd_ctx *ctx, xnvme_queue_cb cb, void *cb_arg)
 }
 
 /**
- * A synchronous context for `dev`: every byte zero except dev and opts.
- * Thread safety: safe from any thread (it only builds a value).
+ * A synchronous context for `dev`: every byte zero except dev and opts. Identifies the device
+ * first when that has not happened yet (libxnvme_dev.h, the getters), so that no command waits
+ * for it. Thread safety: safe from any thread (concurrent first calls wait for one
+ * identification, as the getters do).
  */
 struct xnvme_cmd_ctx
 xnvme_cmd_ctx_from_dev(struct xnvme_dev *dev);

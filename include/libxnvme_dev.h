@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
- * Device handles: open, close, enumerate, and lazily identified properties (identify data,
- * geometry, namespace id, command set).
+ * Device handles: open, close, enumerate, and their properties: the namespace id and options
+ * fixed at open, and the identify data, geometry and command set identified once, at first
+ * need (see the getters below).
  *
  * Thread safety: one handle may be used from many threads at once (synchronous commands with
  * a context per thread, one queue per thread, the getters, xnvme_dev_derive_geo()); only
@@ -58,60 +59,79 @@ xnvme_dev_derive_geo(struct xnvme_dev *dev);
 
 /*
  * The getters below return data and pointers into the handle, valid until xnvme_dev_close().
- * The first getter that needs identify data or the geometry issues the identify commands; the
- * other threads calling at the same time wait for it and all see the same result.
+ * Identification (the identify commands and the geometry derived from them) runs once per
+ * handle, at the first of: a getter that says "identifies the device first" below,
+ * xnvme_queue_init() and xnvme_cmd_ctx_from_dev(); the other threads calling at the same time
+ * wait for it and all see the same result. xnvme_dev_get_nsid(), xnvme_dev_get_opts() and
+ * xnvme_dev_get_be_state() return what the open fixed and never trigger it.
  * Thread safety (all getters): safe to call concurrently on one handle, with I/O and with
- * xnvme_dev_derive_geo(); after the first call they take no lock and issue no command.
+ * xnvme_dev_derive_geo(); once the device is identified they take no lock and issue no command.
  */
 
 /**
- * The geometry (all zero, type unknown, when it could not be derived). Clients may cache the
- * pointer for the handle's lifetime. Thread safety: see the getters above.
+ * The geometry (all zero, type unknown, when it could not be derived); identifies the device
+ * first. Clients may cache the pointer for the handle's lifetime. Thread safety: see the
+ * getters above.
  */
 const struct xnvme_geo *
 xnvme_dev_get_geo(const struct xnvme_dev *dev);
 
-/** Identify Controller data. Thread safety: see the getters above. */
+/** Identify Controller data; identifies the device first. Thread safety: see above. */
 const struct xnvme_spec_idfy_ctrlr *
 xnvme_dev_get_ctrlr(const struct xnvme_dev *dev);
 
-/** I/O command set specific Identify Controller data. Thread safety: see the getters above. */
+/**
+ * I/O command set specific Identify Controller data; identifies the device first.
+ * Thread safety: see the getters above.
+ */
 const struct xnvme_spec_idfy_ctrlr *
 xnvme_dev_get_ctrlr_css(const struct xnvme_dev *dev);
 
-/** Identify Namespace data. Thread safety: see the getters above. */
+/** Identify Namespace data; identifies the device first. Thread safety: see above. */
 const struct xnvme_spec_idfy_ns *
 xnvme_dev_get_ns(const struct xnvme_dev *dev);
 
-/** I/O command set specific Identify Namespace data. Thread safety: see the getters above. */
+/**
+ * I/O command set specific Identify Namespace data; identifies the device first.
+ * Thread safety: see the getters above.
+ */
 const struct xnvme_spec_idfy_ns *
 xnvme_dev_get_ns_css(const struct xnvme_dev *dev);
 
-/** Namespace identifier; cheap, meant for every I/O. Thread safety: see the getters above. */
+/**
+ * Namespace identifier, fixed at open: never identifies the device, takes no lock (cheap,
+ * meant for every I/O). Thread safety: see the getters above.
+ */
 uint32_t
 xnvme_dev_get_nsid(const struct xnvme_dev *dev);
 
-/** Command set identifier. Thread safety: see the getters above. */
+/** Command set identifier; identifies the device first. Thread safety: see above. */
 uint8_t
 xnvme_dev_get_csi(const struct xnvme_dev *dev);
 
-/** Identifiers (URI, type, nsid, command set). Thread safety: see the getters above. */
+/**
+ * Identifiers (URI, type, nsid, command set); identifies the device first (the command set
+ * comes from it). Thread safety: see the getters above.
+ */
 const struct xnvme_ident *
 xnvme_dev_get_ident(const struct xnvme_dev *dev);
 
 /**
  * The effective options, with the names of the backend and mechanisms actually in use; fixed
- * at open. Thread safety: see the getters above.
+ * at open: never identifies the device. Thread safety: see the getters above.
  */
 const struct xnvme_opts *
 xnvme_dev_get_opts(const struct xnvme_dev *dev);
 
-/** The backend's private state (opaque), fixed at open. Thread safety: see the getters above. */
+/**
+ * The backend's private state (opaque), fixed at open: never identifies the device.
+ * Thread safety: see the getters above.
+ */
 const void *
 xnvme_dev_get_be_state(const struct xnvme_dev *dev);
 
 /**
- * Shift converting LBAs to bytes (derives the geometry first when needed).
+ * Shift converting LBAs to bytes; identifies the device first (the geometry gives it).
  * Thread safety: see the getters above.
  */
 uint64_t

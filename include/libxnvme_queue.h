@@ -68,8 +68,10 @@ enum xnvme_queue_opts {
  * Creates a queue of 1..4096 outstanding commands (`capacity`, one-based; the pool holds
  * capacity + 1 contexts) into *queue, using the handle's async mechanism. `opts`: 0 or bits of
  * enum xnvme_queue_opts (IOPOLL/SQPOLL honoured by io_uring and io_uring_cmd, POKE_SPIN by the
- * mechanisms whose pokes may wait, ignored by the others). Several
- * threads may create queues on the same device at once; a queue belongs to one thread.
+ * mechanisms whose pokes may wait, ignored by the others). Identifies the device first when
+ * that has not happened yet (libxnvme_dev.h, the getters): the queue's commands take their
+ * transfer sizes from the geometry. Several threads may create queues on the same device at
+ * once; a queue belongs to one thread.
  * @return 0, or -EINVAL (bad capacity, NULL device or `queue`), -ENOMEM, or the mechanism's
  *	   error
  */

@@ -2,7 +2,8 @@
 /*
  * Device open through the registry (lib/registry.c) and mechanism selection. Backends not
  * built for this platform stay in the registry (enabled = false) so that their names are known
- * and reported.
+ * and reported. A failed open reports the error of the backends that own the URI, which each
+ * backend's dev table says (uri_claim, uri_forms): no URI form is known here.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -59,155 +60,45 @@ xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin,
 }
 
 /*
- * Which backend owns a URI, for the error of an open that no backend accepted. The backends
- * below take URIs of a form of their own; every other backend (linux, windows) takes paths,
- * which is what a URI of none of these forms is. A backend that lacks a mechanism the caller
- * named is blamed only for a URI of its form, never for a path it would not have opened anyway.
- * The forms follow the backends' own parsers (lib/be/ramdisk/uri.c, lib/be/vfio/dev.c,
- * lib/be/tcp/uri.c); tests/test_open_errors.c holds them to those, backend by backend.
+ * Which backends own a URI, for the error of an open that no backend accepted: those that claim
+ * it most strongly, each by its own parser (struct xnvme_be_dev's uri_claim). A backend of
+ * paths claims every URI as a path, so it owns those of no other backend's form. A name alone
+ * (a backend not built here) claims nothing. Worked out at the first failure only: an open
+ * that succeeds asks no backend.
  */
-static bool
-form_size(const char *uri, size_t len)
-{
-	/* "<N>GB" and what a user writes for a size: digits, a fraction, a unit, "i", "B" */
-	size_t i = 0;
-
-	while (i < len && uri[i] >= '0' && uri[i] <= '9') {
-		++i;
-	}
-	if (!i) {
-		return false;
-	}
-	if (i < len && uri[i] == '.') {
-		for (++i; i < len && uri[i] >= '0' && uri[i] <= '9'; ++i) {
-		}
-	}
-	if (i < len && strchr("kKmMgGtTpP", uri[i])) {
-		i += 1 + (i + 1 < len && uri[i + 1] == 'i');
-	}
-	if (i < len && (uri[i] == 'B' || uri[i] == 'b')) {
-		++i;
-	}
-	return i == len && !(uri[len - 1] >= '0' && uri[len - 1] <= '9');
-}
-
-static bool
-hex_run(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; ++i) {
-		if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i]) {
-			return false;
-		}
-	}
-	return true;
-}
-
-static bool
-form_pci(const char *uri, size_t len)
-{
-	/* "DDDD:BB:DD.F" or "BB:DD.F" */
-	if (len == 12 && hex_run(uri, 4) && uri[4] == ':') {
-		uri += 5;
-		len -= 5;
-	}
-	return len == 7 && hex_run(uri, 2) && uri[2] == ':' && hex_run(uri + 3, 2) &&
-	       uri[5] == '.' && uri[6] >= '0' && uri[6] <= '7';
-}
-
-static bool
-form_tcp(const char *uri, size_t len)
-{
-	/* "host:port" or "[v6addr]:port", no '/', port 1-65535 */
-	const char *port;
-	unsigned long val = 0;
-	size_t plen;
-
-	if (!len || memchr(uri, '/', len)) {
-		return false;
-	}
-	if (uri[0] == '[') {
-		const char *end = memchr(uri, ']', len);
-
-		if (!end || end == uri + 1 || end + 1 >= uri + len || end[1] != ':') {
-			return false;
-		}
-		port = end + 2;
-	} else {
-		const char *colon = memchr(uri, ':', len);
-
-		if (!colon || colon == uri ||
-		    memchr(colon + 1, ':', len - (size_t)(colon + 1 - uri))) {
-			return false;
-		}
-		port = colon + 1;
-	}
-	plen = len - (size_t)(port - uri);
-	if (!plen || plen > 5) {
-		return false;
-	}
-	for (size_t i = 0; i < plen; ++i) {
-		if (port[i] < '0' || port[i] > '9') {
-			return false;
-		}
-		val = val * 10 + (unsigned long)(port[i] - '0');
-	}
-	return val >= 1 && val <= 65535;
-}
-
-static const struct {
-	const char *be;
-	bool (*match)(const char *uri, size_t len); ///< the part before '?' (options)
-	const char *accepted;
-} uri_forms[] = {
-	{"ramdisk", form_size,
-	 "<N>GB, N a whole number >= 1 of GiB (e.g. 1GB, 8GB), optionally followed by "
-	 "?key=value,... options"},
-	{"vfio", form_pci, "the PCI address DDDD:BB:DD.F of an NVMe function bound to vfio-pci"},
-	{"tcp", form_tcp, "traddr:trsvcid or [v6addr]:trsvcid of an NVMe/TCP target"},
+struct uri_owners {
+	const char *uri;
+	int max; ///< the strongest claim on `uri`; -1 until worked out
 };
-#define URI_FORMS_LEN (sizeof(uri_forms) / sizeof(uri_forms[0]))
-#define PATH_ACCEPTED "a path to a file, a block device or an NVMe device"
 
-/* The backend whose form `uri` has; NULL for a path */
-static const char *
-uri_form_owner(const char *uri)
+static enum xnvme_be_uri_claim
+uri_claim(const struct xnvme_be *be, const char *uri)
 {
-	const char *query = strchr(uri, '?');
-	size_t len = query ? (size_t)(query - uri) : strlen(uri);
-
-	for (size_t i = 0; i < URI_FORMS_LEN; ++i) {
-		if (uri_forms[i].match(uri, len)) {
-			return uri_forms[i].be;
-		}
-	}
-	return NULL;
+	return be->dev ? be->dev->uri_claim(uri) : XNVME_BE_URI_NONE;
 }
 
-/* What backend `be` takes, for messages */
-static const char *
-uri_form_accepted(const char *be)
-{
-	for (size_t i = 0; i < URI_FORMS_LEN; ++i) {
-		if (!strcmp(uri_forms[i].be, be)) {
-			return uri_forms[i].accepted;
-		}
-	}
-	return PATH_ACCEPTED;
-}
-
-/* Whether backend `be` owns a URI whose form is owned by `form` (NULL: a path) */
+/* Whether backend `be` owns the URI: no claim is stronger than its own, and it has one */
 static bool
-uri_form_owned_by(const char *form, const char *be)
+uri_owned_by(struct uri_owners *own, const struct xnvme_be *be)
 {
-	if (form) {
-		return !strcmp(form, be);
-	}
-	for (size_t i = 0; i < URI_FORMS_LEN; ++i) {
-		if (!strcmp(uri_forms[i].be, be)) {
-			return false;
+	enum xnvme_be_uri_claim claim = uri_claim(be, own->uri);
+
+	if (own->max < 0) {
+		own->max = XNVME_BE_URI_NONE;
+		for (int i = 0; i < xnvme_be_registry_len; ++i) {
+			int other = (int)uri_claim(xnvme_be_registry[i], own->uri);
+
+			own->max = other > own->max ? other : own->max;
 		}
 	}
-	return true;
+	return claim != XNVME_BE_URI_NONE && (int)claim == own->max;
+}
+
+/* Whether `be` answers for the URI: a backend the caller named does, whatever the URI's form */
+static bool
+owns(const struct xnvme_opts *opts, struct uri_owners *own, const struct xnvme_be *be)
+{
+	return opts->be || uri_owned_by(own, be);
 }
 
 /*
@@ -396,7 +287,7 @@ accepted_forms(char *buf, size_t len)
 			continue;
 		}
 		n = snprintf(buf + used, len - used, "%s%s: %s", used ? "; " : "", be->name,
-			     uri_form_accepted(be->name));
+			     be->dev->uri_forms);
 		used += n > 0 ? (size_t)n : 0;
 	}
 }
@@ -404,15 +295,13 @@ accepted_forms(char *buf, size_t len)
 int
 xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *opts)
 {
-	const char *form = uri_form_owner(uri);
+	struct uri_owners own = {uri, -1};
 	struct open_verdict best = {0};
 	bool be_named_found = false;
 
 	best.score = -1;
 	for (int i = 0; i < xnvme_be_registry_len; ++i) {
 		const struct xnvme_be *be = xnvme_be_registry[i];
-		/* a backend the caller named owns the URI whatever its form */
-		bool owner = opts->be || uri_form_owned_by(form, be->name);
 		char why[XNVME_ERRMSG_LEN + 128];
 		int err;
 
@@ -422,15 +311,14 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		be_named_found = true;
 		if (!be->enabled) {
 			/* named, or the URI is of its own form (not merely a path): the reason */
-			if (opts->be || (form && !strcmp(form, be->name))) {
-				const char *takes = uri_form_accepted(be->name);
-				bool has_form = strcmp(takes, PATH_ACCEPTED) != 0;
-
+			if (opts->be ||
+			    (uri_claim(be, uri) == XNVME_BE_URI_FORM && uri_owned_by(&own, be))) {
 				snprintf(why, sizeof(why),
-					 "backend is not built into this library%s%s",
-					 has_form ? "; it takes " : "", has_form ? takes : "");
+					 "backend is not built into this library%s%.400s",
+					 be->dev ? "; it takes " : "",
+					 be->dev ? be->dev->uri_forms : "");
 				verdict_offer(&best, -ENOSYS, opts->be ? RANK_FAILED : RANK_NO_MECH,
-					      owner, be->name, why);
+					      true, be->name, why);
 			}
 			continue;
 		}
@@ -445,7 +333,8 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		}
 		err = resolve_named(dev, opts, why, sizeof(why));
 		if (err) {
-			verdict_offer(&best, err, RANK_NO_MECH, owner, be->name, why);
+			verdict_offer(&best, err, RANK_NO_MECH, owns(opts, &own, be), be->name,
+				      why);
 			continue;
 		}
 
@@ -465,10 +354,11 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 			if (err == -ENXIO && opts->be) {
 				/* the named backend does not take this URI: say what it takes */
 				snprintf(dev->errmsg, sizeof(dev->errmsg),
-					 "'%.200s' is not a %s URI: it takes %s", uri, be->name,
-					 uri_form_accepted(be->name));
+					 "'%.200s' is not a %s URI: it takes %.200s", uri, be->name,
+					 be->dev->uri_forms);
 			}
-			verdict_offer(&best, err, rank, owner, be->name, dev->errmsg);
+			verdict_offer(&best, err, rank, owns(opts, &own, be), be->name,
+				      dev->errmsg);
 			if (err == -EPERM) {
 				break;
 			}
@@ -477,14 +367,14 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 
 		if (!dev->mem || !dev->admin || !dev->sync || !dev->async) {
 			be->dev->dev_close(dev);
-			verdict_offer(&best, -ENOSYS, RANK_FAILED, owner, be->name,
+			verdict_offer(&best, -ENOSYS, RANK_FAILED, owns(opts, &own, be), be->name,
 				      "backend left a mechanism kind unselected");
 			continue;
 		}
 		err = check_support(dev, opts, why, sizeof(why));
 		if (err) {
 			be->dev->dev_close(dev);
-			verdict_offer(&best, err, RANK_FAILED, owner, be->name, why);
+			verdict_offer(&best, err, RANK_FAILED, owns(opts, &own, be), be->name, why);
 			continue;
 		}
 

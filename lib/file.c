@@ -69,11 +69,11 @@ xnvme_file_get_cmd_ctx(struct xnvme_dev *fh)
 /*
  * Moves nbytes between buf and the file at path through the file API, on the backend of this
  * OS's files (a path like "1GB" is a file here, not a ramdisk). Writing creates and truncates
- * the file so that it holds exactly the buffer; reading stops at end of file (a shorter file
- * is not an error).
+ * the file so that it holds exactly the buffer, and with `sync` syncs it before closing;
+ * reading stops at end of file (a shorter file is not an error).
  */
 static int
-buf_file_xfer(void *buf, size_t nbytes, const char *path, bool write)
+buf_file_xfer(void *buf, size_t nbytes, const char *path, bool write, bool sync)
 {
 	struct xnvme_opts opts = xnvme_opts_default();
 	struct xnvme_cmd_ctx ctx;
@@ -81,9 +81,6 @@ buf_file_xfer(void *buf, size_t nbytes, const char *path, bool write)
 	size_t done = 0;
 	int err = 0;
 
-	if (!buf || !path) {
-		return -EINVAL;
-	}
 	opts.be = XNVME_PLAT_FILE_BE;
 	opts.rdwr = 0;
 	opts.wronly = write;
@@ -106,18 +103,45 @@ buf_file_xfer(void *buf, size_t nbytes, const char *path, bool write)
 		}
 		done += ctx.cpl.result;
 	}
+	if (!err && sync) {
+		err = xnvme_file_sync(fh);
+	}
 	xnvme_file_close(fh);
 	return err;
 }
 
+/*
+ * An existing regular file is replaced only whole: the buffer goes to a new file beside it
+ * (same mode, owner and group), synced, then renamed over it; on any failure the new file is
+ * removed and the old bytes stay. Other paths (absent, a device, a FIFO) are written as they
+ * are, as the tools do (docs/reliability.md).
+ */
 int
 xnvme_buf_to_file(void *buf, size_t nbytes, const char *path)
 {
-	return buf_file_xfer(buf, nbytes, path, true);
+	char target[XNVME_PLAT_PATH_MAX], tmp[XNVME_PLAT_PATH_MAX];
+	int replace, err;
+
+	if (!buf || !path) {
+		return -EINVAL;
+	}
+	replace = xnvme_plat_replace_begin(path, target, tmp);
+	if (replace < 0) {
+		return replace;
+	}
+	if (!replace) {
+		return buf_file_xfer(buf, nbytes, path, true, false);
+	}
+	err = buf_file_xfer(buf, nbytes, tmp, true, true);
+	replace = xnvme_plat_replace_end(tmp, target, !err);
+	return err ? err : replace;
 }
 
 int
 xnvme_buf_from_file(void *buf, size_t nbytes, const char *path)
 {
-	return buf_file_xfer(buf, nbytes, path, false);
+	if (!buf || !path) {
+		return -EINVAL;
+	}
+	return buf_file_xfer(buf, nbytes, path, false, false);
 }

@@ -2,8 +2,8 @@
 /*
  * The backend registry: the list of lib/be/registry.def, where a backend not built for this
  * platform is a placeholder of its name, and what is derived from it for listings (the tools'
- * help and completion, xnvme_be_attr_list_bundled()): no list of backend or mechanism names is
- * kept anywhere else.
+ * help and completion, xnvme_be_attr_list_bundled(), xnvme_be_mech_names()): no list of
+ * backend or mechanism names is kept anywhere else.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -33,7 +33,8 @@ const struct xnvme_be *const xnvme_be_registry[] = {
 #include "registry.def"
 };
 #undef XNVME_BE
-const int xnvme_be_registry_len = sizeof(xnvme_be_registry) / sizeof(xnvme_be_registry[0]);
+#define REGISTRY_LEN (sizeof(xnvme_be_registry) / sizeof(xnvme_be_registry[0]))
+const int xnvme_be_registry_len = (int)REGISTRY_LEN;
 
 int
 xnvme_be_attr_list_bundled(struct xnvme_be_attr_list **list)
@@ -200,8 +201,11 @@ values_text(enum xnvme_be_kind kind, char *buf, size_t len)
 }
 
 #define LISTING_LEN 512
+#define NAMES_LEN 256
 static char g_help[XNVME_BE_KIND_END][LISTING_LEN];
 static char g_values[XNVME_BE_KIND_END][LISTING_LEN];
+/* xnvme_be_mech_names(): [backend][kind - XNVME_BE_KIND_MEM] */
+static char g_names[REGISTRY_LEN][XNVME_BE_KIND_END - XNVME_BE_KIND_MEM][NAMES_LEN];
 static pthread_once_t g_listings_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -210,6 +214,19 @@ listings_build(void)
 	for (int k = 0; k < XNVME_BE_KIND_END; ++k) {
 		help_text((enum xnvme_be_kind)k, g_help[k], LISTING_LEN);
 		values_text((enum xnvme_be_kind)k, g_values[k], LISTING_LEN);
+	}
+	for (size_t i = 0; i < REGISTRY_LEN; ++i) {
+		for (int k = XNVME_BE_KIND_MEM; k < XNVME_BE_KIND_END; ++k) {
+			const void *const *list =
+				xnvme_be_mech_list(xnvme_be_registry[i], (enum xnvme_be_kind)k);
+			char *buf = g_names[i][k - XNVME_BE_KIND_MEM];
+			size_t used = 0;
+
+			buf[0] = '\0';
+			for (size_t m = 0; list && list[m]; ++m) {
+				append(buf, NAMES_LEN, &used, m ? " " : "", mech_name(list[m]));
+			}
+		}
 	}
 }
 
@@ -231,4 +248,32 @@ xnvme_be_registry_values(enum xnvme_be_kind kind)
 	}
 	pthread_once(&g_listings_once, listings_build);
 	return g_values[kind];
+}
+
+const char *
+xnvme_be_mech_names(const char *be, const char *kind)
+{
+	static const char *const kinds[] = {"mem", "admin", "sync", "async"};
+
+	_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == XNVME_BE_KIND_END - XNVME_BE_KIND_MEM,
+		       "one name per mechanism kind");
+	for (size_t i = 0; be && kind && i < REGISTRY_LEN; ++i) {
+		if (strcmp(xnvme_be_registry[i]->name, be)) {
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); ++k) {
+			if (strcmp(kinds[k], kind)) {
+				continue;
+			}
+			if (!xnvme_be_registry[i]->enabled) {
+				errno = ENOSYS;
+				return NULL;
+			}
+			pthread_once(&g_listings_once, listings_build);
+			return g_names[i][k];
+		}
+		break;
+	}
+	errno = EINVAL;
+	return NULL;
 }

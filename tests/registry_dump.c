@@ -1,33 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
- * The backend registry of the library as JSON, from the public API only, for the checks that
- * hold the documentation to the code (tests/check_doc_tables.py):
+ * The backend registry of the library as JSON, for the checks that hold the documentation and
+ * the tools to the code (tests/check_doc_tables.py, tests/test_cli_conventions.py):
  *
  *   {"os": "linux" or "windows",
  *    "backends": [{"name": "linux", "enabled": true,
  *                  "mem": [...], "admin": [...], "sync": [...], "async": [...]}, ...],
  *    "defaults": {"<uri>": {"be": ..., "mem": ..., "admin": ..., "sync": ..., "async": ...}}}
  *
- * Backends come from xnvme_be_attr_list_bundled(); the mechanism names of an enabled backend
- * from the reason of an open naming it with a mechanism it does not have ("... (valid: a, b)");
- * the defaults from opening each URI given on the command line without options.
+ * Backends and their mechanism names come from the registry itself (lib/xnvme_registry.h: links
+ * the static library); the defaults from opening each URI given on the command line without
+ * options.
  *   usage: registry_dump [<uri> ...]
  */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <libxnvme.h>
+#include "xnvme_registry.h"
 
 static const char *const kinds[] = {"mem", "admin", "sync", "async"};
-
-static const char **
-kind_slot(struct xnvme_opts *opts, int kind)
-{
-	const char **slots[] = {&opts->mem, &opts->admin, &opts->sync, &opts->async};
-
-	return slots[kind];
-}
 
 /* Prints `s` as a JSON string (URIs may hold backslashes: \\.\PhysicalDrive0) */
 static void
@@ -43,61 +32,36 @@ json_str_pr(const char *s)
 	putchar('"');
 }
 
-/* Prints the names of `kind` of backend `be` as a JSON list; 0, or -1 when not found */
-static int
-names_pr(const char *be, int kind)
+/* Prints the names of a mechanism list of the registry as a JSON list */
+static void
+names_pr(const void *const *list)
 {
-	struct xnvme_opts opts = xnvme_opts_default();
-	const char *valid, *end;
-	char list[512], *save = NULL;
-	int n = 0;
-
-	opts.be = be;
-	*kind_slot(&opts, kind) = "\x01";
-	if (xnvme_dev_open("1GB", &opts)) {
-		return -1;
-	}
-	valid = strstr(xnvme_last_error(), "(valid: ");
-	end = valid ? strrchr(valid, ')') : NULL;
-	if (!valid || !end) {
-		fprintf(stderr, "registry_dump: %s %s: %s\n", be, kinds[kind], xnvme_last_error());
-		return -1;
-	}
-	snprintf(list, sizeof(list), "%.*s", (int)(end - valid - 8), valid + 8);
 	printf("[");
-	for (char *s = strtok_r(list, ", ", &save); s; s = strtok_r(NULL, ", ", &save)) {
-		printf("%s\"%s\"", n++ ? ", " : "", s);
+	for (size_t i = 0; list && list[i]; ++i) {
+		printf("%s\"%s\"", i ? ", " : "", *(const char *const *)list[i]);
 	}
 	printf("]");
-	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	struct xnvme_be_attr_list *list = NULL;
 	int err = 0;
 
-	if (xnvme_be_attr_list_bundled(&list)) {
-		perror("xnvme_be_attr_list_bundled()");
-		return 1;
-	}
 #ifdef _WIN32
 	printf("{\"os\": \"windows\",\n \"backends\": [");
 #else
 	printf("{\"os\": \"linux\",\n \"backends\": [");
 #endif
-	for (int i = 0; i < list->count; ++i) {
-		const struct xnvme_be_attr *be = &list->item[i];
+	for (int i = 0; i < xnvme_be_registry_len; ++i) {
+		const struct xnvme_be *be = xnvme_be_registry[i];
 
 		printf("%s\n  {\"name\": \"%s\", \"enabled\": %s", i ? "," : "", be->name,
 		       be->enabled ? "true" : "false");
 		for (int k = 0; be->enabled && k < 4; ++k) {
 			printf(", \"%s\": ", kinds[k]);
-			if (names_pr(be->name, k)) {
-				printf("null");
-				err = 1;
-			}
+			names_pr(xnvme_be_mech_list(be,
+						    (enum xnvme_be_kind)(XNVME_BE_KIND_MEM + k)));
 		}
 		printf("}");
 	}
@@ -120,6 +84,5 @@ main(int argc, char **argv)
 		xnvme_dev_close(dev);
 	}
 	printf("}}\n");
-	xnvme_buf_virt_free(list);
 	return err;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The buffer helpers of the file API, on every platform (also run under Wine): the file
- * round trip of xnvme_buf_to_file() / xnvme_buf_from_file() (to_file creates and truncates,
+ * round trip of xnvme_buf_to_file() / xnvme_buf_from_file() (to_file creates, then replaces
+ * the existing file whole: rename / ReplaceFile, see test_buf_file_replace.c for failures;
  * from_file stops at end of file), xnvme_buf_fill() with a path, a file whose name looks like a
  * ramdisk URI ("<N>GB": a file, never the ramdisk), and errors for paths that cannot be opened.
  * The files go to the working directory (meson's: the build tree).
@@ -21,7 +22,7 @@ test_round_trip(const char *path)
 	CHECK_EQ(xnvme_buf_from_file(b, sizeof(b), path), 0);
 	CHECK_EQ(xnvme_buf_diff(a, b, sizeof(a)), 0);
 
-	/* a shorter write truncates: 10 bytes are left, from_file stops there */
+	/* a shorter write replaces the file: 10 bytes are left, from_file stops there */
 	xnvme_buf_fill(a, sizeof(a), "rand-k");
 	CHECK_EQ(xnvme_buf_to_file(a, 10, path), 0);
 	memset(b, 0xFF, sizeof(b));

@@ -4,8 +4,9 @@
  * file. Checks the open (dtype 3, admin/sync "block", async "emu"), the synthesised identify
  * data, read/write/verify through the block sync mechanism (plain, vectored, O_DIRECT), Write
  * Zeroes, DSM deallocate, LBA Out of Range beyond the end, statuses for what a block device
- * cannot do, that psync and the file shim stay selectable, and that the nvme mechanisms are
- * refused with a reason on non-NVMe nodes (and block mechanisms on files).
+ * cannot do, Invalid Namespace or Format for another nsid through every sync and async
+ * mechanism (the bytes stay), that psync and the file shim stay selectable, and that the nvme
+ * mechanisms are refused with a reason on non-NVMe nodes (and block mechanisms on files).
  *
  * Needs losetup and the right to use it: exit 77 only when that is missing. The loop device is
  * marked autoclear and held open, so it detaches when this program exits, however it exits.
@@ -448,6 +449,132 @@ out:
 	xnvme_dev_close(dev);
 }
 
+/* A queue's completion: its status (SCT << 8 | SC), or -1 when the callback never ran */
+static void
+status_cb(struct xnvme_cmd_ctx *ctx, void *arg)
+{
+	int *status = arg;
+
+	*status = ctx->cpl.status.sct << 8 | ctx->cpl.status.sc;
+	xnvme_queue_put_cmd_ctx(ctx->async.queue, ctx);
+}
+
+/*
+ * A command for another namespace never touches the device (a loop device has namespace 1):
+ * Read, Write, Write Zeroes and DSM with nsid 2 and 0xFFFFFFFF complete with Invalid Namespace
+ * or Format (0x0B) through each sync mechanism and each async mechanism this build has, and
+ * the LBAs keep their bytes.
+ */
+static void
+test_wrong_nsid(void)
+{
+	static const char *const syncs[] = {"block", "psync"};
+	static const char *const asyncs[] = {"emu", "io_uring", "libaio", "posix", "thrpool"};
+	static const uint32_t bad[] = {2, 0xFFFFFFFF};
+	const uint64_t slba = 12000;
+	const uint32_t nlb = 8;
+	struct xnvme_spec_dsm_range *range = NULL;
+	struct xnvme_cmd_ctx ctx;
+	struct xnvme_dev *home, *dev;
+	uint8_t *wbuf = NULL, *rbuf = NULL;
+	int err;
+
+	/* `home`: the buffers, the bytes that must stay and their check at the end */
+	home = xnvme_test_open_with(loopdev, NULL, NULL, NULL, 1);
+	CHECK(home != NULL);
+	if (!home) {
+		return;
+	}
+	wbuf = xnvme_buf_alloc(home, nlb * LBA);
+	rbuf = xnvme_buf_alloc(home, nlb * LBA);
+	range = xnvme_buf_alloc(home, sizeof(*range));
+	CHECK(wbuf && rbuf && range);
+	if (!wbuf || !rbuf || !range) {
+		goto out;
+	}
+	write_read_verify(home, slba, nlb, 21);
+
+	for (size_t i = 0; i < sizeof(syncs) / sizeof(syncs[0]); ++i) {
+		dev = xnvme_test_open_with(loopdev, NULL, syncs[i], NULL, 1);
+		CHECKF(dev != NULL, "sync %s", syncs[i]);
+		if (!dev) {
+			continue;
+		}
+		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); ++b) {
+			pattern(rbuf, nlb * LBA, 99);
+			ctx = xnvme_cmd_ctx_from_dev(dev);
+			err = xnvme_nvm_write(&ctx, bad[b], slba, (uint16_t)(nlb - 1), rbuf, NULL);
+			CHECK_STATUS_EIO(err, ctx, 0, 0x0B);
+			ctx = xnvme_cmd_ctx_from_dev(dev);
+			err = xnvme_nvm_read(&ctx, bad[b], slba, (uint16_t)(nlb - 1), rbuf, NULL);
+			CHECK_STATUS_EIO(err, ctx, 0, 0x0B);
+			ctx = xnvme_cmd_ctx_from_dev(dev);
+			err = xnvme_nvm_write_zeroes(&ctx, bad[b], slba, (uint16_t)(nlb - 1));
+			if (!strcmp(syncs[i], "block")) {
+				CHECK_STATUS_EIO(err, ctx, 0, 0x0B);
+			} else {
+				CHECK_STATUS_EIO(err, ctx, 0, 0x01); /* psync has no Write Zeroes */
+			}
+			memset(range, 0, sizeof(*range));
+			range->slba = slba;
+			range->llb = nlb;
+			ctx = xnvme_cmd_ctx_from_dev(dev);
+			err = xnvme_nvm_dsm(&ctx, bad[b], range, 0, true, false, false);
+			if (!strcmp(syncs[i], "block")) {
+				CHECK_STATUS_EIO(err, ctx, 0, 0x0B);
+			} else {
+				CHECK_STATUS_EIO(err, ctx, 0, 0x01);
+			}
+		}
+		xnvme_dev_close(dev);
+	}
+
+	for (size_t i = 0; i < sizeof(asyncs) / sizeof(asyncs[0]); ++i) {
+		struct xnvme_queue *queue = NULL;
+		struct xnvme_cmd_ctx *qctx;
+		int status = -1;
+
+		errno = 0;
+		dev = xnvme_test_open_with(loopdev, NULL, NULL, asyncs[i], 1);
+		if (!dev) {
+			/* a mechanism this build or kernel lacks; any other refusal fails */
+			CHECKF(errno == ENOSYS || errno == ENOTSUP, "async %s: errno %d", asyncs[i],
+			       errno);
+			printf("# async %s: not available (errno %d)\n", asyncs[i], errno);
+			continue;
+		}
+		CHECK_EQ(xnvme_queue_init(dev, 4, 0, &queue), 0);
+		if (queue) {
+			xnvme_queue_set_cb(queue, status_cb, &status);
+			pattern(rbuf, nlb * LBA, 98);
+			qctx = xnvme_queue_get_cmd_ctx(queue);
+			err = xnvme_nvm_write(qctx, 2, slba, (uint16_t)(nlb - 1), rbuf, NULL);
+			if (err) {
+				/* refused at submission: the status is in the context */
+				CHECKF(err == -EIO, "async %s: %d", asyncs[i], err);
+				status_cb(qctx, &status);
+			} else {
+				CHECK_EQ(xnvme_queue_drain(queue), 1);
+			}
+			CHECKF(status == 0x0B, "async %s: status 0x%x", asyncs[i], status);
+			xnvme_queue_term(queue);
+		}
+		xnvme_dev_close(dev);
+	}
+
+	/* the LBAs kept the bytes written through namespace 1 */
+	pattern(wbuf, nlb * LBA, 21);
+	memset(rbuf, 0, nlb * LBA);
+	ctx = xnvme_cmd_ctx_from_dev(home);
+	CHECK_EQ(xnvme_nvm_read(&ctx, 1, slba, (uint16_t)(nlb - 1), rbuf, NULL), 0);
+	CHECK(!memcmp(wbuf, rbuf, nlb * LBA));
+out:
+	xnvme_buf_free(home, wbuf);
+	xnvme_buf_free(home, rbuf);
+	xnvme_buf_free(home, range);
+	xnvme_dev_close(home);
+}
+
 /* Opening `uri` with the admin and sync mechanisms given is refused with ENOTSUP */
 static void
 check_refused(const char *uri, const char *admin, const char *sync)
@@ -536,6 +663,7 @@ main(void)
 	test_io(1);
 	test_vectored();
 	test_async_emu();
+	test_wrong_nsid();
 	test_mechanism_choices();
 
 	cleanup();

@@ -11,6 +11,9 @@
  * and the mechanism; never a backend that does not take the URI's form (the ramdisk, vfio and
  * tcp lack io_uring, but a missing path is ENOENT). A backend named in the options answers for
  * every URI: one whose form the URI is not says what it takes (ENXIO); one not built, ENOSYS.
+ * The backends and their mechanism names come from the registry (lib/xnvme_registry.h: links
+ * the static library), which also says who owns each URI below (the backends' own uri_claim);
+ * every built backend owns one of them, so a new backend gets its row here.
  * Exit: 0 pass, 1 fail.
  */
 #include <arpa/inet.h>
@@ -20,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "xnvme_registry.h"
 #include "xnvme_test.h"
 
 #define NKINDS 4
@@ -40,9 +44,8 @@ struct form {
 	bool as_nobody;    ///< checked by a process without root's privileges
 };
 
-/* Every name of every kind: [kind][i], NULL-terminated; names[kind] of backend `be` below */
+/* Every name of every kind: [kind][i], NULL-terminated */
 static const char *all_names[NKINDS][NNAMES];
-static char name_store[NKINDS][NNAMES][32];
 
 static const char **
 kind_slot(struct xnvme_opts *opts, int kind)
@@ -63,38 +66,43 @@ listed(const char *const *list, const char *name)
 	return false;
 }
 
-/*
- * Whether backend `be` has a `kind` mechanism `name`: from the reason the library gives for a
- * name it lacks ("has no ... (valid: a, b)"), which lists the backend's names
- */
+static const struct xnvme_be *
+be_find(const char *name)
+{
+	for (int i = 0; i < xnvme_be_registry_len; ++i) {
+		if (!strcmp(xnvme_be_registry[i]->name, name)) {
+			return xnvme_be_registry[i];
+		}
+	}
+	return NULL;
+}
+
+/* The registry's mechanism list of `kind` (0: mem .. 3: async) of a backend */
+static const void *const *
+mech_list(const struct xnvme_be *be, int kind)
+{
+	return xnvme_be_mech_list(be, (enum xnvme_be_kind)(XNVME_BE_KIND_MEM + kind));
+}
+
+/* Whether backend `be` has a `kind` mechanism `name` */
 static bool
 be_has(const char *be, int kind, const char *name)
 {
-	struct xnvme_opts opts = xnvme_opts_default();
-	const char *valid;
-	char list[512];
+	const struct xnvme_be *b = be_find(be);
+	const void *const *list = b ? mech_list(b, kind) : NULL;
 
-	opts.be = be;
-	*kind_slot(&opts, kind) = "\x01";
-	CHECK(!xnvme_dev_open("1GB", &opts));
-	valid = strstr(xnvme_last_error(), "(valid: ");
-	CHECKF(valid != NULL, "%s: %s", be, xnvme_last_error());
-	if (!valid) {
-		return false;
+	CHECKF(b != NULL, "no backend %s in the registry", be);
+	for (; list && *list; ++list) {
+		if (!strcmp(*(const char *const *)*list, name)) {
+			return true;
+		}
 	}
-	snprintf(list, sizeof(list), ", %s", valid + 8);
-	*strrchr(list, ')') = ',';
-	{
-		char needle[48];
-
-		snprintf(needle, sizeof(needle), ", %s,", name);
-		return strstr(list, needle) != NULL;
-	}
+	return false;
 }
 
 /* Adds the names of every enabled backend's mechanisms to all_names */
 static void
-collect_names(const struct xnvme_be_attr_list *bes)
+collect_names(void)
 {
 	int n[NKINDS] = {0};
 
@@ -103,38 +111,47 @@ collect_names(const struct xnvme_be_attr_list *bes)
 			all_names[k][n[k]++] = foreign_names[i];
 		}
 	}
-	for (int b = 0; b < bes->count; ++b) {
-		struct xnvme_opts opts = xnvme_opts_default();
+	for (int b = 0; b < xnvme_be_registry_len; ++b) {
+		const struct xnvme_be *be = xnvme_be_registry[b];
 
-		if (!bes->item[b].enabled) {
+		if (!be->enabled) {
 			continue;
 		}
-		opts.be = bes->item[b].name;
 		for (int k = 0; k < NKINDS; ++k) {
-			char list[512], *save = NULL;
-			const char *valid;
+			for (const void *const *m = mech_list(be, k); m && *m; ++m) {
+				const char *name = *(const char *const *)*m;
 
-			*kind_slot(&opts, k) = "\x01";
-			xnvme_dev_open("1GB", &opts);
-			*kind_slot(&opts, k) = NULL;
-			valid = strstr(xnvme_last_error(), "(valid: ");
-			CHECKF(valid != NULL, "%s %s: %s", opts.be, kinds[k], xnvme_last_error());
-			if (!valid) {
-				continue;
-			}
-			snprintf(list, sizeof(list), "%s", valid + 8);
-			*strrchr(list, ')') = '\0';
-			for (char *s = strtok_r(list, ", ", &save); s;
-			     s = strtok_r(NULL, ", ", &save)) {
-				if (listed(all_names[k], s) || n[k] + 1 >= NNAMES) {
+				CHECKF(n[k] + 1 < NNAMES, "more than %d %s mechanisms", NNAMES - 1,
+				       kinds[k]);
+				if (listed(all_names[k], name) || n[k] + 1 >= NNAMES) {
 					continue;
 				}
-				snprintf(name_store[k][n[k]], sizeof(name_store[k][n[k]]), "%s", s);
-				all_names[k][n[k]] = name_store[k][n[k]];
-				n[k]++;
+				all_names[k][n[k]++] = name;
 			}
 		}
 	}
+}
+
+/*
+ * Whether the registry makes backend `be` an owner of `uri`: no backend claims it more strongly
+ * (struct xnvme_be_dev's uri_claim)
+ */
+static bool
+owner_of(const struct xnvme_be *be, const char *uri)
+{
+	int max = XNVME_BE_URI_NONE, claim;
+
+	if (!be->dev) {
+		return false;
+	}
+	for (int i = 0; i < xnvme_be_registry_len; ++i) {
+		const struct xnvme_be *other = xnvme_be_registry[i];
+		int c = other->dev ? (int)other->dev->uri_claim(uri) : XNVME_BE_URI_NONE;
+
+		max = c > max ? c : max;
+	}
+	claim = (int)be->dev->uri_claim(uri);
+	return claim != XNVME_BE_URI_NONE && claim == max;
 }
 
 static bool
@@ -282,7 +299,7 @@ main(void)
 	if (!bes) {
 		return xnvme_test_result("test_open_errors");
 	}
-	collect_names(bes);
+	collect_names();
 	{
 		struct form forms[] = {
 			{"missing path", "", "linux", ENOENT, "does not exist", true, false},
@@ -305,6 +322,27 @@ main(void)
 		snprintf(forms[3].uri, sizeof(forms[3].uri), "%s", noperm);
 		snprintf(forms[7].uri, sizeof(forms[7].uri), "127.0.0.1:%u",
 			 (unsigned)ntohs(addr.sin_port));
+
+		/* each row's owner is the registry's, and every built backend owns a row */
+		for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); ++i) {
+			const struct xnvme_be *be = be_find(forms[i].owner);
+
+			CHECKF(be && owner_of(be, forms[i].uri),
+			       "%s '%s': %s does not claim it most strongly", forms[i].what,
+			       forms[i].uri, forms[i].owner);
+		}
+		for (int b = 0; b < xnvme_be_registry_len; ++b) {
+			const struct xnvme_be *be = xnvme_be_registry[b];
+			bool owns_one = false;
+
+			for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]) && !owns_one; ++i) {
+				owns_one = owner_of(be, forms[i].uri);
+			}
+			CHECKF(owns_one || !be->enabled,
+			       "backend %s owns none of the URIs here: give its form a row",
+			       be->name);
+		}
+
 		for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); ++i) {
 			if (forms[i].as_nobody) {
 				check_form_as_nobody(&forms[i], bes);

@@ -347,9 +347,12 @@ DEV_CASES = [
     ("xnvme", ["format", "{dev}"], EXIT_FAILED, "Invalid Command Opcode"),
     ("xnvme_file", ["write-read", "{dev}", 1000, "--direct"], EXIT_FAILED, "the size"),
     ("xnvme_file", ["write-read", "{dev}", 2 * LOOP_NBYTES], EXIT_FAILED, "holds", ["device"]),
-    # a file has one namespace: another is refused by the library before any I/O
+    # a file or a block device that is no NVMe namespace has one namespace (1): another is
+    # refused by the library before any I/O (it used to write a block device's own LBAs)
     ("lblk", ["write", "{dev}", "--slba", 0, "--nlb", 7, "--nsid", "0x2"], EXIT_FAILED,
-     "Invalid Namespace or Format", ["file"]),
+     "Invalid Namespace or Format"),
+    ("lblk", ["write-zeros", "{dev}", "--slba", 0, "--nlb", 7, "--nsid", "0x2"], EXIT_FAILED,
+     "Invalid Namespace or Format", ["device"]),
 ]
 DEV_MATRIX = matrix(DEV_CASES, DEV_STATES)
 

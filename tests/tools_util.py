@@ -12,6 +12,7 @@ known fresh content; persistent write-then-read checks use a regular file.
 
 The build directory comes from XNVME_BUILD_DIR (default: build/ in the source tree).
 """
+import json
 import os
 import re
 import select
@@ -47,6 +48,15 @@ OK_OR_UNSUPPORTED = (EXIT_OK, EXIT_FAILED)
 
 def tool_path(name):
     return os.path.join(TOOLS_DIR, name)
+
+
+def registry():
+    """The library's backends in registry order, each {name, enabled} and, when built, its
+    mechanism names per kind: tests/registry_dump walks the registry, so no test keeps a list
+    of backend or mechanism names that adding one would trip"""
+    dump = subprocess.run([os.path.join(BUILD_DIR, "tests", "registry_dump")],
+                          stdout=subprocess.PIPE, check=True, timeout=60)
+    return json.loads(dump.stdout)["backends"]
 
 
 def run(name, *args, cwd=None, stderr=subprocess.PIPE, timeout=300):

@@ -3,8 +3,10 @@
  * xnvme: enumerate devices, inspect them, manage Flexible Data Placement and pass admin and
  * raw commands.
  *
- * Every subcommand is one entry of g_subs[] plus one handler; adding a subcommand means adding
- * both and nothing else.
+ * Every subcommand is one entry of g_subs[] plus one handler; its usage text, man page and bash
+ * completion are generated from the entry. Adding one also needs its name in COVERED
+ * (tests/tools_util.py) with a test, and its row in docs/tools.md: docs/internals.md, "A tool
+ * subcommand".
  */
 #include <errno.h>
 #include <inttypes.h>

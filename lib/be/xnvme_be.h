@@ -128,6 +128,13 @@ struct xnvme_be_async {
 	int (*get_completion_fd)(struct xnvme_queue *queue);
 };
 
+/** How strongly a backend claims a URI as one it takes (struct xnvme_be_dev's uri_claim) */
+enum xnvme_be_uri_claim {
+	XNVME_BE_URI_NONE = 0, ///< not of the backend's form
+	XNVME_BE_URI_PATH = 1, ///< a path: the backend's unless another claims it as its form
+	XNVME_BE_URI_FORM = 2, ///< of the backend's own form, as its parser reads it
+};
+
 struct xnvme_be_dev {
 	/**
 	 * Lists the devices of this backend, opening each with a copy of `opts` whose `be` is
@@ -145,6 +152,16 @@ struct xnvme_be_dev {
 	 */
 	int (*dev_open)(struct xnvme_dev *dev);
 	void (*dev_close)(struct xnvme_dev *dev);
+	/**
+	 * Whether `uri` (options after '?' included) is a URI this backend takes, decided by the
+	 * backend's own parser, without I/O: XNVME_BE_URI_FORM for one of its own form (a ramdisk
+	 * size, a PCI address, ...), XNVME_BE_URI_PATH from a backend of paths for every URI,
+	 * else XNVME_BE_URI_NONE. Only the error of an open that no backend accepted depends on
+	 * it: that is the error of the backends claiming the URI most strongly.
+	 */
+	enum xnvme_be_uri_claim (*uri_claim)(const char *uri);
+	/** The URIs the backend takes, one line for error texts ("<N>GB, N a whole number ...") */
+	const char *uri_forms;
 };
 
 /**
@@ -326,6 +343,14 @@ xnvme_cpl_set_status(struct xnvme_cmd_ctx *ctx, uint8_t sct, uint8_t sc)
 	ctx->cpl.status.sct = sct & 0x7;
 	ctx->cpl.status.sc = sc;
 	ctx->cpl.status.dnr = 1;
+}
+
+/** The uri_claim of a backend of paths: every URI is a path to it (XNVME_BE_URI_PATH) */
+static inline enum xnvme_be_uri_claim
+xnvme_be_uri_claim_path(const char *uri)
+{
+	(void)uri;
+	return XNVME_BE_URI_PATH;
 }
 
 /**

@@ -68,6 +68,33 @@ xnvme_plat_vmem_free(void *mem, size_t nbytes);
 int
 xnvme_plat_vmem_discard(void *addr, size_t nbytes);
 
+/* Room for the paths of xnvme_plat_replace_begin(), terminator included */
+#define XNVME_PLAT_PATH_MAX 4096
+
+/*
+ * Writing a whole new content of the file at `path` so that a failure never leaves it partial
+ * (xnvme_buf_to_file()). When `path` names an existing regular file (through symbolic links:
+ * the file they name is replaced, the links stay), creates an empty file beside it, with its
+ * mode, owner and group (POSIX; on Windows the replacement takes over the replaced file's
+ * attributes and security), writes the new file's path into `tmp` and the replaced file's into
+ * `target` (XNVME_PLAT_PATH_MAX bytes each) and returns 1: the caller writes and syncs `tmp`,
+ * then calls xnvme_plat_replace_end(). Returns 0 when `path` names no regular file (absent, a
+ * device, a FIFO: written as it is), or a negative errno: -EACCES (or -EROFS) when the file is
+ * not writable, as writing it in place would fail; -EPERM when its owner or group cannot be
+ * kept; -ENAMETOOLONG; or the errno of creating the new file (e.g. -EACCES for a directory
+ * that is not writable).
+ */
+int
+xnvme_plat_replace_begin(const char *path, char *target, char *tmp);
+
+/*
+ * Ends xnvme_plat_replace_begin(): with `commit`, puts `tmp` in the place of `target` in one
+ * step (rename on POSIX, then the directory synced; ReplaceFile on Windows) and returns 0 or
+ * a negative errno; without `commit`, or when that fails, removes `tmp` (`target` untouched).
+ */
+int
+xnvme_plat_replace_end(const char *tmp, const char *target, int commit);
+
 /* Prints the OS-specific lines of xnvme_libconf_fpr() (YAML list items); returns chars written. */
 int
 xnvme_plat_libconf_fpr(FILE *stream);

@@ -8,10 +8,12 @@
  * This is the one place where these mechanisms judge a command, so they all agree:
  * - any other opcode completes with Invalid Command Opcode (SCT 0, SC 0x01), through the
  *   callback on a queue and as -EIO from the sync path, as a controller would answer;
+ * - an NVM READ/WRITE whose nsid is not the device's namespace (dev->ident.nsid: the
+ *   namespace of an NVMe block device, 1 for other block devices and files) completes with
+ *   Invalid Namespace or Format (0x0B) before any I/O, on files and block devices alike;
  * - on a regular file the NVM READ/WRITE commands are held to the geometry the file reports:
- *   nsid other than the file's namespace gives Invalid Namespace or Format (0x0B), a transfer
- *   above MDTS Invalid Field (0x02), LBAs past the end of the file LBA Out of Range (0x80),
- *   all before any I/O. The end is the size the geometry was derived from (tbytes): a read
+ *   a transfer above MDTS Invalid Field (0x02), LBAs past the end of the file LBA Out of
+ *   Range (0x80), all before any I/O. The end is the size the geometry was derived from (tbytes): a read
  *   may cover the partial LBA at the end (a short read), a write must end within the size,
  *   so an NVM write never grows the file. The byte-addressed file opcodes keep file
  *   semantics (a write past the end extends the file).
@@ -49,9 +51,7 @@ xnvme_be_linux_rw_file_ok(struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nby
 	uint64_t end = (slba << ssw) + nbytes;
 	uint8_t sc;
 
-	if (ctx->cmd.common.nsid != dev->ident.nsid) {
-		sc = XNVME_BE_LINUX_SC_INVALID_NS;
-	} else if (dev->geo.mdts_nbytes && nbytes > dev->geo.mdts_nbytes) {
+	if (dev->geo.mdts_nbytes && nbytes > dev->geo.mdts_nbytes) {
 		sc = XNVME_BE_LINUX_SC_INVALID_FIELD;
 	} else if (write ? end > tbytes : end - (1ULL << ssw) >= tbytes) {
 		sc = XNVME_BE_LINUX_SC_LBA_RANGE;
@@ -65,9 +65,9 @@ xnvme_be_linux_rw_file_ok(struct xnvme_cmd_ctx *ctx, uint64_t slba, uint64_t nby
 /**
  * Decodes ctx->cmd; `avail` is the byte count of the caller's buffer. Returns an enum
  * xnvme_be_linux_rw with *off / *len set for transfers, or XNVME_BE_LINUX_RW_FAILED with the
- * status in cpl (other opcodes: Invalid Command Opcode; files: the geometry checks above). The
- * transfer of an NVM command never exceeds the caller's buffer (Invalid Field) nor what an
- * off_t can address. The geometry is read as final (rule 1 of xnvme_be.h): no call, so a
+ * status in cpl (other opcodes: Invalid Command Opcode; another nsid: Invalid Namespace or
+ * Format; files: the geometry checks above). The transfer of an NVM command never exceeds the
+ * caller's buffer (Invalid Field) nor what an off_t can address. The geometry is read as final (rule 1 of xnvme_be.h): no call, so a
  * caller's fast path needs no stack frame.
  */
 static inline __attribute__((always_inline)) int
@@ -86,6 +86,12 @@ xnvme_be_linux_rw_decode(struct xnvme_cmd_ctx *ctx, size_t avail, uint64_t *off,
 		if (__builtin_expect(nbytes > avail || slba > ((uint64_t)INT64_MAX >> ssw), 0)) {
 			xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
 					     XNVME_STATUS_CODE_INVALID_FIELD);
+			return XNVME_BE_LINUX_RW_FAILED;
+		}
+		/* one compare: another namespace's LBAs are never this file's or device's */
+		if (XNVME_BE_UNLIKELY(ctx->cmd.common.nsid != ctx->dev->ident.nsid)) {
+			xnvme_cpl_set_status(ctx, XNVME_STATUS_CODE_TYPE_GENERIC,
+					     XNVME_BE_LINUX_SC_INVALID_NS);
 			return XNVME_BE_LINUX_RW_FAILED;
 		}
 		if (XNVME_BE_UNLIKELY(

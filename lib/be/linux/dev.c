@@ -432,4 +432,6 @@ const struct xnvme_be_dev xnvme_be_linux_dev = {
 	.enumerate = xnvme_be_linux_enumerate,
 	.dev_open = linux_dev_open,
 	.dev_close = linux_dev_close,
+	.uri_claim = xnvme_be_uri_claim_path,
+	.uri_forms = "a path to a file, a block device or an NVMe device",
 };

@@ -10,7 +10,9 @@
  *   Zone Management Recv   -> BLKREPORTZONE, translated into the NVMe zone report format
  *   Zone Append and others -> Invalid Command Opcode (the block layer offers no append to
  *                             user space)
- * Block ioctls count 512-byte sectors whatever the logical block size.
+ * A command whose nsid is not the device's namespace (dev->ident.nsid) completes with Invalid
+ * Namespace or Format (0x0B) before any I/O. Block ioctls count 512-byte sectors whatever the
+ * logical block size.
  */
 #include <errno.h>
 #include <linux/blkzoned.h>
@@ -389,6 +391,10 @@ blk_cmd_io(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf
 	}
 	if (via) {
 		return xnvme_be_linux_sync_psync.cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
+	}
+	/* as psync's Read/Write (be_linux_rw.h): another namespace's LBAs are not this device's */
+	if (ctx->cmd.common.nsid != ctx->dev->ident.nsid) {
+		return xnvme_be_linux_status(ctx, XNVME_BE_LINUX_SC_INVALID_NS);
 	}
 	switch (ctx->cmd.common.opcode) {
 	case XNVME_SPEC_NVM_OPC_WRITE_ZEROES:

@@ -293,4 +293,6 @@ const struct xnvme_be_dev xnvme_be_ramdisk_dev = {
 	.enumerate = ramdisk_enumerate,
 	.dev_open = ramdisk_dev_open,
 	.dev_close = ramdisk_dev_close,
+	.uri_claim = xnvme_ramdisk_uri_claim,
+	.uri_forms = XNVME_RAMDISK_URI_FORMS,
 };

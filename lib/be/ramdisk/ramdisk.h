@@ -278,6 +278,19 @@ ramdisk_invalid_opcode(struct xnvme_cmd_ctx *ctx)
 int
 xnvme_ramdisk_uri_parse(struct xnvme_dev *dev, const char *uri, struct ramdisk_cfg *cfg);
 
+/**
+ * The ramdisk's claim on a URI (its dev table's uri_claim): XNVME_BE_URI_FORM for a size, the
+ * URIs xnvme_ramdisk_uri_parse() does not give -ENXIO ("<N>GB" and the sizes it refuses
+ * by name, such as "512MB" or "2GiB")
+ */
+enum xnvme_be_uri_claim
+xnvme_ramdisk_uri_claim(const char *uri);
+
+/** The URIs the ramdisk takes, for error texts (its dev table's uri_forms) */
+#define XNVME_RAMDISK_URI_FORMS                                                                    \
+	"<N>GB, N a whole number >= 1 of GiB (e.g. 1GB, 8GB), optionally followed by "             \
+	"?key=value,... options"
+
 /* dev.c */
 int
 xnvme_ramdisk_check_support(struct xnvme_dev *dev);

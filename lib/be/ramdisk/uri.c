@@ -118,9 +118,9 @@ parse_u64(const char *str, size_t len, bool suffix_ok, uint64_t *out)
 }
 
 /*
- * Whether uri[0..len) reads as a size a user meant for a ramdisk ("512MB", "1G", "2GiB",
- * "1.5TB", "0GB") though it is not "<N>GB" with N >= 1: digits, an optional fraction, then a
- * unit letter with optional "i" and "B"
+ * Whether uri[0..len) reads as a size: "<N>GB", or what a user writes meaning one for a ramdisk
+ * ("512MB", "1G", "2GiB", "1.5TB", "0GB"): digits, an optional fraction, then a unit letter
+ * with optional "i" and "B"
  */
 static bool
 size_like(const char *uri, size_t len)
@@ -429,6 +429,15 @@ check_cfg(struct xnvme_dev *dev, struct ramdisk_cfg *cfg, uint32_t given)
 					    "option 'vmax': exceeds the namespace size");
 	}
 	return 0;
+}
+
+enum xnvme_be_uri_claim
+xnvme_ramdisk_uri_claim(const char *uri)
+{
+	const char *query = strchr(uri, '?');
+
+	return size_like(uri, query ? (size_t)(query - uri) : strlen(uri)) ? XNVME_BE_URI_FORM
+									   : XNVME_BE_URI_NONE;
 }
 
 int

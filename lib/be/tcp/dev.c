@@ -471,4 +471,7 @@ const struct xnvme_be_dev xnvme_be_tcp_dev = {
 	.enumerate = xnvme_tcp_enumerate,
 	.dev_open = tcp_dev_open,
 	.dev_close = tcp_dev_close,
+	.uri_claim = xnvme_tcp_uri_claim,
+	.uri_forms = "traddr:trsvcid or [v6addr]:trsvcid of an NVMe/TCP target, optionally "
+		     "followed by ?hdgst=1&ddgst=1&subnqn=NQN",
 };

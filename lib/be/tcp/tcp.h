@@ -320,6 +320,10 @@ xnvme_tcp_dev_ioconn_close(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn);
 int
 xnvme_tcp_uri_parse(const char *uri, struct xnvme_tcp_target *tgt);
 
+/** The tcp backend's claim on a URI: a target address (xnvme_tcp_uri_parse() not -ENXIO) */
+enum xnvme_be_uri_claim
+xnvme_tcp_uri_claim(const char *uri);
+
 /** Lists the NVM subsystems a discovery controller at sys_uri offers (discover.c) */
 int
 xnvme_tcp_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,

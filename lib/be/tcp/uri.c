@@ -101,3 +101,12 @@ xnvme_tcp_uri_parse(const char *uri, struct xnvme_tcp_target *tgt)
 	}
 	return q ? parse_query(q + 1, tgt) : 0;
 }
+
+enum xnvme_be_uri_claim
+xnvme_tcp_uri_claim(const char *uri)
+{
+	struct xnvme_tcp_target tgt;
+
+	/* unknown options (-EINVAL) are an address of this form with a mistake the open names */
+	return xnvme_tcp_uri_parse(uri, &tgt) == -ENXIO ? XNVME_BE_URI_NONE : XNVME_BE_URI_FORM;
+}

@@ -52,6 +52,15 @@ vfio_uri_parse(const char *uri, char *bdf, size_t len)
 	return 0;
 }
 
+/* A PCI address is vfio's form, whether or not a function is there */
+static enum xnvme_be_uri_claim
+vfio_uri_claim(const char *uri)
+{
+	char bdf[16];
+
+	return vfio_uri_parse(uri, bdf, sizeof(bdf)) ? XNVME_BE_URI_NONE : XNVME_BE_URI_FORM;
+}
+
 static void
 shared_destroy(struct vfio_shared *sh)
 {
@@ -300,4 +309,6 @@ const struct xnvme_be_dev xnvme_be_vfio_dev = {
 	.enumerate = vfio_enumerate,
 	.dev_open = vfio_dev_open,
 	.dev_close = vfio_dev_close,
+	.uri_claim = vfio_uri_claim,
+	.uri_forms = "the PCI address DDDD:BB:DD.F of an NVMe function bound to vfio-pci",
 };

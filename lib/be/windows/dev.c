@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "be_windows.h"
+#include "xnvme_plat.h" /* xnvme_plat_windows_errno() */
 
 #define DISK_PREFIX "\\\\.\\PhysicalDrive"
 #define DISK_MAX 64 /* enumeration probes \\.\PhysicalDrive0 .. 63 */
@@ -21,30 +22,7 @@
 int
 xnvme_be_windows_errno(DWORD werr)
 {
-	switch (werr) {
-	case ERROR_FILE_NOT_FOUND:
-	case ERROR_PATH_NOT_FOUND:
-		return ENOENT;
-	case ERROR_ACCESS_DENIED:
-	case ERROR_SHARING_VIOLATION:
-		return EACCES;
-	case ERROR_FILE_EXISTS:
-	case ERROR_ALREADY_EXISTS:
-		return EEXIST;
-	case ERROR_INVALID_PARAMETER:
-		return EINVAL;
-	case ERROR_NOT_ENOUGH_MEMORY:
-	case ERROR_OUTOFMEMORY:
-		return ENOMEM;
-	case ERROR_DISK_FULL:
-	case ERROR_HANDLE_DISK_FULL:
-		return ENOSPC;
-	case ERROR_NOT_SUPPORTED:
-	case ERROR_CALL_NOT_IMPLEMENTED:
-		return ENOSYS;
-	default:
-		return EIO;
-	}
+	return xnvme_plat_windows_errno(werr);
 }
 
 int
@@ -273,4 +251,6 @@ const struct xnvme_be_dev xnvme_be_windows_dev = {
 	.enumerate = windows_enumerate,
 	.dev_open = windows_dev_open,
 	.dev_close = windows_dev_close,
+	.uri_claim = xnvme_be_uri_claim_path,
+	.uri_forms = "a path to a file, a volume or a disk \\\\.\\PhysicalDriveN",
 };

@@ -57,3 +57,39 @@ xnvme_plat_thread_nblocked(void)
 {
 	return -1;
 }
+
+int
+xnvme_plat_windows_errno(unsigned long werr)
+{
+	switch (werr) {
+	case ERROR_FILE_NOT_FOUND:
+	case ERROR_PATH_NOT_FOUND:
+		return ENOENT;
+	case ERROR_ACCESS_DENIED:
+	case ERROR_SHARING_VIOLATION:
+	case ERROR_LOCK_VIOLATION:
+	case ERROR_UNABLE_TO_REMOVE_REPLACED:
+	case ERROR_UNABLE_TO_MOVE_REPLACEMENT:
+		return EACCES;
+	case ERROR_WRITE_PROTECT:
+		return EROFS;
+	case ERROR_FILENAME_EXCED_RANGE:
+		return ENAMETOOLONG;
+	case ERROR_FILE_EXISTS:
+	case ERROR_ALREADY_EXISTS:
+		return EEXIST;
+	case ERROR_INVALID_PARAMETER:
+		return EINVAL;
+	case ERROR_NOT_ENOUGH_MEMORY:
+	case ERROR_OUTOFMEMORY:
+		return ENOMEM;
+	case ERROR_DISK_FULL:
+	case ERROR_HANDLE_DISK_FULL:
+		return ENOSPC;
+	case ERROR_NOT_SUPPORTED:
+	case ERROR_CALL_NOT_IMPLEMENTED:
+		return ENOSYS;
+	default:
+		return EIO;
+	}
+}

@@ -3959,6 +3959,7 @@ xnvme_dev_open = _bind(_lib, 'xnvme_dev_open', ctypes.POINTER(struct_xnvme_dev),
 xnvme_last_error = _bind(_lib, 'xnvme_last_error', ctypes.c_char_p, [])
 xnvme_dev_close = _bind(_lib, 'xnvme_dev_close', None, [ctypes.POINTER(struct_xnvme_dev)])
 xnvme_be_attr_list_bundled = _bind(_lib, 'xnvme_be_attr_list_bundled', ctypes.c_int, [ctypes.POINTER(ctypes.POINTER(struct_xnvme_be_attr_list))])
+xnvme_be_mech_names = _bind(_lib, 'xnvme_be_mech_names', ctypes.c_char_p, [ctypes.c_char_p, ctypes.c_char_p])
 xnvme_buf_alloc = _bind(_lib, 'xnvme_buf_alloc', ctypes.c_void_p, [ctypes.POINTER(struct_xnvme_dev), ctypes.c_size_t])
 xnvme_buf_realloc = _bind(_lib, 'xnvme_buf_realloc', ctypes.c_void_p, [ctypes.POINTER(struct_xnvme_dev), ctypes.c_void_p, ctypes.c_size_t])
 xnvme_buf_free = _bind(_lib, 'xnvme_buf_free', None, [ctypes.POINTER(struct_xnvme_dev), ctypes.c_void_p])
@@ -4307,6 +4308,7 @@ FUNCTIONS = (
     'xnvme_last_error',
     'xnvme_dev_close',
     'xnvme_be_attr_list_bundled',
+    'xnvme_be_mech_names',
     'xnvme_buf_alloc',
     'xnvme_buf_realloc',
     'xnvme_buf_free',

@@ -27071,6 +27071,12 @@ unsafe extern "C" {
     ) -> ::core::ffi::c_int;
 }
 unsafe extern "C" {
+    pub fn xnvme_be_mech_names(
+        be: *const ::core::ffi::c_char,
+        kind: *const ::core::ffi::c_char,
+    ) -> *const ::core::ffi::c_char;
+}
+unsafe extern "C" {
     pub fn xnvme_buf_alloc(
         dev: *const xnvme_dev,
         nbytes: usize,
