@@ -90,29 +90,69 @@ xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
  * fields), then the pass with the transfer sizes of nlb + 1 blocks from the geometry, which
  * is settled before the context existed (xnvme_queue_init(), xnvme_cmd_ctx_from_dev()).
  */
+static inline void
+rw_fields(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint16_t nlb)
+{
+	ctx->cmd.common.opcode = opcode;
+	ctx->cmd.common.nsid = nsid;
+	ctx->cmd.nvm.slba = slba;
+	ctx->cmd.nvm.nlb = nlb;
+}
+
+static inline size_t
+rw_nbytes(const void *buf, uint16_t nlb, uint32_t unit)
+{
+	return buf ? ((size_t)nlb + 1) * unit : 0;
+}
+
+/* Anything but a pooled context (fields stored): synchronous, or refused in cmd_pass_sync() */
+__attribute__((noinline)) static int
+rw_other(struct xnvme_cmd_ctx *ctx, const void *dbuf, const void *mbuf)
+{
+	const struct xnvme_dev *dev = ctx->dev;
+	uint16_t nlb = ctx->cmd.nvm.nlb;
+
+	if (!dev) {
+		return -EINVAL;
+	}
+	return cmd_pass_sync(ctx, (void *)dbuf, rw_nbytes(dbuf, nlb, dev->geo.lba_nbytes),
+			     (void *)mbuf, rw_nbytes(mbuf, nlb, dev->geo.nbytes_oob));
+}
+
 static inline int
 rw(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint16_t nlb,
    const void *dbuf, const void *mbuf)
 {
 	const struct xnvme_dev *dev;
-	size_t nblocks = (size_t)nlb + 1;
+	struct xnvme_queue *queue;
+	uint32_t outstanding;
+	size_t dbuf_nbytes, mbuf_nbytes;
 
 	if (XNVME_BE_UNLIKELY(!ctx)) {
 		return -EINVAL;
 	}
-	ctx->cmd.common.opcode = opcode;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.nvm.slba = slba;
 	ctx->cmd.nvm.nlb = nlb;
-
+	ctx->cmd.common.opcode = opcode;
+	if (XNVME_BE_UNLIKELY(ctx->opts != XNVME_CMD_ASYNC)) {
+		return rw_other(ctx, dbuf, mbuf);
+	}
+	queue = ctx->async.queue;
 	dev = ctx->dev;
-	if (XNVME_BE_UNLIKELY(!dev)) {
+	if (XNVME_BE_UNLIKELY(!queue || !dev)) {
 		return -EINVAL;
 	}
-	return cmd_pass(ctx, (void *)dbuf,
-			XNVME_BE_LIKELY(dbuf != NULL) ? nblocks * dev->geo.lba_nbytes : 0,
-			(void *)mbuf,
-			XNVME_BE_UNLIKELY(mbuf != NULL) ? nblocks * dev->geo.nbytes_oob : 0);
+	outstanding = __atomic_load_n(&queue->outstanding, __ATOMIC_RELAXED);
+	if (XNVME_BE_UNLIKELY(outstanding >= queue->capacity)) {
+		return -EBUSY;
+	}
+	dbuf_nbytes = XNVME_BE_LIKELY(dbuf != NULL) ? ((size_t)nlb + 1) * dev->geo.lba_nbytes : 0;
+	mbuf_nbytes = XNVME_BE_UNLIKELY(mbuf != NULL) ? ((size_t)nlb + 1) * dev->geo.nbytes_oob : 0;
+	memset(&ctx->cpl, 0, sizeof(ctx->cpl));
+	queue->outstanding++;
+	return xnvme_queue_core(queue)->cmd_io(ctx, (void *)dbuf, dbuf_nbytes, (void *)mbuf,
+					       mbuf_nbytes);
 }
 
 int
