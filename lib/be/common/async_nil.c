@@ -52,6 +52,29 @@ nil_term(struct xnvme_queue *queue)
 	return 0;
 }
 
+/* Completes the claimed contexts of the adjacent slots [slot, end), inside a batch */
+static inline void
+nil_complete_run(struct xnvme_queue *queue, struct xnvme_cmd_ctx **slot,
+		 struct xnvme_cmd_ctx **end)
+{
+	for (; slot != end; ++slot) {
+		xnvme_queue_complete_in_batch(queue, *slot);
+	}
+}
+
+/* nil_reap() of a range that wraps around the end of the ring: two runs */
+__attribute__((noinline, cold)) static int
+nil_reap_wrapped(struct xnvme_queue *queue, struct nil_state *state, uint32_t head, uint32_t n)
+{
+	uint32_t first = (uint32_t)(sizeof(state->ring) - head) / NIL_SLOT;
+
+	queue->depth++;
+	nil_complete_run(queue, nil_slot(state, head), nil_slot(state, 0) + sizeof(state->ring) / NIL_SLOT);
+	nil_complete_run(queue, nil_slot(state, 0), nil_slot(state, 0) + (n - first));
+	queue->depth--;
+	return (int)n;
+}
+
 /*
  * Completes up to `max` (0: all) of the `n` ready commands at `head`. The range is claimed
  * (head moved past it) before the first callback, so a callback's nested poke completes only
@@ -62,15 +85,19 @@ __attribute__((noinline)) static int
 nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t head, uint32_t n,
 	 uint32_t max)
 {
+	struct xnvme_cmd_ctx **slot = nil_slot(state, head);
+
 	if (max && max < n) {
 		n = max;
 	}
 	state->head = (uint16_t)(head + n * NIL_SLOT);
-	queue->depth++;
-	for (uint32_t i = 0; i < n; ++i) {
-		xnvme_queue_complete_in_batch(queue, *nil_slot(state, head));
-		head = (uint16_t)(head + NIL_SLOT);
+	if (XNVME_BE_UNLIKELY(head + n * NIL_SLOT > sizeof(state->ring))) {
+		return nil_reap_wrapped(queue, state, head, n);
 	}
+	XNVME_BE_REFETCH(queue->depth);
+	queue->depth++;
+	nil_complete_run(queue, slot, slot + n);
+	XNVME_BE_REFETCH(queue->depth);
 	queue->depth--;
 	return (int)n;
 }
