@@ -90,15 +90,6 @@ xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
  * fields), then the pass with the transfer sizes of nlb + 1 blocks from the geometry, which
  * is settled before the context existed (xnvme_queue_init(), xnvme_cmd_ctx_from_dev()).
  */
-static inline void
-rw_fields(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint16_t nlb)
-{
-	ctx->cmd.common.opcode = opcode;
-	ctx->cmd.common.nsid = nsid;
-	ctx->cmd.nvm.slba = slba;
-	ctx->cmd.nvm.nlb = nlb;
-}
-
 static inline size_t
 rw_nbytes(const void *buf, uint16_t nlb, uint32_t unit)
 {
@@ -124,9 +115,6 @@ rw(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint
    const void *dbuf, const void *mbuf)
 {
 	const struct xnvme_dev *dev;
-	struct xnvme_queue *queue;
-	uint32_t outstanding;
-	size_t dbuf_nbytes, mbuf_nbytes;
 
 	if (XNVME_BE_UNLIKELY(!ctx)) {
 		return -EINVAL;
@@ -138,21 +126,15 @@ rw(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint
 	if (XNVME_BE_UNLIKELY(ctx->opts != XNVME_CMD_ASYNC)) {
 		return rw_other(ctx, dbuf, mbuf);
 	}
-	queue = ctx->async.queue;
 	dev = ctx->dev;
-	if (XNVME_BE_UNLIKELY(!queue || !dev)) {
+	if (XNVME_BE_UNLIKELY(!dev)) {
 		return -EINVAL;
 	}
-	outstanding = __atomic_load_n(&queue->outstanding, __ATOMIC_RELAXED);
-	if (XNVME_BE_UNLIKELY(outstanding >= queue->capacity)) {
-		return -EBUSY;
-	}
-	dbuf_nbytes = XNVME_BE_LIKELY(dbuf != NULL) ? ((size_t)nlb + 1) * dev->geo.lba_nbytes : 0;
-	mbuf_nbytes = XNVME_BE_UNLIKELY(mbuf != NULL) ? ((size_t)nlb + 1) * dev->geo.nbytes_oob : 0;
-	memset(&ctx->cpl, 0, sizeof(ctx->cpl));
-	queue->outstanding++;
-	return xnvme_queue_core(queue)->cmd_io(ctx, (void *)dbuf, dbuf_nbytes, (void *)mbuf,
-					       mbuf_nbytes);
+	return xnvme_cmd_pass_async(
+		ctx, (void *)dbuf,
+		XNVME_BE_LIKELY(dbuf != NULL) ? ((size_t)nlb + 1) * dev->geo.lba_nbytes : 0,
+		(void *)mbuf,
+		XNVME_BE_UNLIKELY(mbuf != NULL) ? ((size_t)nlb + 1) * dev->geo.nbytes_oob : 0);
 }
 
 int

@@ -54,8 +54,7 @@ nil_term(struct xnvme_queue *queue)
 
 /* Completes the claimed contexts of the adjacent slots [slot, end), inside a batch */
 static inline void
-nil_complete_run(struct xnvme_queue *queue, struct xnvme_cmd_ctx **slot,
-		 struct xnvme_cmd_ctx **end)
+nil_complete_run(struct xnvme_queue *queue, struct xnvme_cmd_ctx **slot, struct xnvme_cmd_ctx **end)
 {
 	for (; slot != end; ++slot) {
 		xnvme_queue_complete_in_batch(queue, *slot);
@@ -69,7 +68,8 @@ nil_reap_wrapped(struct xnvme_queue *queue, struct nil_state *state, uint32_t he
 	uint32_t first = (uint32_t)(sizeof(state->ring) - head) / NIL_SLOT;
 
 	queue->depth++;
-	nil_complete_run(queue, nil_slot(state, head), nil_slot(state, 0) + sizeof(state->ring) / NIL_SLOT);
+	nil_complete_run(queue, nil_slot(state, head),
+			 nil_slot(state, 0) + sizeof(state->ring) / NIL_SLOT);
 	nil_complete_run(queue, nil_slot(state, 0), nil_slot(state, 0) + (n - first));
 	queue->depth--;
 	return (int)n;
