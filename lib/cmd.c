@@ -96,13 +96,19 @@ rw_nbytes(const void *buf, uint16_t nlb, uint32_t unit)
 	return buf ? ((size_t)nlb + 1) * unit : 0;
 }
 
-/* Anything but a pooled context (fields stored): synchronous, or refused in cmd_pass_sync() */
+/*
+ * Anything but a pooled context (fields stored): synchronous, or refused in cmd_pass_sync().
+ * It takes the arguments of read/write as they came, so that the fast path moves none of them
+ * before its branch here.
+ */
 __attribute__((noinline)) static int
-rw_other(struct xnvme_cmd_ctx *ctx, const void *dbuf, const void *mbuf)
+rw_other(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, const void *dbuf,
+	 const void *mbuf)
 {
 	const struct xnvme_dev *dev = ctx->dev;
-	uint16_t nlb = ctx->cmd.nvm.nlb;
 
+	(void)nsid;
+	(void)slba;
 	if (!dev) {
 		return -EINVAL;
 	}
@@ -124,7 +130,7 @@ rw(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint
 	ctx->cmd.nvm.nlb = nlb;
 	ctx->cmd.common.opcode = opcode;
 	if (XNVME_BE_UNLIKELY(ctx->opts != XNVME_CMD_ASYNC)) {
-		return rw_other(ctx, dbuf, mbuf);
+		return rw_other(ctx, nsid, slba, nlb, dbuf, mbuf);
 	}
 	dev = ctx->dev;
 	if (XNVME_BE_UNLIKELY(!dev)) {
