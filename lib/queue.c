@@ -261,12 +261,13 @@ xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue)
 int
 xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
-	struct xnvme_queue_core *qc = xnvme_queue_core(queue);
+	struct xnvme_queue_core *qc;
 	uintptr_t off, idx;
 
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
 	}
+	qc = xnvme_queue_core(queue);
 	/*
 	 * O(1): a context of this pool (address range and alignment) that is taken, not on the
 	 * free list. The offset rotated right by log2(128) is the index for an aligned context,

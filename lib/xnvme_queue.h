@@ -37,6 +37,7 @@ _Static_assert(offsetof(struct xnvme_queue_core, q) + sizeof(struct xnvme_queue)
 		       sizeof(struct xnvme_queue_core),
 	       "the mechanism's state follows the queue");
 
+/* `queue` must not be NULL (pointer arithmetic on NULL is undefined: callers test it first) */
 static inline struct xnvme_queue_core *
 xnvme_queue_core(const struct xnvme_queue *queue)
 {
