@@ -14,12 +14,14 @@ map and repeatable seed, so both libraries see the same offsets) run under callg
 (--toggle-collect=thread_main, exact to the instruction) except for the mechanisms whose
 worker threads do the I/O (thrpool, posix: all threads, so the figure moves with scheduling).
 The nil loop row is bench/nil_loop (get a context, xnvme_nvm_read, poke, put in the callback)
-with the same library swap, all of its instructions per I/O at queue depth 1.
+with the same library swap, all of its instructions per I/O at queue depth 1; the bare nil loop
+row is its -b loop, the same four calls with nothing of the client's around them (the frame of
+issue 27's figures).
 
 Without --original the "original" column is left out (the README's test command never takes
 it); with it, the original is measured in the same run, side by side.
 Rows: ramdisk nil and emu at QD1; a 64 MiB tmpfs file through io_uring at QD1 and QD16,
-libaio, emu + psync, thrpool + psync and posix at QD1; the nil loop.
+libaio, emu + psync, thrpool + psync and posix at QD1; the nil loop and the bare nil loop.
 """
 import argparse
 import datetime
@@ -46,6 +48,8 @@ ROWS = {
     "tmpfs-posix": ("tmpfs", 1, ["--xnvme_async=posix"], True),
 }
 NIL_LOOP = "nil-loop"
+# the nil loop rows: name -> (nil_loop's extra arguments, the function callgrind counts)
+NIL_ROWS = {NIL_LOOP: ([], "nil_loop_run"), "nil-loop-bare": (["-b"], "nil_loop_bare")}
 FILE_MIB = 64
 
 
@@ -102,9 +106,10 @@ def measure(a, libs):
             res[row] = {}
             for name, libdir in libs:
                 try:
-                    if row == NIL_LOOP:
-                        v = per_io(lambda k: [a.nil_loop, "-n", str(k), "-q", "1"],
-                                   env_with(libdir), a.ios, "nil_loop_run", tmp, row + name, 1)
+                    if row in NIL_ROWS:
+                        extra, fn = NIL_ROWS[row]
+                        v = per_io(lambda k: [a.nil_loop, "-n", str(k), "-q", "1"] + extra,
+                                   env_with(libdir), a.ios, fn, tmp, row + name, 1)
                     else:
                         v = per_io(fio_row(a, row, path), env_with(libdir), a.ios,
                                    None if ROWS[row][3] else "thread_main", tmp, row + name,
@@ -139,7 +144,7 @@ def main():
     ap.add_argument("--nil-loop", help="bench/nil_loop; omitted: no nil loop row")
     ap.add_argument("--ios", type=int, default=5000,
                     help="N (2N must fit the 64 MiB file: 8192 at most)")
-    ap.add_argument("--rows", default=",".join(list(ROWS) + [NIL_LOOP]))
+    ap.add_argument("--rows", default=",".join(list(ROWS) + list(NIL_ROWS)))
     ap.add_argument("--repeat", type=int, default=1,
                     help="pairs of runs per fio row and library; the median is reported")
     ap.add_argument("--smoke", action="store_true", help="200 I/Os, two rows")
@@ -150,16 +155,16 @@ def main():
         log("valgrind missing")
         return 77
     a.rows = [r for r in a.rows.split(",") if r]
-    bad = [r for r in a.rows if r not in ROWS and r != NIL_LOOP]
+    bad = [r for r in a.rows if r not in ROWS and r not in NIL_ROWS]
     if bad:
         log("unknown rows: %s (valid: %s)" % (", ".join(bad),
-                                               ", ".join(list(ROWS) + [NIL_LOOP])))
+                                               ", ".join(list(ROWS) + list(NIL_ROWS))))
         return 2
     if not a.nil_loop:
-        a.rows = [r for r in a.rows if r != NIL_LOOP]
+        a.rows = [r for r in a.rows if r not in NIL_ROWS]
     if not a.fio or not os.access(a.fio, os.X_OK):
         log("no fio with the xnvme engine: fio rows skipped")
-        a.rows = [r for r in a.rows if r == NIL_LOOP]
+        a.rows = [r for r in a.rows if r in NIL_ROWS]
     if a.smoke:
         a.ios = 200
         a.rows = [r for r in a.rows if r in ("ramdisk-nil", NIL_LOOP)]

@@ -90,29 +90,57 @@ xnvme_cmd_pass(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *
  * fields), then the pass with the transfer sizes of nlb + 1 blocks from the geometry, which
  * is settled before the context existed (xnvme_queue_init(), xnvme_cmd_ctx_from_dev()).
  */
+static inline size_t
+rw_nbytes(const void *buf, uint16_t nlb, uint32_t unit)
+{
+	return buf ? ((size_t)nlb + 1) * unit : 0;
+}
+
+/*
+ * Anything but a pooled context (fields stored): synchronous, or refused in cmd_pass_sync().
+ * It takes the arguments of read/write as they came, so that the fast path moves none of them
+ * before its branch here.
+ */
+__attribute__((noinline)) static int
+rw_other(struct xnvme_cmd_ctx *ctx, uint32_t nsid, uint64_t slba, uint16_t nlb, const void *dbuf,
+	 const void *mbuf)
+{
+	const struct xnvme_dev *dev = ctx->dev;
+
+	(void)nsid;
+	(void)slba;
+	if (!dev) {
+		return -EINVAL;
+	}
+	return cmd_pass_sync(ctx, (void *)dbuf, rw_nbytes(dbuf, nlb, dev->geo.lba_nbytes),
+			     (void *)mbuf, rw_nbytes(mbuf, nlb, dev->geo.nbytes_oob));
+}
+
 static inline int
 rw(struct xnvme_cmd_ctx *ctx, uint8_t opcode, uint32_t nsid, uint64_t slba, uint16_t nlb,
    const void *dbuf, const void *mbuf)
 {
 	const struct xnvme_dev *dev;
-	size_t nblocks = (size_t)nlb + 1;
 
 	if (XNVME_BE_UNLIKELY(!ctx)) {
 		return -EINVAL;
 	}
-	ctx->cmd.common.opcode = opcode;
 	ctx->cmd.common.nsid = nsid;
 	ctx->cmd.nvm.slba = slba;
 	ctx->cmd.nvm.nlb = nlb;
-
+	ctx->cmd.common.opcode = opcode;
+	if (XNVME_BE_UNLIKELY(ctx->opts != XNVME_CMD_ASYNC)) {
+		return rw_other(ctx, nsid, slba, nlb, dbuf, mbuf);
+	}
 	dev = ctx->dev;
 	if (XNVME_BE_UNLIKELY(!dev)) {
 		return -EINVAL;
 	}
-	return cmd_pass(ctx, (void *)dbuf,
-			XNVME_BE_LIKELY(dbuf != NULL) ? nblocks * dev->geo.lba_nbytes : 0,
-			(void *)mbuf,
-			XNVME_BE_UNLIKELY(mbuf != NULL) ? nblocks * dev->geo.nbytes_oob : 0);
+	return xnvme_cmd_pass_async(
+		ctx, (void *)dbuf,
+		XNVME_BE_LIKELY(dbuf != NULL) ? ((size_t)nlb + 1) * dev->geo.lba_nbytes : 0,
+		(void *)mbuf,
+		XNVME_BE_UNLIKELY(mbuf != NULL) ? ((size_t)nlb + 1) * dev->geo.nbytes_oob : 0);
 }
 
 int

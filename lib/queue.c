@@ -53,13 +53,14 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 	 * no command waits for identification (a failure leaves it zero, commands then fail) */
 	xnvme_dev_settle(dev);
 
-	/* the per-I/O fields share the first cache line */
-	qc = xnvme_plat_aligned_alloc(64, sizeof(*qc));
+	/* the mechanism's state follows the queue (lib/xnvme_queue.h) */
+	qc = xnvme_plat_aligned_alloc(64, sizeof(*qc) + dev->async->state_nbytes);
 	if (!qc) {
 		return -ENOMEM;
 	}
-	memset(qc, 0, sizeof(*qc));
+	memset(qc, 0, sizeof(*qc) + dev->async->state_nbytes);
 	q = &qc->q;
+	q->state = dev->async->state_nbytes ? xnvme_be_queue_state(q) : NULL;
 	/* contexts are 128 bytes: cache-line aligned, no context straddles two lines */
 	q->pool = xnvme_plat_aligned_alloc(64, npool * sizeof(*q->pool));
 	if (!q->pool) {
@@ -220,26 +221,26 @@ xnvme_queue_wait(struct xnvme_queue *queue)
 
 /* Out of line so that the per-I/O path of get_cmd_ctx needs no stack frame */
 __attribute__((noinline, cold)) static struct xnvme_cmd_ctx *
-get_cmd_ctx_fail(const struct xnvme_queue *queue)
+get_cmd_ctx_fail(int err)
 {
-	errno = queue ? ENOMEM : EINVAL;
+	errno = err;
 	return NULL;
 }
 
 struct xnvme_cmd_ctx *
 xnvme_queue_get_cmd_ctx(struct xnvme_queue *queue)
 {
-	struct xnvme_queue_core *qc = xnvme_queue_core(queue);
-	struct xnvme_cmd_ctx *ctx;
+	struct xnvme_cmd_ctx **head, *ctx;
 
 	if (XNVME_BE_UNLIKELY(!queue)) {
-		return get_cmd_ctx_fail(queue);
+		return get_cmd_ctx_fail(EINVAL);
 	}
-	ctx = qc->free_head;
+	head = &xnvme_queue_core(queue)->free_head;
+	ctx = *head;
 	if (XNVME_BE_UNLIKELY((uintptr_t)ctx == XNVME_QUEUE_CTX_END)) {
-		return get_cmd_ctx_fail(queue);
+		return get_cmd_ctx_fail(ENOMEM);
 	}
-	qc->free_head = (struct xnvme_cmd_ctx *)xnvme_queue_ctx_link(ctx);
+	*head = (struct xnvme_cmd_ctx *)xnvme_queue_ctx_link(ctx);
 	xnvme_queue_ctx_link_set(ctx, XNVME_QUEUE_CTX_TAKEN);
 	return ctx;
 }
@@ -260,12 +261,13 @@ xnvme_cmd_ctx_from_queue(struct xnvme_queue *queue)
 int
 xnvme_queue_put_cmd_ctx(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
-	struct xnvme_queue_core *qc = xnvme_queue_core(queue);
+	struct xnvme_queue_core *qc;
 	uintptr_t off, idx;
 
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
 	}
+	qc = xnvme_queue_core(queue);
 	/*
 	 * O(1): a context of this pool (address range and alignment) that is taken, not on the
 	 * free list. The offset rotated right by log2(128) is the index for an aligned context,

@@ -10,23 +10,39 @@
 
 #include "xnvme_be.h"
 
-/** The queue: one allocation, the fields of the per-I/O path (get, submit, poke, put) first */
+/**
+ * The queue: one allocation, 64-byte aligned. The core's own fields come first and the
+ * mechanism's view (struct xnvme_queue) last, so that the state a mechanism asked to have
+ * allocated with the queue (xnvme_be_async.state_nbytes) starts right after it, at a constant
+ * offset from the queue pointer (xnvme_be_queue_state()). The fields of the per-I/O path (get,
+ * submit, poke, put) share the second cache line: the last 32 bytes of the core's part and the
+ * first 32 of the mechanism's view.
+ */
 struct xnvme_queue_core {
-	struct xnvme_queue q; ///< first: a struct xnvme_queue * is a struct xnvme_queue_core *
+	const struct xnvme_be_async *async;
+	uint8_t rsvd[56]; ///< puts the per-I/O fields in the second cache line
 	/** free list linked through the contexts; XNVME_QUEUE_CTX_END: empty */
 	struct xnvme_cmd_ctx *free_head;
 	/** async->cmd_io and async->poke, one load closer */
 	int (*cmd_io)(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, void *mbuf,
 		      size_t mbuf_nbytes);
 	int (*poke)(struct xnvme_queue *queue, uint32_t max);
-	uint64_t last_idx; ///< capacity, as a 64-bit word for put's one-compare range check
-	const struct xnvme_be_async *async;
+	uint64_t last_idx;    ///< capacity, as a 64-bit word for put's one-compare range check
+	struct xnvme_queue q; ///< last: the mechanism's state follows it
 };
+_Static_assert(offsetof(struct xnvme_queue_core, free_head) == 64, "per-I/O fields aligned");
+_Static_assert(offsetof(struct xnvme_queue_core, q) + offsetof(struct xnvme_queue, dev) <= 128,
+	       "per-I/O fields in one line");
+_Static_assert(offsetof(struct xnvme_queue_core, q) + sizeof(struct xnvme_queue) ==
+		       sizeof(struct xnvme_queue_core),
+	       "the mechanism's state follows the queue");
 
+/* `queue` must not be NULL (pointer arithmetic on NULL is undefined: callers test it first) */
 static inline struct xnvme_queue_core *
 xnvme_queue_core(const struct xnvme_queue *queue)
 {
-	return (struct xnvme_queue_core *)queue;
+	return (struct xnvme_queue_core *)((const char *)queue -
+					   offsetof(struct xnvme_queue_core, q));
 }
 
 /**
@@ -74,12 +90,13 @@ xnvme_cmd_pass_async(struct xnvme_cmd_ctx *ctx, void *dbuf, size_t dbuf_nbytes, 
 	if (XNVME_BE_UNLIKELY(!queue)) {
 		return -EINVAL;
 	}
-	outstanding = queue->outstanding;
+	/* a load of its own: gcc then counts with one add to memory instead of add + store */
+	outstanding = __atomic_load_n(&queue->outstanding, __ATOMIC_RELAXED);
 	if (XNVME_BE_UNLIKELY(outstanding >= queue->capacity)) {
 		return -EBUSY;
 	}
 	memset(&ctx->cpl, 0, sizeof(ctx->cpl));
-	queue->outstanding = outstanding + 1;
+	queue->outstanding++;
 	return xnvme_queue_core(queue)->cmd_io(ctx, dbuf, dbuf_nbytes, mbuf, mbuf_nbytes);
 }
 

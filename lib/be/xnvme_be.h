@@ -71,6 +71,12 @@
 
 #define XNVME_BE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define XNVME_BE_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/**
+ * Makes the compiler forget the value of `lval` (no code): its next update is one
+ * read-modify-write instruction on memory rather than a register copy of the value read
+ * before, plus the arithmetic and a store (per-I/O counters and ring indexes)
+ */
+#define XNVME_BE_REFETCH(lval) __asm__("" : "+m"(lval))
 
 /** Pseudo-commands of the admin mechanism (topology functions) */
 enum xnvme_be_pseudo {
@@ -126,6 +132,12 @@ struct xnvme_be_async {
 		       size_t dvec_nbytes, void *mbuf, size_t mbuf_nbytes);
 	/** an fd readable while completions are pending, or -ENOSYS */
 	int (*get_completion_fd)(struct xnvme_queue *queue);
+	/**
+	 * Bytes of per-queue state the core allocates with the queue, zeroed, right after
+	 * struct xnvme_queue: init finds queue->state pointing at them, and the per-I/O path
+	 * reaches them without a load (xnvme_be_queue_state()). 0: init allocates its own.
+	 */
+	size_t state_nbytes;
 };
 
 /** How strongly a backend claims a URI as one it takes (struct xnvme_be_dev's uri_claim) */
@@ -235,6 +247,13 @@ struct xnvme_queue {
 	struct xnvme_dev *dev;
 };
 
+/** The state the core allocated with the queue (xnvme_be_async.state_nbytes), 8-byte aligned */
+static inline void *
+xnvme_be_queue_state(struct xnvme_queue *queue)
+{
+	return queue + 1;
+}
+
 /** Index of a pooled context in its queue's pool (0..capacity) */
 static inline uint32_t
 xnvme_queue_ctx_idx(const struct xnvme_queue *queue, const struct xnvme_cmd_ctx *ctx)
@@ -274,6 +293,7 @@ xnvme_queue_complete_in_batch(struct xnvme_queue *queue, struct xnvme_cmd_ctx *c
 static inline void
 xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
+	XNVME_BE_REFETCH(queue->depth); /* one add to memory, whatever the poke read before */
 	queue->depth++;
 	xnvme_queue_complete_in_batch(queue, ctx);
 	queue->depth--;

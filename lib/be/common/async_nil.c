@@ -7,110 +7,146 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "async_stubs.h"
-#include "xnvme_plat.h"
 
 /*
- * ring[tail & mask] is the next free slot, ring[head & mask] the next context to complete. No
- * ring-full check on submission: the core refuses a submission once `capacity` commands are
- * outstanding, every outstanding command holds exactly one slot, and the ring has at least
- * `capacity` slots.
+ * The ring of submitted contexts lives in the queue's allocation (state_nbytes), so submission
+ * and poke reach it without a load. It has more slots than a queue has commands
+ * (XNVME_QUEUE_CAPACITY_MAX) and is addressed by 16-bit byte offsets, which wrap at its end by
+ * themselves: no index is masked. `head` is the next context to complete, `tail` the next free
+ * slot. No ring-full check on submission: the core refuses a submission once `capacity`
+ * commands are outstanding, and every outstanding command holds one slot, also while a poke
+ * has claimed it (below) and not yet completed it.
  */
-struct nil_state {
-	uint32_t head;
-	uint32_t tail;
-	uint32_t mask;
-	struct xnvme_cmd_ctx *ring[];
-};
+#define NIL_SLOT ((uint16_t)sizeof(struct xnvme_cmd_ctx *))
 
+struct nil_state {
+	uint16_t head;
+	uint16_t tail;
+	uint32_t rsvd;
+	struct xnvme_cmd_ctx *ring[(UINT16_MAX + 1) / sizeof(struct xnvme_cmd_ctx *)];
+};
+_Static_assert(sizeof(((struct nil_state *)0)->ring) == UINT16_MAX + 1, "16-bit offsets wrap");
+_Static_assert(sizeof(((struct nil_state *)0)->ring) / NIL_SLOT >= XNVME_QUEUE_CAPACITY_MAX,
+	       "a slot for every command of a queue");
+
+/* `off` is a 16-bit offset held in a 32-bit word: no zero extension at each use */
+static inline struct xnvme_cmd_ctx **
+nil_slot(struct nil_state *state, uint32_t off)
+{
+	return (struct xnvme_cmd_ctx **)((char *)state->ring + off);
+}
+
+/* The ring is zeroed with the queue: head == tail, nothing to set up or release */
 static int
 nil_init(struct xnvme_queue *queue, int opts)
 {
-	uint32_t size = xnvme_be_ring_size(queue->capacity);
-	struct nil_state *state;
-
+	(void)queue;
 	(void)opts;
-	state = xnvme_plat_aligned_alloc(64, sizeof(*state) + size * sizeof(state->ring[0]));
-	if (!state) {
-		return -ENOMEM;
-	}
-	state->head = 0;
-	state->tail = 0;
-	state->mask = size - 1;
-	queue->state = state;
 	return 0;
 }
 
 static int
 nil_term(struct xnvme_queue *queue)
 {
-	xnvme_plat_aligned_free(queue->state);
-	queue->state = NULL;
+	(void)queue;
 	return 0;
 }
 
-/*
- * Completes the `n` commands at the head of the ring, each taken off the ring before its
- * callback runs. A callback's nested poke takes from the same head: this level stops at the
- * end of its range (what was submitted before it), whoever took the commands in it, so
- * commands submitted from the callbacks complete at a later poke, each exactly once.
- */
-__attribute__((noinline)) static int
-nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t n)
+/* Completes the claimed contexts of the adjacent slots [slot, end), inside a batch */
+static inline void
+nil_complete_run(struct xnvme_queue *queue, struct xnvme_cmd_ctx **slot, struct xnvme_cmd_ctx **end)
 {
-	uint32_t end = state->head + n, done = 0;
+	for (; slot != end; ++slot) {
+		xnvme_queue_complete_in_batch(queue, *slot);
+	}
+}
+
+/* nil_reap() of a range that wraps around the end of the ring: two runs */
+__attribute__((noinline, cold)) static int
+nil_reap_wrapped(struct xnvme_queue *queue, struct nil_state *state, uint32_t head, uint32_t n)
+{
+	uint32_t first = (uint32_t)(sizeof(state->ring) - head) / NIL_SLOT;
 
 	queue->depth++;
-	while ((int32_t)(end - state->head) > 0) {
-		uint32_t head = state->head;
-
-		state->head = head + 1;
-		xnvme_queue_complete_in_batch(queue, state->ring[head & state->mask]);
-		done++;
-	}
+	nil_complete_run(queue, nil_slot(state, head),
+			 nil_slot(state, 0) + sizeof(state->ring) / NIL_SLOT);
+	nil_complete_run(queue, nil_slot(state, 0), nil_slot(state, 0) + (n - first));
 	queue->depth--;
-	return (int)done;
+	return (int)n;
+}
+
+/*
+ * Completes up to `max` (0: all) of the `n` ready commands at `head`. The range is claimed
+ * (head moved past it) before the first callback, so a callback's nested poke completes only
+ * what was submitted after it; the claimed slots stay untouched until completed, as their
+ * commands are still outstanding.
+ */
+__attribute__((noinline)) static int
+nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t head, uint32_t n,
+	 uint32_t max)
+{
+	struct xnvme_cmd_ctx **slot = nil_slot(state, head);
+
+	if (max && max < n) {
+		n = max;
+	}
+	state->head = (uint16_t)(head + n * NIL_SLOT);
+	if (XNVME_BE_UNLIKELY(head + n * NIL_SLOT > sizeof(state->ring))) {
+		return nil_reap_wrapped(queue, state, head, n);
+	}
+	XNVME_BE_REFETCH(queue->depth);
+	queue->depth++;
+	nil_complete_run(queue, slot, slot + n);
+	XNVME_BE_REFETCH(queue->depth);
+	queue->depth--;
+	return (int)n;
 }
 
 /*
  * Rule 5's tests: beyond the nesting bound it reaps nothing; an empty ring (nothing
  * outstanding at this level) gives 0 from nil_reap().
  */
+__attribute__((noinline)) static int
+nil_poke_ring(struct xnvme_queue *queue, uint32_t max)
+{
+	struct nil_state *state = xnvme_be_queue_state(queue);
+	uint32_t head = state->head;
+
+	if (XNVME_BE_UNLIKELY(queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX)) {
+		return 0;
+	}
+	return nil_reap(queue, state, head, (uint16_t)(state->tail - head) / NIL_SLOT, max);
+}
+
+/*
+ * One command outstanding and no callback of the queue running (queue depth 1, or fio
+ * reaping one at a time): nothing can have claimed it, so it is the one ready command at
+ * the head of the ring, whatever `max`. Two compares instead of the ring's arithmetic; no
+ * loop, no batch. Anything else reads the ring.
+ */
 static int
 nil_poke(struct xnvme_queue *queue, uint32_t max)
 {
-	struct nil_state *state = queue->state;
-	uint32_t head = state->head, tail = state->tail, n;
+	if (XNVME_BE_LIKELY(queue->depth == 1 && queue->outstanding == 1)) {
+		struct nil_state *state = xnvme_be_queue_state(queue);
+		struct xnvme_cmd_ctx *ctx = *nil_slot(state, state->head);
 
-	/* a load of its own: gcc would otherwise keep depth in a register for the ++ below */
-	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->depth, __ATOMIC_RELAXED) >
-			      XNVME_QUEUE_POKE_DEPTH_MAX)) {
-		return 0;
-	}
-	/* one ready command (queue depth 1, or fio reaping one at a time), whatever `max`: no
-	 * loop, no batch */
-	if (XNVME_BE_LIKELY(head + 1 == tail)) {
-		struct xnvme_cmd_ctx *ctx = state->ring[head & state->mask];
-
-		state->head = tail;
+		XNVME_BE_REFETCH(state->head);
+		state->head += NIL_SLOT;
 		xnvme_queue_complete(queue, ctx);
 		return 1;
 	}
-	n = tail - head;
-	/* Only what was submitted before this poke: commands submitted from the callbacks
-	 * below complete at the next poke. */
-	if (max && max < n) {
-		n = max;
-	}
-	return nil_reap(queue, state, n);
+	return nil_poke_ring(queue, max);
 }
 
 /* Never refuses: nothing to take back (rule 4) */
 static inline int
 nil_submit(struct xnvme_cmd_ctx *ctx)
 {
-	struct nil_state *state = ctx->async.queue->state;
-
-	state->ring[state->tail++ & state->mask] = ctx;
+	struct nil_state *state = xnvme_be_queue_state(ctx->async.queue);
+	*nil_slot(state, state->tail) = ctx;
+	XNVME_BE_REFETCH(state->tail);
+	state->tail += NIL_SLOT;
 	return 0;
 }
 
@@ -146,4 +182,5 @@ const struct xnvme_be_async xnvme_be_async_nil = {
 	.cmd_io = nil_cmd_io,
 	.cmd_iov = nil_cmd_iov,
 	.get_completion_fd = xnvme_be_async_no_completion_fd,
+	.state_nbytes = sizeof(struct nil_state),
 };
