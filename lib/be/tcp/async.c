@@ -31,6 +31,7 @@
 /* A queue's connection (first: queue->state is also the connection) and its completion fd */
 struct tcp_aq {
 	struct xnvme_tcp_conn conn;
+	uint16_t qid;      ///< the NVMe queue ID of the connection
 	int epfd;          ///< the completion fd, -1 until asked for
 	int kickfd;        ///< eventfd in epfd: readable while a poke left received PDUs behind
 	int timerfd;       ///< timerfd in epfd (with a command timeout): a deadline may have passed
@@ -65,7 +66,7 @@ tcp_async_init(struct xnvme_queue *queue, int opts)
 	aq->epfd = -1;
 	aq->kickfd = -1;
 	aq->timerfd = -1;
-	err = xnvme_tcp_dev_ioconn_open(queue->dev, &aq->conn, queue->capacity);
+	err = xnvme_nvmf_ioconn_open(queue->dev, &aq->conn, queue->capacity, &aq->qid);
 	if (err) {
 		free(aq);
 		return err;
@@ -91,7 +92,7 @@ tcp_async_term(struct xnvme_queue *queue)
 	struct tcp_aq *aq = queue->state;
 
 	if (aq) {
-		xnvme_tcp_dev_ioconn_close(queue->dev, &aq->conn);
+		xnvme_nvmf_ioconn_close(queue->dev, &aq->conn, aq->qid);
 		fd_close(&aq->epfd);
 		fd_close(&aq->kickfd);
 		fd_close(&aq->timerfd);

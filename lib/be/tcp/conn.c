@@ -91,7 +91,7 @@ xfer_full(int fd, void *buf, size_t len, bool out, uint64_t deadline_ns)
 }
 
 static int
-sock_connect(const struct xnvme_tcp_target *tgt, uint64_t deadline_ns, int *fd_out)
+sock_connect(const struct xnvme_nvmf_target *tgt, uint64_t deadline_ns, int *fd_out)
 {
 	struct addrinfo hints = {0}, *res = NULL, *ai;
 	int err = -EHOSTUNREACH;
@@ -136,7 +136,7 @@ sock_connect(const struct xnvme_tcp_target *tgt, uint64_t deadline_ns, int *fd_o
 }
 
 static int
-icreq(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint64_t deadline_ns,
+icreq(struct xnvme_tcp_conn *conn, const struct xnvme_nvmf_target *tgt, uint64_t deadline_ns,
       char *errmsg, size_t errmsg_len)
 {
 	struct xnvme_tcp_icreq req = {0};
@@ -205,8 +205,8 @@ xnvme_tcp_conn_init(struct xnvme_tcp_conn *conn, uint32_t ncmds)
 }
 
 int
-xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint32_t ncmds,
-		    uint64_t timeout_us, char *errmsg, size_t errmsg_len)
+xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_nvmf_target *tgt,
+		    uint32_t ncmds, uint64_t timeout_us, char *errmsg, size_t errmsg_len)
 {
 	uint64_t deadline_ns = xnvme_tcp_now_ns() + (timeout_us ? timeout_us : 60000000ULL) * 1000;
 	int err = xnvme_tcp_conn_init(conn, ncmds);
@@ -318,14 +318,14 @@ build_cmd(struct xnvme_tcp_conn *conn, uint16_t cid, uint32_t nbytes, bool incap
 	struct xnvme_tcp_slot *slot = &conn->slots[cid];
 	struct xnvme_tcp_ch *ch = (struct xnvme_tcp_ch *)slot->hdr;
 	uint32_t hd = conn->lim.hdgst ? XNVME_TCP_DIGEST_LEN : 0;
-	struct xnvme_tcp_sgl sgl = {0};
+	struct xnvme_nvmf_sgl sgl = {0};
 	uint8_t *sqe = slot->hdr + sizeof(*ch);
 	uint32_t hlen = sizeof(struct xnvme_tcp_cmd_pdu);
 
 	memset(slot->hdr, 0, sizeof(slot->hdr));
 	memcpy(sqe, &slot->ctx->cmd, 64);
 	memcpy(sqe + 2, &cid, sizeof(cid));
-	sqe[1] = (uint8_t)((sqe[1] & 0x3F) | XNVME_TCP_PSDT_SGL);
+	sqe[1] = (uint8_t)((sqe[1] & 0x3F) | XNVME_NVMF_PSDT_SGL);
 	sgl.len = nbytes;
 	sgl.type = incapsule ? XNVME_TCP_SGL_INCAPSULE : XNVME_TCP_SGL_TRANSPORT;
 	memcpy(sqe + 24, &sgl, sizeof(sgl));

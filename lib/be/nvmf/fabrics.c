@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * NVMe over Fabrics commands: Connect (admin and I/O queues), Property Get/Set, and the
- * controller enable and shutdown sequences built on them.
+ * controller enable and shutdown sequences built on them, over any transport.
  */
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 
-#include "tcp.h"
+#include "nvmf.h"
+
+uint64_t
+xnvme_nvmf_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
 
 static void
 ctx_init(struct xnvme_cmd_ctx *ctx, const void *cmd)
@@ -18,9 +27,10 @@ ctx_init(struct xnvme_cmd_ctx *ctx, const void *cmd)
 }
 
 int
-xnvme_tcp_fabrics_connect(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt,
-			  uint16_t qid, uint16_t sqsize, uint16_t cntlid)
+xnvme_nvmf_connect(struct xnvme_nvmf_ctrlr *ctrlr, void *conn, uint16_t qid, uint16_t sqsize,
+		   uint16_t cntlid, uint16_t *cntlid_out)
 {
+	const struct xnvme_nvmf_target *tgt = &ctrlr->tgt;
 	struct xnvme_fabrics_connect_cmd cmd = {0};
 	struct xnvme_fabrics_connect_data data = {0};
 	struct xnvme_cmd_ctx ctx;
@@ -37,17 +47,17 @@ xnvme_tcp_fabrics_connect(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_ta
 	memcpy(data.hostnqn, tgt->hostnqn, sizeof(data.hostnqn) - 1);
 
 	ctx_init(&ctx, &cmd);
-	err = xnvme_tcp_conn_run(conn, &ctx, &data, sizeof(data), NULL, 0, NULL, 0);
+	err = ctrlr->tr->conn_run(conn, &ctx, &data, sizeof(data), NULL, 0, NULL, 0);
 	if (err) {
 		return err;
 	}
-	conn->qid = qid;
-	conn->cntlid = (uint16_t)(ctx.cpl.cdw0 & 0xFFFF);
+	*cntlid_out = (uint16_t)(ctx.cpl.cdw0 & 0xFFFF);
 	return 0;
 }
 
 int
-xnvme_tcp_prop_get(struct xnvme_tcp_conn *conn, uint32_t ofst, int eight, uint64_t *value)
+xnvme_nvmf_prop_get(struct xnvme_nvmf_ctrlr *ctrlr, void *conn, uint32_t ofst, int eight,
+		    uint64_t *value)
 {
 	struct xnvme_fabrics_prop_cmd cmd = {0};
 	struct xnvme_cmd_ctx ctx;
@@ -58,7 +68,7 @@ xnvme_tcp_prop_get(struct xnvme_tcp_conn *conn, uint32_t ofst, int eight, uint64
 	cmd.attrib = eight ? 1 : 0;
 	cmd.ofst = ofst;
 	ctx_init(&ctx, &cmd);
-	err = xnvme_tcp_conn_run(conn, &ctx, NULL, 0, NULL, 0, NULL, 0);
+	err = ctrlr->tr->conn_run(conn, &ctx, NULL, 0, NULL, 0, NULL, 0);
 	if (!err) {
 		*value = eight ? ctx.cpl.result : ctx.cpl.cdw0;
 	}
@@ -66,7 +76,8 @@ xnvme_tcp_prop_get(struct xnvme_tcp_conn *conn, uint32_t ofst, int eight, uint64
 }
 
 int
-xnvme_tcp_prop_set(struct xnvme_tcp_conn *conn, uint32_t ofst, int eight, uint64_t value)
+xnvme_nvmf_prop_set(struct xnvme_nvmf_ctrlr *ctrlr, void *conn, uint32_t ofst, int eight,
+		    uint64_t value)
 {
 	struct xnvme_fabrics_prop_cmd cmd = {0};
 	struct xnvme_cmd_ctx ctx;
@@ -77,7 +88,7 @@ xnvme_tcp_prop_set(struct xnvme_tcp_conn *conn, uint32_t ofst, int eight, uint64
 	cmd.ofst = ofst;
 	cmd.value = value;
 	ctx_init(&ctx, &cmd);
-	return xnvme_tcp_conn_run(conn, &ctx, NULL, 0, NULL, 0, NULL, 0);
+	return ctrlr->tr->conn_run(conn, &ctx, NULL, 0, NULL, 0, NULL, 0);
 }
 
 static void
@@ -88,15 +99,15 @@ sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-/* Polls CSTS until (CSTS & mask) == want, for up to timeout_ms */
+/* Polls CSTS on the admin connection until (CSTS & mask) == want, for up to timeout_ms */
 static int
-csts_wait(struct xnvme_tcp_conn *conn, uint32_t mask, uint32_t want, uint32_t timeout_ms)
+csts_wait(struct xnvme_nvmf_ctrlr *ctrlr, uint32_t mask, uint32_t want, uint32_t timeout_ms)
 {
-	uint64_t deadline = xnvme_tcp_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+	uint64_t deadline = xnvme_nvmf_now_ns() + (uint64_t)timeout_ms * 1000000ULL;
 
 	for (;;) {
 		uint64_t csts;
-		int err = xnvme_tcp_prop_get(conn, XNVME_PROP_CSTS, 0, &csts);
+		int err = xnvme_nvmf_prop_get(ctrlr, ctrlr->admin, XNVME_PROP_CSTS, 0, &csts);
 
 		if (err) {
 			return err;
@@ -107,7 +118,7 @@ csts_wait(struct xnvme_tcp_conn *conn, uint32_t mask, uint32_t want, uint32_t ti
 		if ((csts & mask) == want) {
 			return 0;
 		}
-		if (xnvme_tcp_now_ns() >= deadline) {
+		if (xnvme_nvmf_now_ns() >= deadline) {
 			return -ETIMEDOUT;
 		}
 		sleep_ms(1);
@@ -115,42 +126,42 @@ csts_wait(struct xnvme_tcp_conn *conn, uint32_t mask, uint32_t want, uint32_t ti
 }
 
 int
-xnvme_tcp_ctrlr_enable(struct xnvme_tcp_conn *conn, uint64_t cap)
+xnvme_nvmf_ctrlr_enable(struct xnvme_nvmf_ctrlr *ctrlr)
 {
-	uint32_t to_ms = (uint32_t)((cap >> 24) & 0xFF) * 500U;
+	uint32_t to_ms = (uint32_t)((ctrlr->cap >> 24) & 0xFF) * 500U;
 	uint64_t cc;
 	int err;
 
-	err = xnvme_tcp_prop_get(conn, XNVME_PROP_CC, 0, &cc);
+	err = xnvme_nvmf_prop_get(ctrlr, ctrlr->admin, XNVME_PROP_CC, 0, &cc);
 	if (err) {
 		return err;
 	}
 	if (cc & XNVME_CC_EN) {
-		return csts_wait(conn, XNVME_CSTS_RDY, XNVME_CSTS_RDY, to_ms ? to_ms : 500);
+		return csts_wait(ctrlr, XNVME_CSTS_RDY, XNVME_CSTS_RDY, to_ms ? to_ms : 500);
 	}
 	/* CSS 0 (NVM), MPS 0 (4 KiB), AMS 0 (round robin) */
 	cc = XNVME_CC_EN | XNVME_CC_IOSQES | XNVME_CC_IOCQES;
-	err = xnvme_tcp_prop_set(conn, XNVME_PROP_CC, 0, cc);
+	err = xnvme_nvmf_prop_set(ctrlr, ctrlr->admin, XNVME_PROP_CC, 0, cc);
 	if (err) {
 		return err;
 	}
-	return csts_wait(conn, XNVME_CSTS_RDY, XNVME_CSTS_RDY, to_ms ? to_ms : 500);
+	return csts_wait(ctrlr, XNVME_CSTS_RDY, XNVME_CSTS_RDY, to_ms ? to_ms : 500);
 }
 
 int
-xnvme_tcp_ctrlr_shutdown(struct xnvme_tcp_conn *conn, uint32_t timeout_ms)
+xnvme_nvmf_ctrlr_shutdown(struct xnvme_nvmf_ctrlr *ctrlr, uint32_t timeout_ms)
 {
 	uint64_t cc;
 	int err;
 
-	err = xnvme_tcp_prop_get(conn, XNVME_PROP_CC, 0, &cc);
+	err = xnvme_nvmf_prop_get(ctrlr, ctrlr->admin, XNVME_PROP_CC, 0, &cc);
 	if (err) {
 		return err;
 	}
 	cc = (cc & ~(0x3ULL << 14)) | XNVME_CC_SHN_NORMAL;
-	err = xnvme_tcp_prop_set(conn, XNVME_PROP_CC, 0, cc);
+	err = xnvme_nvmf_prop_set(ctrlr, ctrlr->admin, XNVME_PROP_CC, 0, cc);
 	if (err) {
 		return err;
 	}
-	return csts_wait(conn, XNVME_CSTS_SHST_MASK, XNVME_CSTS_SHST_DONE, timeout_ms);
+	return csts_wait(ctrlr, XNVME_CSTS_SHST_MASK, XNVME_CSTS_SHST_DONE, timeout_ms);
 }
