@@ -14,8 +14,8 @@ static const struct xnvme_be xnvme_be_fbsd = {.name = "fbsd", .enabled = false};
 static const struct xnvme_be xnvme_be_macos = {.name = "macos", .enabled = false};
 
 const struct xnvme_be *const xnvme_be_registry[] = {
-	&xnvme_be_spdk,    &xnvme_be_linux,   &xnvme_be_fbsd, &xnvme_be_macos,
-	&xnvme_be_windows, &xnvme_be_ramdisk, &xnvme_be_vfio, &xnvme_be_tcp,
+	&xnvme_be_spdk,    &xnvme_be_linux, &xnvme_be_fbsd, &xnvme_be_macos, &xnvme_be_windows,
+	&xnvme_be_ramdisk, &xnvme_be_vfio,  &xnvme_be_tcp,  &xnvme_be_rdma,
 };
 const int xnvme_be_registry_len = sizeof(xnvme_be_registry) / sizeof(xnvme_be_registry[0]);
 

@@ -151,7 +151,10 @@ struct xnvme_be {
 	const struct xnvme_be_async *const *async;
 };
 
-/** The registry, in the fixed order spdk, linux, fbsd, macos, windows, ramdisk, vfio, tcp */
+/**
+ * The registry, in the fixed order spdk, linux, fbsd, macos, windows, ramdisk, vfio, tcp,
+ * rdma
+ */
 extern const struct xnvme_be *const xnvme_be_registry[];
 extern const int xnvme_be_registry_len;
 
@@ -496,6 +499,7 @@ extern const struct xnvme_be_async xnvme_be_async_nil;
 /** Backends */
 extern const struct xnvme_be xnvme_be_linux;
 extern const struct xnvme_be xnvme_be_ramdisk;
+extern const struct xnvme_be xnvme_be_rdma;
 extern const struct xnvme_be xnvme_be_tcp;
 extern const struct xnvme_be xnvme_be_vfio;
 extern const struct xnvme_be xnvme_be_windows;

@@ -300,17 +300,17 @@ test_null_safety(void)
 static void
 test_be_attr_list(void)
 {
-	const char *names[] = {"spdk",    "linux",   "fbsd", "macos",
-			       "windows", "ramdisk", "vfio", "tcp"};
+	const char *names[] = {"spdk",    "linux", "fbsd", "macos", "windows",
+			       "ramdisk", "vfio",  "tcp",  "rdma"};
 	struct xnvme_be_attr_list *list = NULL;
 
 	CHECK_EQ(xnvme_be_attr_list_bundled(&list), 0);
 	if (!list) {
 		return;
 	}
-	CHECK_EQ(list->count, 8);
-	CHECK_EQ(list->capacity, 8);
-	for (int i = 0; i < 8; ++i) {
+	CHECK_EQ(list->count, 9);
+	CHECK_EQ(list->capacity, 9);
+	for (int i = 0; i < 9; ++i) {
 		CHECK(!strcmp(list->item[i].name, names[i]));
 	}
 	CHECK_EQ(list->item[1].enabled, 1);

@@ -36,8 +36,8 @@ find_be(const struct xnvme_be_attr_list *list, const char *name)
 static void
 check_registry(void)
 {
-	static const char *const names[] = {"spdk",    "linux",   "fbsd", "macos",
-					    "windows", "ramdisk", "vfio", "tcp"};
+	static const char *const names[] = {"spdk",    "linux", "fbsd", "macos", "windows",
+					    "ramdisk", "vfio",  "tcp",  "rdma"};
 	struct xnvme_be_attr_list *list = NULL;
 	const struct xnvme_be_attr *be;
 

@@ -449,9 +449,10 @@ test_be_attr(void)
 	list = NULL;
 	if (!xnvme_be_attr_list_bundled(&list) && list) {
 		CAPTURE(out, xnvme_be_attr_list_fpr(stream, list, XNVME_PR_DEF));
-		CHECK_LINE(out.buf, "  count: 8");
+		CHECK_LINE(out.buf, "  count: 9");
 		CHECK_LINE(out.buf, "  - name: 'ramdisk'");
 		CHECK_LINE(out.buf, "  - name: 'tcp'");
+		CHECK_LINE(out.buf, "  - name: 'rdma'");
 		out_free(&out);
 		CHECK_PR_SAME(xnvme_be_attr_list_fpr(stream, list, 0),
 			      xnvme_be_attr_list_pr(list, 0));

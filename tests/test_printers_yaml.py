@@ -312,9 +312,9 @@ def test_znd(doc):
 def test_library_objects(doc):
     attrs = doc["be_attr_list"]["xnvme_be_attr_list"]
     assert list(attrs) == ["count", "capacity", "items"]
-    assert attrs["count"] == 8 and len(attrs["items"]) == 8
+    assert attrs["count"] == 9 and len(attrs["items"]) == 9
     names = [item["name"] for item in attrs["items"]]
-    assert names == ["spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio", "tcp"]
+    assert names == ["spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio", "tcp", "rdma"]
     assert all(item["enabled"] in (0, 1) for item in attrs["items"])
     assert next(i for i in attrs["items"] if i["name"] == "ramdisk")["enabled"] == 1
     assert doc["be_attr_item"] == [attrs["items"][0]]

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * The "tcp" backend against the test target (tests/tcp_target.c) on 127.0.0.1, or against any
- * NVMe/TCP target given as --uri ADDR:PORT --subnqn NQN (the guest runs it on the kernel's
- * nvmet-tcp; the namespace's first 16 MiB are overwritten). For each of: no digests, header
- * and data digests (with C2H SUCCESS and small data PDUs): open with no backend named,
+ * NVMe over Fabrics target given as --uri ADDR:PORT --subnqn NQN [--be tcp|rdma] (the guest
+ * runs it on the kernel's nvmet-tcp and nvmet-rdma; the namespace's first 16 MiB are
+ * overwritten; rdma runs with and without memory windows instead of digests). For each of: no
+ * digests, header and data digests (with C2H SUCCESS and small data PDUs): open with no backend
+ * named,
  * Identify and geometry, sync writes read back and compared at sizes that go in-capsule and
  * through R2T/H2CData, iovecs, an invalid admin opcode's status, and async queues of depth 1,
  * 8 and 32 writing and reading back through the completion fd. Also: the iovec lengths, not
@@ -317,6 +319,8 @@ keep_alive_open(struct tt *tt, const char *uri)
 	CHECK_EQ(tt_nkeepalive_early(tt), 0);
 }
 
+static const char *g_be = "tcp"; /* the backend a target is expected to open through */
+
 static void
 run(const char *uri, const char *subnqn, bool own_target)
 {
@@ -328,13 +332,14 @@ run(const char *uri, const char *subnqn, bool own_target)
 	int err;
 
 	opts.subnqn = subnqn;
+	opts.be = own_target ? NULL : g_be;
 	dev = xnvme_test_open(uri, &opts);
 	CHECK(dev != NULL);
 	if (!dev) {
 		return;
 	}
-	CHECK(!strcmp(xnvme_dev_get_opts(dev)->be, "tcp"));
-	CHECK(!strcmp(xnvme_dev_get_opts(dev)->async, "tcp"));
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->be, g_be));
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->async, g_be));
 	geo = xnvme_dev_get_geo(dev);
 	CHECK(geo != NULL);
 	nsid = xnvme_dev_get_nsid(dev);
@@ -373,7 +378,7 @@ enum_cb(struct xnvme_dev *dev, void *arg)
 {
 	int *count = arg;
 
-	CHECK(!strcmp(xnvme_dev_get_opts(dev)->be, "tcp"));
+	CHECK(!strcmp(xnvme_dev_get_opts(dev)->be, g_be));
 	CHECK(!strcmp(xnvme_dev_get_opts(dev)->subnqn, g_subnqn));
 	CHECK(xnvme_dev_get_geo(dev)->tbytes > 0);
 	(*count)++;
@@ -475,6 +480,8 @@ main(int argc, char **argv)
 			uri = argv[i + 1];
 		} else if (!strcmp(argv[i], "--subnqn")) {
 			subnqn = argv[i + 1];
+		} else if (!strcmp(argv[i], "--be")) {
+			g_be = argv[i + 1];
 		}
 	}
 	if (uri) {
@@ -484,11 +491,14 @@ main(int argc, char **argv)
 
 		/* the discovery log of the target lists the subsystem */
 		g_subnqn = subnqn;
+		eopts.be = g_be;
 		CHECK_EQ(xnvme_enumerate(uri, &eopts, enum_cb, &count), 0);
 		CHECK(count >= 1);
 
 		run(uri, subnqn, false);
-		snprintf(dg, sizeof(dg), "%s?hdgst=1&ddgst=1", uri);
+		/* tcp: with digests; rdma: without memory windows (the regions' own keys) */
+		snprintf(dg, sizeof(dg), "%s%s", uri,
+			 strcmp(g_be, "rdma") ? "?hdgst=1&ddgst=1" : "?mw=0");
 		run(dg, subnqn, false);
 	} else {
 		struct tt_cfg plain = {

@@ -328,15 +328,15 @@ xnvme_cli_opt_values(enum xnvme_cli_opt opt)
 {
 	switch (opt) {
 	case XNVME_CLI_OPT_BE:
-		return "linux ramdisk vfio tcp";
+		return "linux ramdisk vfio tcp rdma";
 	case XNVME_CLI_OPT_MEM:
 		return "posix hugepage vfio";
 	case XNVME_CLI_OPT_ADMIN:
-		return "nvme block file_as_ns ramdisk vfio tcp";
+		return "nvme block file_as_ns ramdisk vfio tcp rdma";
 	case XNVME_CLI_OPT_SYNC:
-		return "nvme psync block ramdisk vfio tcp";
+		return "nvme psync block ramdisk vfio tcp rdma";
 	case XNVME_CLI_OPT_ASYNC:
-		return "io_uring io_uring_cmd libaio posix thrpool emu nil vfio tcp";
+		return "io_uring io_uring_cmd libaio posix thrpool emu nil vfio tcp rdma";
 	default:
 		return NULL;
 	}

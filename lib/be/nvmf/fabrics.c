@@ -18,6 +18,19 @@ xnvme_nvmf_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t
+xnvme_nvmf_coarse_ns(void)
+{
+	struct timespec ts;
+
+#ifdef CLOCK_MONOTONIC_COARSE
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+#else
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+#endif
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 static void
 ctx_init(struct xnvme_cmd_ctx *ctx, const void *cmd)
 {

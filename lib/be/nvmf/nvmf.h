@@ -30,8 +30,9 @@ struct xnvme_nvmf_target {
 	char subnqn[256];
 	char hostnqn[256];
 	uint8_t hostid[16];
-	bool hdgst; ///< TCP: header digests asked for ("?hdgst=1")
-	bool ddgst; ///< TCP: data digests asked for ("?ddgst=1")
+	bool hdgst;     ///< TCP: header digests asked for ("?hdgst=1")
+	bool ddgst;     ///< TCP: data digests asked for ("?ddgst=1")
+	bool rdma_nomw; ///< RDMA: no memory windows, the regions' own keys ("?mw=0")
 	uint32_t kato_ms;
 	uint64_t admin_timeout_us;
 	uint64_t io_timeout_us;
@@ -108,6 +109,85 @@ struct xnvme_nvmf_ctrlr {
 /** CLOCK_MONOTONIC in ns */
 uint64_t
 xnvme_nvmf_now_ns(void);
+
+/** CLOCK_MONOTONIC_COARSE in ns (a few ms resolution): command deadlines on the hot path */
+uint64_t
+xnvme_nvmf_coarse_ns(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Per command, for the transports' submission paths                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+enum xnvme_nvmf_dir {
+	XNVME_NVMF_DIR_NONE = 0,
+	XNVME_NVMF_DIR_H2C = 1, ///< write: host to controller
+	XNVME_NVMF_DIR_C2H = 2, ///< read: controller to host
+};
+
+/** The data direction of a command: its opcode's low bits (Fabrics commands: fctype's) */
+static inline uint8_t
+xnvme_nvmf_cmd_dir(const struct xnvme_cmd_ctx *ctx)
+{
+	uint8_t opc = ctx->cmd.common.opcode;
+
+	if (opc == XNVME_FABRICS_OPC) {
+		opc = ((const uint8_t *)&ctx->cmd)[4]; /* fctype follows the same convention */
+	}
+	switch (opc & 0x3) {
+	case 1:
+		return XNVME_NVMF_DIR_H2C;
+	case 2:
+		return XNVME_NVMF_DIR_C2H;
+	default:
+		return XNVME_NVMF_DIR_NONE;
+	}
+}
+
+/**
+ * The bytes a command moves in direction `dir`: the iovec lengths when `iov` is given (the
+ * caller's total is advisory), else *nbytes; 0 for a command without data. -EINVAL for more
+ * than `iov_max` segments, a NULL segment or buffer with bytes, or more than `max` bytes.
+ */
+static inline int
+xnvme_nvmf_xfer_nbytes(uint8_t dir, const void *dbuf, const struct iovec *iov, uint32_t iovcnt,
+		       uint32_t iov_max, size_t max, size_t *nbytes)
+{
+	if (XNVME_BE_UNLIKELY(iovcnt > iov_max || (!iov && iovcnt))) {
+		return -EINVAL;
+	}
+	if (iov) {
+		*nbytes = 0;
+		for (uint32_t i = 0; i < iovcnt; ++i) {
+			if (XNVME_BE_UNLIKELY(!iov[i].iov_base && iov[i].iov_len)) {
+				return -EINVAL;
+			}
+			*nbytes += iov[i].iov_len;
+			if (XNVME_BE_UNLIKELY(*nbytes < iov[i].iov_len)) {
+				return -EINVAL;
+			}
+		}
+	}
+	if (XNVME_BE_UNLIKELY(*nbytes > max)) {
+		return -EINVAL;
+	}
+	if (dir == XNVME_NVMF_DIR_NONE) {
+		*nbytes = 0;
+	}
+	return (XNVME_BE_UNLIKELY(!iov && !dbuf && *nbytes)) ? -EINVAL : 0;
+}
+
+/**
+ * What running one command to completion returns: the connection's errno when it failed the
+ * command, -EIO for an NVMe status, else 0
+ */
+static inline int
+xnvme_nvmf_run_result(const struct xnvme_cmd_ctx *ctx, int conn_err)
+{
+	if (ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR && conn_err) {
+		return conn_err;
+	}
+	return (ctx->cpl.status.sc || ctx->cpl.status.sct) ? -EIO : 0;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Targets (target.c)                                                                           */

@@ -170,8 +170,8 @@ tcp_async_poke(struct xnvme_queue *queue, uint32_t max)
 	 * TIMER_WINDOW_NS of the timer's time does a poke read the precise clock
 	 */
 	if (aq->timer_ns &&
-	    XNVME_BE_UNLIKELY(xnvme_tcp_coarse_ns() + TIMER_WINDOW_NS >= aq->timer_ns)) {
-		now = xnvme_tcp_now_ns();
+	    XNVME_BE_UNLIKELY(xnvme_nvmf_coarse_ns() + TIMER_WINDOW_NS >= aq->timer_ns)) {
+		now = xnvme_nvmf_now_ns();
 		now = now >= aq->timer_ns ? now : 0;
 	}
 	ret = xnvme_tcp_conn_poke(&aq->conn, max);
@@ -211,7 +211,7 @@ submit(struct xnvme_cmd_ctx *ctx, void *dbuf, struct iovec *dvec, size_t dvec_cn
 	}
 	/* an armed timer fires no later than this command's deadline needs: leave it */
 	if (XNVME_BE_UNLIKELY(aq->timerfd >= 0 && !aq->timer_ns)) {
-		timer_set(aq, xnvme_tcp_coarse_ns() + conn->timeout_ns + aq->slack_ns);
+		timer_set(aq, xnvme_nvmf_coarse_ns() + conn->timeout_ns + aq->slack_ns);
 	}
 	if (conn->txq_tail - conn->txq_head >= XNVME_TCP_TX_EAGER) {
 		xnvme_tcp_conn_flush(conn);

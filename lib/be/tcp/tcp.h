@@ -58,6 +58,9 @@ enum xnvme_tcp_dir {
 	XNVME_TCP_DIR_H2C = 1, ///< write: host to controller
 	XNVME_TCP_DIR_C2H = 2, ///< read: controller to host
 };
+_Static_assert(XNVME_TCP_DIR_H2C == (int)XNVME_NVMF_DIR_H2C &&
+		       XNVME_TCP_DIR_C2H == (int)XNVME_NVMF_DIR_C2H,
+	       "xnvme_nvmf_cmd_dir() gives the parser's directions");
 
 /** The state of one CID as far as the parser needs it */
 struct xnvme_tcp_cmd_state {
@@ -247,11 +250,6 @@ int
 xnvme_tcp_conn_recv(struct xnvme_tcp_conn *conn, uint32_t max);
 void
 xnvme_tcp_slot_complete(struct xnvme_tcp_conn *conn, uint16_t cid);
-uint64_t
-xnvme_tcp_now_ns(void);
-/** CLOCK_MONOTONIC_COARSE in ns (a few ms resolution): command deadlines on the hot path */
-uint64_t
-xnvme_tcp_coarse_ns(void);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The transport (be.c) and the async mechanism (async.c)                                      */
