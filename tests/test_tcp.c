@@ -169,10 +169,14 @@ async_rw(struct xnvme_dev *dev, uint16_t qd, uint32_t lba_nbytes, uint32_t nsid)
  * Completions a poke left in the connection's buffer (stopped by `max`) make the completion fd
  * readable although the socket has nothing new: reads of one LBA, all answered before the
  * first reaping poke, then reaped one per poke, the fd checked with a zero timeout each time.
+ * rdma's fd is the completion channel's, which announces completions that arrive after a poke
+ * left none behind (libxnvme_queue.h): there the pokes go on until one finds nothing, and the
+ * fd must then wake for what comes.
  */
 static void
 async_fd_buffered(struct xnvme_dev *dev, uint32_t nsid)
 {
+	const bool edge = !strcmp(xnvme_dev_get_opts(dev)->be, "rdma");
 	const int n = 16;
 	uint8_t *buf = xnvme_buf_alloc(dev, 4096);
 	struct tt_counts cnt = {0};
@@ -208,6 +212,9 @@ async_fd_buffered(struct xnvme_dev *dev, uint32_t nsid)
 			break;
 		}
 		reaped += ret;
+		if (xnvme_queue_get_outstanding(q) && edge && ret == 1) {
+			continue; /* rdma: the channel announces new completions only: poke on */
+		}
 		if (xnvme_queue_get_outstanding(q)) {
 			/* zero timeout first: buffered completions must be announced at once */
 			if (ret == 1) {
@@ -379,9 +386,9 @@ enum_cb(struct xnvme_dev *dev, void *arg)
 	int *count = arg;
 
 	CHECK(!strcmp(xnvme_dev_get_opts(dev)->be, g_be));
-	CHECK(!strcmp(xnvme_dev_get_opts(dev)->subnqn, g_subnqn));
 	CHECK(xnvme_dev_get_geo(dev)->tbytes > 0);
-	(*count)++;
+	/* a target may list other subsystems too: the one under test counts */
+	*count += !strcmp(xnvme_dev_get_opts(dev)->subnqn, g_subnqn);
 	return XNVME_ENUMERATE_DEV_CLOSE;
 }
 

@@ -165,45 +165,114 @@ resolve(struct xnvme_rdma_conn *conn, const struct xnvme_nvmf_target *tgt, uint6
 	return err;
 }
 
-/* Registered memory of `nbytes`, zeroed; NULL on failure */
-static void *
-reg_alloc(struct ibv_pd *pd, size_t nbytes, struct ibv_mr **mr)
+int
+xnvme_rdma_conn_init(struct xnvme_rdma_conn *conn, struct xnvme_rdma_dev *rd, uint16_t qid,
+		     uint32_t ncmds, uint32_t icd_room)
 {
-	void *buf;
+	uint32_t ring = xnvme_be_ring_size(ncmds);
+	size_t capsule_nbytes = 64 + (size_t)icd_room;
+	void *capsules = NULL, *rsps = NULL;
 
-	if (posix_memalign(&buf, 4096, nbytes)) {
-		return NULL;
+	memset(conn, 0, sizeof(*conn));
+	conn->rd = rd;
+	conn->qid = qid;
+	if (!ncmds || ncmds > 0xFFFF || icd_room > ICD_ROOM_MAX) {
+		return -EINVAL;
 	}
-	memset(buf, 0, nbytes);
-	*mr = ibv_reg_mr(pd, buf, nbytes, IBV_ACCESS_LOCAL_WRITE);
-	if (!*mr) {
-		free(buf);
-		return NULL;
+	conn->ncmds = ncmds;
+	conn->nrecv = ncmds;
+	conn->icd_room = icd_room;
+	conn->slots = calloc(ncmds, sizeof(*conn->slots));
+	conn->st = calloc(ncmds, sizeof(*conn->st));
+	conn->free = calloc(ncmds, sizeof(*conn->free));
+	conn->ready = calloc(ring, sizeof(*conn->ready));
+	conn->rwr = calloc(conn->nrecv, sizeof(*conn->rwr));
+	conn->rsge = calloc(conn->nrecv, sizeof(*conn->rsge));
+	if (!posix_memalign(&capsules, 4096, capsule_nbytes * ncmds)) {
+		conn->capsules = capsules;
 	}
-	return buf;
+	if (!posix_memalign(&rsps, 4096, (size_t)XNVME_RDMA_RSP_BUF * conn->nrecv)) {
+		conn->rsps = rsps;
+	}
+	if (!conn->slots || !conn->st || !conn->free || !conn->ready || !conn->rwr || !conn->rsge ||
+	    !conn->capsules || !conn->rsps) {
+		xnvme_rdma_conn_free(conn);
+		return -ENOMEM;
+	}
+	memset(conn->capsules, 0, capsule_nbytes * ncmds);
+	memset(conn->rsps, 0, (size_t)XNVME_RDMA_RSP_BUF * conn->nrecv);
+	conn->ready_mask = ring - 1;
+	for (uint32_t i = 0; i < ncmds; ++i) {
+		struct xnvme_rdma_slot *slot = &conn->slots[i];
+
+		conn->free[i] = (uint16_t)(ncmds - 1 - i);
+		slot->wr_send.wr_id = xnvme_rdma_wr_id(XNVME_RDMA_WR_SEND, i);
+		slot->wr_send.opcode = IBV_WR_SEND;
+		slot->wr_send.sg_list = slot->sge;
+		slot->wr_bind.wr_id = xnvme_rdma_wr_id(XNVME_RDMA_WR_BIND, i);
+		slot->wr_bind.opcode = IBV_WR_BIND_MW;
+		slot->wr_inv.wr_id = xnvme_rdma_wr_id(XNVME_RDMA_WR_INV, i);
+		slot->wr_inv.opcode = IBV_WR_LOCAL_INV;
+		slot->wr_inv.send_flags = IBV_SEND_SIGNALED;
+	}
+	conn->nfree = ncmds;
+	for (uint32_t i = 0; i < conn->nrecv; ++i) {
+		conn->rsge[i].addr = (uintptr_t)(conn->rsps + (size_t)i * XNVME_RDMA_RSP_BUF);
+		conn->rsge[i].length = XNVME_RDMA_RSP_BUF;
+		conn->rwr[i].wr_id = xnvme_rdma_wr_id(XNVME_RDMA_WR_RECV, i);
+		conn->rwr[i].sg_list = &conn->rsge[i];
+		conn->rwr[i].num_sge = 1;
+		conn->rwr[i].next = i + 1 < conn->nrecv ? &conn->rwr[i + 1] : NULL;
+	}
+	return 0;
 }
 
-/* The QP, its CQ and channel, and the per-slot and per-receive resources */
+void
+xnvme_rdma_conn_free(struct xnvme_rdma_conn *conn)
+{
+	for (uint32_t i = 0; conn->slots && i < conn->ncmds; ++i) {
+		free(conn->slots[i].bounce);
+	}
+	free(conn->capsules);
+	free(conn->rsps);
+	free(conn->slots);
+	free(conn->st);
+	free(conn->free);
+	free(conn->ready);
+	free(conn->rwr);
+	free(conn->rsge);
+	conn->capsules = conn->rsps = NULL;
+	conn->slots = NULL;
+	conn->st = NULL;
+	conn->free = NULL;
+	conn->ready = NULL;
+	conn->rwr = NULL;
+	conn->rsge = NULL;
+	conn->nfree = 0;
+	conn->nactive = 0;
+}
+
+/* The completion channel and CQ, the QP, the buffers' registrations, windows, receives */
 static int
 resources(struct xnvme_rdma_conn *conn, char *errmsg, size_t errmsg_len)
 {
 	struct xnvme_rdma_dev *rd = conn->rd;
 	uint32_t wr_per_cmd = conn->mw ? 3 : 1; /* bind, send, local invalidation */
 	struct ibv_qp_init_attr qa = {0};
-	uint32_t ring = xnvme_be_ring_size(conn->ncmds);
-	size_t capsule_nbytes = 64 + (size_t)conn->icd_room;
+	struct ibv_recv_wr *bad = NULL;
+	int err;
 
 	conn->cch = ibv_create_comp_channel(conn->id->verbs);
 	if (!conn->cch || nonblock(conn->cch->fd)) {
 		snprintf(errmsg, errmsg_len, "ibv_create_comp_channel: %s", strerror(errno));
-		return -errno ? -errno : -ENOMEM;
+		return errno ? -errno : -ENOMEM;
 	}
 	/* room for a flush of every work request: send queue and receive queue */
 	conn->cq = ibv_create_cq(conn->id->verbs, (int)(conn->ncmds * wr_per_cmd + conn->nrecv),
 				 conn, conn->cch, 0);
 	if (!conn->cq) {
 		snprintf(errmsg, errmsg_len, "ibv_create_cq: %s", strerror(errno));
-		return -errno ? -errno : -ENOMEM;
+		return errno ? -errno : -ENOMEM;
 	}
 	qa.send_cq = conn->cq;
 	qa.recv_cq = conn->cq;
@@ -220,68 +289,42 @@ resources(struct xnvme_rdma_conn *conn, char *errmsg, size_t errmsg_len)
 			snprintf(errmsg, errmsg_len,
 				 "rdma_create_qp (%u send, %u receive entries): %s",
 				 qa.cap.max_send_wr, qa.cap.max_recv_wr, strerror(errno));
-			return -errno ? -errno : -ENOMEM;
+			return errno ? -errno : -ENOMEM;
 		}
 	}
 	conn->qp = conn->id->qp;
 	conn->max_inline = qa.cap.max_inline_data;
-
-	conn->slots = calloc(conn->ncmds, sizeof(*conn->slots));
-	conn->st = calloc(conn->ncmds, sizeof(*conn->st));
-	conn->free = calloc(conn->ncmds, sizeof(*conn->free));
-	conn->ready = calloc(ring, sizeof(*conn->ready));
-	conn->rwr = calloc(conn->nrecv, sizeof(*conn->rwr));
-	conn->rsge = calloc(conn->nrecv, sizeof(*conn->rsge));
-	conn->capsules = reg_alloc(rd->pd, capsule_nbytes * conn->ncmds, &conn->capsule_mr);
-	conn->rsps = reg_alloc(rd->pd, (size_t)XNVME_RDMA_RSP_BUF * conn->nrecv, &conn->rsp_mr);
-	if (!conn->slots || !conn->st || !conn->free || !conn->ready || !conn->rwr || !conn->rsge ||
-	    !conn->capsules || !conn->rsps) {
-		snprintf(errmsg, errmsg_len, "cannot allocate and register the queue's buffers");
-		return -ENOMEM;
+	conn->capsule_mr =
+		ibv_reg_mr(rd->pd, conn->capsules, (64 + (size_t)conn->icd_room) * conn->ncmds, 0);
+	conn->rsp_mr = ibv_reg_mr(rd->pd, conn->rsps, (size_t)XNVME_RDMA_RSP_BUF * conn->nrecv,
+				  IBV_ACCESS_LOCAL_WRITE);
+	if (!conn->capsule_mr || !conn->rsp_mr) {
+		snprintf(errmsg, errmsg_len, "cannot register the queue's buffers: %s",
+			 strerror(errno));
+		return errno ? -errno : -ENOMEM;
 	}
-	conn->ready_mask = ring - 1;
 	for (uint32_t i = 0; i < conn->ncmds; ++i) {
 		struct xnvme_rdma_slot *slot = &conn->slots[i];
 
-		conn->free[i] = (uint16_t)(conn->ncmds - 1 - i);
 		slot->sge[0].lkey = conn->capsule_mr->lkey;
-		slot->wr_send.wr_id = xnvme_rdma_wr_id(XNVME_RDMA_WR_SEND, i);
-		slot->wr_send.opcode = IBV_WR_SEND;
-		slot->wr_send.sg_list = slot->sge;
 		if (!conn->mw) {
 			continue;
 		}
 		slot->mw = ibv_alloc_mw(rd->pd, IBV_MW_TYPE_2);
 		if (!slot->mw) {
 			snprintf(errmsg, errmsg_len, "ibv_alloc_mw: %s", strerror(errno));
-			return -errno ? -errno : -ENOMEM;
+			return errno ? -errno : -ENOMEM;
 		}
 		slot->mw_rkey = slot->mw->rkey;
-		slot->wr_bind.wr_id = xnvme_rdma_wr_id(XNVME_RDMA_WR_BIND, i);
-		slot->wr_bind.opcode = IBV_WR_BIND_MW;
 		slot->wr_bind.bind_mw.mw = slot->mw;
-		slot->wr_inv.wr_id = xnvme_rdma_wr_id(XNVME_RDMA_WR_INV, i);
-		slot->wr_inv.opcode = IBV_WR_LOCAL_INV;
-		slot->wr_inv.send_flags = IBV_SEND_SIGNALED;
 	}
-	conn->nfree = conn->ncmds;
 	for (uint32_t i = 0; i < conn->nrecv; ++i) {
-		conn->rsge[i].addr = (uintptr_t)(conn->rsps + (size_t)i * XNVME_RDMA_RSP_BUF);
-		conn->rsge[i].length = XNVME_RDMA_RSP_BUF;
 		conn->rsge[i].lkey = conn->rsp_mr->lkey;
-		conn->rwr[i].wr_id = xnvme_rdma_wr_id(XNVME_RDMA_WR_RECV, i);
-		conn->rwr[i].sg_list = &conn->rsge[i];
-		conn->rwr[i].num_sge = 1;
-		conn->rwr[i].next = i + 1 < conn->nrecv ? &conn->rwr[i + 1] : NULL;
 	}
-	{
-		struct ibv_recv_wr *bad = NULL;
-		int err = ibv_post_recv(conn->qp, &conn->rwr[0], &bad);
-
-		if (err) {
-			snprintf(errmsg, errmsg_len, "ibv_post_recv: %s", strerror(err));
-			return -err;
-		}
+	err = ibv_post_recv(conn->qp, &conn->rwr[0], &bad);
+	if (err) {
+		snprintf(errmsg, errmsg_len, "ibv_post_recv: %s", strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -343,24 +386,20 @@ xnvme_rdma_conn_open(struct xnvme_rdma_conn *conn, struct xnvme_nvmf_ctrlr *ctrl
 	uint64_t deadline_ns = xnvme_nvmf_now_ns() + timeout_us * 1000ULL;
 	int err;
 
-	memset(conn, 0, sizeof(*conn));
-	conn->rd = ctrlr->tstate;
-	conn->qid = qid;
-	if (!ncmds || ncmds > 0xFFFF) {
-		snprintf(errmsg, errmsg_len, "%u commands: not a queue size", ncmds);
-		return -EINVAL;
-	}
-	conn->ncmds = ncmds;
-	conn->nrecv = ncmds;
 	/* the admin queue takes no in-capsule data; I/O queues up to IOCCSZ */
-	conn->icd_room = qid ? (ctrlr->icd_max < ICD_ROOM_MAX ? ctrlr->icd_max : ICD_ROOM_MAX) : 0;
-
+	err = xnvme_rdma_conn_init(
+		conn, ctrlr->tstate, qid, ncmds,
+		qid ? (ctrlr->icd_max < ICD_ROOM_MAX ? ctrlr->icd_max : ICD_ROOM_MAX) : 0);
+	if (err) {
+		snprintf(errmsg, errmsg_len, "%u commands: %s", ncmds, strerror(-err));
+		return err;
+	}
 	conn->ech = rdma_create_event_channel();
 	if (!conn->ech) {
 		err = errno ? -errno : -ENODEV;
 		snprintf(errmsg, errmsg_len, "no RDMA-CM (rdma_create_event_channel: %s)",
 			 strerror(-err));
-		conn->err = err;
+		xnvme_rdma_conn_free(conn);
 		return err;
 	}
 	err = nonblock(conn->ech->fd);
@@ -390,12 +429,24 @@ fail:
 }
 
 void
+xnvme_rdma_conn_unbind(struct xnvme_rdma_conn *conn)
+{
+	for (uint32_t i = 0; conn->slots && i < conn->ncmds; ++i) {
+		if (conn->slots[i].mw) {
+			ibv_dealloc_mw(conn->slots[i].mw);
+			conn->slots[i].mw = NULL;
+		}
+	}
+}
+
+void
 xnvme_rdma_conn_close(struct xnvme_rdma_conn *conn)
 {
 	if (!conn->ech) {
 		return;
 	}
 	xnvme_rdma_mon_del(conn->rd, conn);
+	xnvme_rdma_conn_unbind(conn);
 	if (conn->qp) {
 		rdma_disconnect(conn->id);
 		rdma_destroy_qp(conn->id);
@@ -411,15 +462,9 @@ xnvme_rdma_conn_close(struct xnvme_rdma_conn *conn)
 		ibv_destroy_comp_channel(conn->cch);
 	}
 	for (uint32_t i = 0; conn->slots && i < conn->ncmds; ++i) {
-		struct xnvme_rdma_slot *slot = &conn->slots[i];
-
-		if (slot->mw) {
-			ibv_dealloc_mw(slot->mw);
+		if (conn->slots[i].bounce_mr) {
+			ibv_dereg_mr(conn->slots[i].bounce_mr);
 		}
-		if (slot->bounce_mr) {
-			ibv_dereg_mr(slot->bounce_mr);
-		}
-		free(slot->bounce);
 	}
 	if (conn->capsule_mr) {
 		ibv_dereg_mr(conn->capsule_mr);
@@ -427,14 +472,7 @@ xnvme_rdma_conn_close(struct xnvme_rdma_conn *conn)
 	if (conn->rsp_mr) {
 		ibv_dereg_mr(conn->rsp_mr);
 	}
-	free(conn->capsules);
-	free(conn->rsps);
-	free(conn->slots);
-	free(conn->st);
-	free(conn->free);
-	free(conn->ready);
-	free(conn->rwr);
-	free(conn->rsge);
+	xnvme_rdma_conn_free(conn);
 	if (conn->id) {
 		rdma_destroy_id(conn->id);
 	}

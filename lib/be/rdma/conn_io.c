@@ -111,6 +111,9 @@ bounce_get(struct xnvme_rdma_conn *conn, struct xnvme_rdma_slot *slot, size_t nb
 	if (slot->bounce_nbytes >= nbytes) {
 		return 0;
 	}
+	if (!conn->rd->pd) {
+		return -ENOTCONN;
+	}
 	if (slot->bounce_mr) {
 		ibv_dereg_mr(slot->bounce_mr);
 		slot->bounce_mr = NULL;
@@ -351,8 +354,8 @@ ready_check(struct xnvme_rdma_conn *conn, uint16_t cid)
 	}
 }
 
-static uint32_t
-deliver_ready(struct xnvme_rdma_conn *conn, uint32_t max)
+uint32_t
+xnvme_rdma_conn_deliver(struct xnvme_rdma_conn *conn, uint32_t max)
 {
 	uint32_t n = 0;
 
@@ -375,13 +378,14 @@ xnvme_rdma_conn_fail(struct xnvme_rdma_conn *conn, int err)
 
 			/* no more remote access to the caller's memory from here on */
 			ibv_modify_qp(conn->qp, &attr, IBV_QP_STATE);
+			xnvme_rdma_conn_unbind(conn);
 		}
 	}
 	conn->sq_head = conn->sq_tail = NULL;
 	conn->sq_pending = 0;
 	conn->rq_head = conn->rq_tail = NULL;
 	/* what completed before stays a success */
-	deliver_ready(conn, 0);
+	xnvme_rdma_conn_deliver(conn, 0);
 	for (uint32_t cid = 0; cid < conn->ncmds && conn->nactive; ++cid) {
 		if (conn->st[cid].active && !(conn->slots[cid].flags & XNVME_RDMA_SLOT_READY)) {
 			deliver(conn, (uint16_t)cid, conn->err);
@@ -471,6 +475,14 @@ on_wc(struct xnvme_rdma_conn *conn, const struct ibv_wc *wc)
 	ready_check(conn, (uint16_t)idx);
 }
 
+void
+xnvme_rdma_conn_process(struct xnvme_rdma_conn *conn, const struct ibv_wc *wc, int n)
+{
+	for (int i = 0; i < n; ++i) {
+		on_wc(conn, &wc[i]);
+	}
+}
+
 /* Processes every completion the CQ holds (no callbacks run); the number processed */
 static uint32_t
 drain(struct xnvme_rdma_conn *conn)
@@ -485,9 +497,7 @@ drain(struct xnvme_rdma_conn *conn)
 			xnvme_rdma_conn_fail(conn, -EIO);
 			return total;
 		}
-		for (int i = 0; i < n; ++i) {
-			on_wc(conn, &wc[i]);
-		}
+		xnvme_rdma_conn_process(conn, wc, n);
 		total += (uint32_t)n;
 	} while (n == POLL_BATCH);
 	return total;
@@ -581,7 +591,7 @@ xnvme_rdma_conn_poke(struct xnvme_rdma_conn *conn, uint32_t max)
 			expire(conn, now);
 		}
 	}
-	deliver_ready(conn, max);
+	xnvme_rdma_conn_deliver(conn, max);
 	if (conn->err && conn->nactive) {
 		xnvme_rdma_conn_fail(conn, conn->err);
 	}

@@ -296,6 +296,19 @@ struct xnvme_rdma_conn {
 #define XNVME_RDMA_RSP_BUF 64
 
 /**
+ * The connection's memory without verbs: slots, command capsules, response buffers and the
+ * work requests' fixed parts (conn_open registers and posts them; the fuzzer drives a
+ * connection made only by this). 0, -EINVAL, -ENOMEM (nothing to free then).
+ */
+int
+xnvme_rdma_conn_init(struct xnvme_rdma_conn *conn, struct xnvme_rdma_dev *rd, uint16_t qid,
+		     uint32_t ncmds, uint32_t icd_room);
+
+/** Frees what xnvme_rdma_conn_init() allocated (and bounce buffers: deregistered first) */
+void
+xnvme_rdma_conn_free(struct xnvme_rdma_conn *conn);
+
+/**
  * Connects `conn` to the target as queue `qid` with `ncmds` command slots (sqsize zero-based)
  * within timeout_us: address and route resolution, QP, buffers, RDMA-CM connect with the
  * NVMe/RDMA private data. 0, or a negative errno with a reason in errmsg (nothing to close).
@@ -303,6 +316,14 @@ struct xnvme_rdma_conn {
 int
 xnvme_rdma_conn_open(struct xnvme_rdma_conn *conn, struct xnvme_nvmf_ctrlr *ctrlr, uint16_t qid,
 		     uint32_t ncmds, uint16_t sqsize, char *errmsg, size_t errmsg_len);
+
+/**
+ * Deallocates the slots' memory windows. A window still bound to a buffer (a command failed
+ * or abandoned before the target or the initiator invalidated it) holds the QP and the
+ * buffer's registration: neither could be destroyed while it lives.
+ */
+void
+xnvme_rdma_conn_unbind(struct xnvme_rdma_conn *conn);
 
 /** Disconnects and frees; outstanding commands are abandoned */
 void
@@ -340,6 +361,17 @@ xnvme_rdma_conn_wait(struct xnvme_rdma_conn *conn, int timeout_ms);
 /** From then on pokes keep the completion channel's fd meaningful (see conn_io.c) */
 int
 xnvme_rdma_conn_fd(struct xnvme_rdma_conn *conn);
+
+/**
+ * Processes work completions (the CQ's, or a fuzzer's) without delivering: commands that
+ * became complete wait in the ready ring
+ */
+void
+xnvme_rdma_conn_process(struct xnvme_rdma_conn *conn, const struct ibv_wc *wc, int n);
+
+/** Delivers up to `max` (0: all) commands of the ready ring; the number delivered */
+uint32_t
+xnvme_rdma_conn_deliver(struct xnvme_rdma_conn *conn, uint32_t max);
 
 /** Kills the connection: every outstanding command completes with `err` folded into cpl */
 void
