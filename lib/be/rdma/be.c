@@ -48,6 +48,7 @@ rdma_conn_set(void *conn, uint64_t timeout_ns, uint32_t icd_max)
 	struct xnvme_rdma_conn *c = conn;
 
 	c->timeout_ns = timeout_ns;
+	atomic_store_explicit(&c->wd_timeout, timeout_ns, memory_order_relaxed);
 	if (icd_max != XNVME_NVMF_ICD_KEEP) {
 		/* no more than the capsule buffers have room for */
 		c->icd_max = icd_max < c->icd_room ? icd_max : c->icd_room;

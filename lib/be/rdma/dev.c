@@ -65,9 +65,10 @@ watchdog(struct xnvme_rdma_dev *rd)
 
 	for (struct xnvme_rdma_conn *c = rd->conns; c; c = c->mon_next) {
 		uint64_t stamp = atomic_load_explicit(&c->wd_stamp, memory_order_relaxed);
+		uint64_t timeout = atomic_load_explicit(&c->wd_timeout, memory_order_relaxed);
 
-		if (c->timeout_ns && atomic_load_explicit(&c->wd_active, memory_order_relaxed) &&
-		    now > stamp + c->timeout_ns + rd->tick_ms * 1000000ULL) {
+		if (timeout && atomic_load_explicit(&c->wd_active, memory_order_relaxed) &&
+		    now > stamp + timeout + rd->tick_ms * 1000000ULL) {
 			xnvme_rdma_conn_abort(c, -ETIMEDOUT);
 		}
 	}

@@ -255,12 +255,13 @@ struct xnvme_rdma_conn {
 	uint64_t timeout_ns;
 	uint64_t next_scan_ns; ///< when to look for expired commands again
 	uint32_t nactive;
-	uint32_t ncompleted;        ///< running count, lets a synchronous caller see its completion
-	uint32_t ncqev;             ///< completion events read and not acknowledged yet
-	uint32_t nidle;             ///< pokes in a row that found nothing
-	int qopts;                  ///< the xnvme_queue's flags (XNVME_QUEUE_POKE_SPIN)
-	_Atomic uint32_t wd_active; ///< nactive, for the monitor
-	_Atomic uint64_t wd_stamp;  ///< coarse time of the last progress, for the monitor
+	uint32_t ncompleted; ///< running count, lets a synchronous caller see its completion
+	uint32_t ncqev;      ///< completion events read and not acknowledged yet
+	uint32_t nidle;      ///< pokes in a row that found nothing
+	int qopts;           ///< the xnvme_queue's flags (XNVME_QUEUE_POKE_SPIN)
+	_Atomic uint64_t wd_timeout;     ///< timeout_ns, for the monitor
+	_Atomic uint32_t wd_active;      ///< nactive, for the monitor
+	_Atomic uint64_t wd_stamp;       ///< coarse time of the last progress, for the monitor
 	xnvme_rdma_complete_fn complete; ///< NULL on synchronous connections
 	void *arg;
 
