@@ -71,10 +71,11 @@ def table(med):
 
 
 def svg(med):
-    w, h, left, bottom, top = 720, 360, 70, 50, 40
+    paths = [p for p in PATHS if any((p, qd) in med for qd in QDS)]
+    w, h, left, bottom, top = 760, 380, 70, 70, 40
     vmax = max((m["per_cpu"] for m in med.values()), default=1) * 1.1
     group = (w - left - 20) / len(QDS)
-    bar = group / (len(PATHS) + 1)
+    bar = group / (len(paths) + 1)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
            'font-family="sans-serif" font-size="12">',
            f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14">'
@@ -87,7 +88,7 @@ def svg(med):
         out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{v:.0f}</text>')
     for gi, qd in enumerate(QDS):
         x0 = left + gi * group + bar / 2
-        for pi, p in enumerate(PATHS):
+        for pi, p in enumerate(paths):
             m = med.get((p, qd))
             if not m:
                 continue
@@ -97,10 +98,11 @@ def svg(med):
                        f'height="{bh:.1f}" fill="{COLOR[p]}"/>')
         out.append(f'<text x="{left + gi * group + group / 2:.1f}" y="{h - bottom + 18}" '
                    f'text-anchor="middle">QD {qd}</text>')
-    for pi, p in enumerate(PATHS):
-        x = left + pi * 160
-        out.append(f'<rect x="{x}" y="{h - 18}" width="12" height="12" fill="{COLOR[p]}"/>')
-        out.append(f'<text x="{x + 16}" y="{h - 8}">{LABEL[p]}</text>')
+    for pi, p in enumerate(paths):
+        x = left + (pi % 3) * 230
+        y = h - 34 + (pi // 3) * 18
+        out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{COLOR[p]}"/>')
+        out.append(f'<text x="{x + 16}" y="{y}">{LABEL[p]}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

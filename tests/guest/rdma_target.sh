@@ -23,6 +23,9 @@ build=$(realpath "${1:?usage: rdma_target.sh <build dir> [fio]}")
 fio=${2:-}
 dev=${XNVME_QEMU_NVM_BLK:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+FAB_LABEL=rdma_target
+# shellcheck source=fabrics_lib.sh
+. "$here/fabrics_lib.sh"
 [ -n "${XNVME_QEMU_GUEST:-}" ] && [ -n "$dev" ] || exit 77
 # shellcheck source=rxe_env.sh
 . "$here/rxe_env.sh"
@@ -121,66 +124,15 @@ if [ $rc -eq 0 ]; then
 	rm -f "$mlog"
 fi
 
-# The kernel's initiator against the same target, both ways (lblk over the rdma backend)
-if [ $rc -eq 0 ] && command -v nvme >/dev/null && modprobe nvme-rdma 2>/dev/null; then
+# The kernel's initiator against the same target, both ways (lblk over the rdma backend); fio
+# 3.33's xnvme engine verifying its data over the backend (fabrics_lib.sh)
+if [ $rc -eq 0 ]; then
 	step "kernel initiator"
-	tmp=$(mktemp -d)
-	hostnqn_opt=()
-	[ -s /etc/nvme/hostnqn ] || hostnqn_opt=(--hostnqn nqn.2014-08.org.nvmexpress:uuid:5e1f0000-0000-4000-8000-00000000d3a1)
-	if nvme connect -t rdma -a "$RXE_ADDR" -s 4420 -n "$nqn" "${hostnqn_opt[@]}" >"$tmp/connect.log" 2>&1; then
-		kdev=""
-		for _ in $(seq 50); do
-			for c in /sys/class/nvme/nvme*; do
-				[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$nqn" ] || continue
-				for n in "$c"/nvme*n1 "$c"/nvme*c*n1; do
-					[ -e "$n" ] && kdev=/dev/$(basename "$n")
-				done
-			done
-			[ -n "$kdev" ] && [ -b "$kdev" ] && break
-			sleep 0.2
-		done
-		if [ -z "$kdev" ]; then
-			echo "rdma_target: nvme connect made no namespace"
-			rc=1
-		else
-			dd if="$kdev" bs=512 skip=2048 count=128 iflag=direct status=none >"$tmp/kernel.bin"
-			dd if="$dev" bs=512 skip=2048 count=128 iflag=direct status=none >"$tmp/local.bin"
-			cmp -s "$tmp/kernel.bin" "$tmp/local.bin" || { echo "rdma_target: the kernel initiator reads other data"; rc=1; }
-			head -c 65536 /dev/urandom >"$tmp/rand.bin"
-			dd if="$tmp/rand.bin" of="$kdev" bs=512 seek=5000 oflag=direct status=none
-			"$build/tools/lblk" read "$uri" --be rdma --subnqn "$nqn" --slba 0x1388 --nlb 127 \
-				--data-output "$tmp/ours.bin" >"$tmp/lblk.log" 2>&1 || { cat "$tmp/lblk.log"; rc=1; }
-			cmp -s "$tmp/rand.bin" "$tmp/ours.bin" || { echo "rdma_target: data the kernel initiator wrote reads back differently"; rc=1; }
-			[ $rc -eq 0 ] && echo "rdma_target: kernel initiator and rdma backend agree"
-		fi
-		nvme disconnect -n "$nqn" >/dev/null 2>&1
-	else
-		echo "rdma_target: nvme connect -t rdma failed:"
-		cat "$tmp/connect.log"
-		rc=1
-	fi
-	rm -rf "$tmp"
+	fab_kernel_cross rdma "$RXE_ADDR" "$nqn" "$dev" 2048 128 rdma strict || rc=1
 fi
-
-# fio 3.33's xnvme engine over the backend, verifying what it writes; ':' escaped for fio
 if [ $rc -eq 0 ] && [ -n "$fio" ] && [ -x "$fio" ]; then
 	step "fio"
-	furi="${RXE_ADDR}\\:4420?subnqn=${nqn//:/\\:}"
-	fiorun() {
-		local name=$1
-		shift
-		"$fio" --name="rdma-$name" --ioengine=xnvme --thread=1 --filename="$furi" \
-			--xnvme_be=rdma --xnvme_dev_nsid=1 --offset=32M --size=4M --bs=4k --rw=randwrite \
-			--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_state_save=0 \
-			--output-format=terse "$@" >/dev/null || {
-			echo "rdma_target: fio $name failed"
-			rc=1
-		}
-	}
-	fiorun async-qd1 --xnvme_async=rdma --iodepth=1
-	fiorun async-qd16 --xnvme_async=rdma --iodepth=16
-	fiorun sync-emu --xnvme_sync=rdma --xnvme_async=emu --iodepth=16
-	[ $rc -eq 0 ] && echo "rdma_target: fio's xnvme engine verified its data over RDMA"
+	fab_fio "$fio" "$RXE_ADDR" "$nqn" rdma || rc=1
 elif [ -z "$fio" ]; then
 	echo "rdma_target: no fio binary given (skipping fio)"
 fi
@@ -204,47 +156,18 @@ if [ $rc -eq 0 ] && [ -n "${NVMEFS_EXTENSION:-}" ]; then
 	fi
 fi
 
-# under_load <what> <command...>: xnvmeperf over the backend at QD 8 on the null_blk namespace
-# (no local device below the target that could stall its teardown); after 3 s the command
-# breaks the path; the initiator must fail its commands and exit within 30 s
-under_load() {
-	local what=$1 log pid
-	shift
-	log=$(mktemp)
-	"$build/tools/xnvmeperf" "$uri?subnqn=$nqn" --be rdma --dev-nsid 3 --qdepth 8 --runtime 60 \
-		--size 16m --no-progress >"$log" 2>&1 &
-	pid=$!
-	sleep 3
-	"$@"
-	for _ in $(seq 300); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 $pid 2>/dev/null; then
-		echo "rdma_target: the initiator hangs after $what"
-		kill -9 $pid
-		rc=1
-	elif wait $pid; then
-		echo "rdma_target: I/O kept succeeding after $what"
-		cat "$log"
-		rc=1
-	else
-		echo "rdma_target: $what during I/O: the initiator failed its commands and exited"
-		grep -m2 -i "fail\|error\|errno" "$log" | tr '\n' ' '
-		echo
-	fi
-	rm -f "$log"
-}
 if [ $rc -eq 0 ]; then
 	step "faults"
-	under_load "the target's port was removed" rm -f "$port/subsystems/$nqn"
+	# on the null_blk namespace: no local device below the target that could stall its teardown
+	fab_under_load "the target's port was removed" "$uri?subnqn=$nqn" rdma 3 \
+		rm -f "$port/subsystems/$nqn" || rc=1
 	ln -s "$S/subsystems/$nqn" "$port/subsystems/$nqn"
 	# the device goes: `rdma link delete` waits until every user of it let go
 	deleter() {
 		rdma link delete "$RXE_DEV" &
 		delpid=$!
 	}
-	under_load "the RDMA device was deleted" deleter
+	fab_under_load "the RDMA device was deleted" "$uri?subnqn=$nqn" rdma 3 deleter || rc=1
 	for _ in $(seq 600); do
 		kill -0 "$delpid" 2>/dev/null || break
 		sleep 0.1
