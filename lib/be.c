@@ -64,7 +64,8 @@ xnvme_be_pick_default(struct xnvme_dev *dev, const char *mem, const char *admin,
  * which is what a URI of none of these forms is. A backend that lacks a mechanism the caller
  * named is blamed only for a URI of its form, never for a path it would not have opened anyway.
  * The forms follow the backends' own parsers (lib/be/ramdisk/uri.c, lib/be/vfio/dev.c,
- * lib/be/tcp/uri.c); tests/test_open_errors.c holds them to those, backend by backend.
+ * lib/be/nvmf/target.c); tests/test_open_errors.c holds them to those, backend by backend.
+ * A form may be more than one backend's (tcp and rdma take the same addresses).
  */
 static bool
 form_size(const char *uri, size_t len)
@@ -164,11 +165,12 @@ static const struct {
 	 "?key=value,... options"},
 	{"vfio", form_pci, "the PCI address DDDD:BB:DD.F of an NVMe function bound to vfio-pci"},
 	{"tcp", form_tcp, "traddr:trsvcid or [v6addr]:trsvcid of an NVMe/TCP target"},
+	{"rdma", form_tcp, "traddr:trsvcid or [v6addr]:trsvcid of an NVMe/RDMA target"},
 };
 #define URI_FORMS_LEN (sizeof(uri_forms) / sizeof(uri_forms[0]))
 #define PATH_ACCEPTED "a path to a file, a block device or an NVMe device"
 
-/* The backend whose form `uri` has; NULL for a path */
+/* The first backend whose form `uri` has; NULL for a path */
 static const char *
 uri_form_owner(const char *uri)
 {
@@ -195,19 +197,23 @@ uri_form_accepted(const char *be)
 	return PATH_ACCEPTED;
 }
 
-/* Whether backend `be` owns a URI whose form is owned by `form` (NULL: a path) */
+/* Whether backend `be` owns `uri`: a URI of a form of its own, else a path (`form` NULL) */
 static bool
-uri_form_owned_by(const char *form, const char *be)
+uri_form_owned_by(const char *uri, const char *form, const char *be)
 {
-	if (form) {
-		return !strcmp(form, be);
-	}
+	const char *query = strchr(uri, '?');
+	size_t len = query ? (size_t)(query - uri) : strlen(uri);
+	bool has_form = false;
+
 	for (size_t i = 0; i < URI_FORMS_LEN; ++i) {
 		if (!strcmp(uri_forms[i].be, be)) {
-			return false;
+			if (uri_forms[i].match(uri, len)) {
+				return true;
+			}
+			has_form = true;
 		}
 	}
-	return true;
+	return !has_form && !form;
 }
 
 /*
@@ -412,7 +418,7 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 	for (int i = 0; i < xnvme_be_registry_len; ++i) {
 		const struct xnvme_be *be = xnvme_be_registry[i];
 		/* a backend the caller named owns the URI whatever its form */
-		bool owner = opts->be || uri_form_owned_by(form, be->name);
+		bool owner = opts->be || uri_form_owned_by(uri, form, be->name);
 		char why[XNVME_ERRMSG_LEN + 128];
 		int err;
 
@@ -422,7 +428,7 @@ xnvme_be_open(struct xnvme_dev *dev, const char *uri, const struct xnvme_opts *o
 		be_named_found = true;
 		if (!be->enabled) {
 			/* named, or the URI is of its own form (not merely a path): the reason */
-			if (opts->be || (form && !strcmp(form, be->name))) {
+			if (opts->be || (form && uri_form_owned_by(uri, form, be->name))) {
 				const char *takes = uri_form_accepted(be->name);
 				bool has_form = strcmp(takes, PATH_ACCEPTED) != 0;
 

@@ -232,10 +232,12 @@ def test_library_info():
     assert doc["ver"] == {"major": 0, "minor": 7, "patch": 5}
     assert isinstance(doc["xnvme_libconf"], list)
     attrs = doc["xnvme_be_attr_list"]
-    assert attrs["count"] == 8
+    assert attrs["count"] == 9
     names = {item["name"]: item["enabled"] for item in attrs["items"]}
     assert names["ramdisk"] == 1
-    assert set(names) == {"spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio", "tcp"}
+    assert set(names) == {
+        "spdk", "linux", "fbsd", "macos", "windows", "ramdisk", "vfio", "tcp", "rdma"
+    }
 
 
 def test_dsm():

@@ -18,10 +18,10 @@ static const char *const g_kind_names[MECH_NKINDS] = {"mem", "admin", "sync", "a
 
 static const char *const g_candidates[MECH_NKINDS][12] = {
 	[MECH_MEM] = {"posix", "hugepage", "vfio", NULL},
-	[MECH_ADMIN] = {"nvme", "block", "file_as_ns", "ramdisk", "vfio", "tcp", NULL},
-	[MECH_SYNC] = {"nvme", "psync", "block", "ramdisk", "vfio", "tcp", NULL},
+	[MECH_ADMIN] = {"nvme", "block", "file_as_ns", "ramdisk", "vfio", "tcp", "rdma", NULL},
+	[MECH_SYNC] = {"nvme", "psync", "block", "ramdisk", "vfio", "tcp", "rdma", NULL},
 	[MECH_ASYNC] = {"io_uring", "io_uring_cmd", "libaio", "posix", "thrpool", "emu", "nil",
-			"vfio", "tcp", NULL},
+			"vfio", "tcp", "rdma", NULL},
 };
 
 static const char **
