@@ -73,7 +73,8 @@ listed(const char *const *list, const char *name)
 
 /*
  * Whether backend `be` has a `kind` mechanism `name`: from the reason the library gives for a
- * name it lacks ("has no ... (valid: a, b)"), which lists the backend's names
+ * name it lacks ("has no ... (valid: a, b)"), which lists the backend's names; a backend not
+ * built has none
  */
 static bool
 be_has(const char *be, int kind, const char *name)
@@ -85,6 +86,9 @@ be_has(const char *be, int kind, const char *name)
 	opts.be = be;
 	*kind_slot(&opts, kind) = "\x01";
 	CHECK(!xnvme_dev_open("1GB", &opts));
+	if (strstr(xnvme_last_error(), "not built into this library")) {
+		return false; /* e.g. rdma without rdma-core: no mechanisms at all */
+	}
 	valid = strstr(xnvme_last_error(), "(valid: ");
 	CHECKF(valid != NULL, "%s: %s", be, xnvme_last_error());
 	if (!valid) {
