@@ -719,6 +719,7 @@ XNVME_CLI_OPT_APPTAG = 122
 XNVME_CLI_OPT_APPTAG_MASK = 123
 XNVME_CLI_OPT_SDLBA = 124
 XNVME_CLI_OPT_END = 125
+XNVME_CLI_OPT_TOOL = 65536
 xnvme_cli_opt__enumvalues = {
     0: 'XNVME_CLI_OPT_NONE',
     1: 'XNVME_CLI_OPT_CDW00',
@@ -845,6 +846,7 @@ xnvme_cli_opt__enumvalues = {
     123: 'XNVME_CLI_OPT_APPTAG_MASK',
     124: 'XNVME_CLI_OPT_SDLBA',
     125: 'XNVME_CLI_OPT_END',
+    65536: 'XNVME_CLI_OPT_TOOL',
 }
 
 # enum xnvme_cli_opt_type
@@ -886,6 +888,15 @@ XNVME_CLI_INIT_DEV_OPEN = 1
 xnvme_cli_opts__enumvalues = {
     0: 'XNVME_CLI_INIT_NONE',
     1: 'XNVME_CLI_INIT_DEV_OPEN',
+}
+
+# enum xnvme_cli_tool_opt_flags
+enum_xnvme_cli_tool_opt_flags = ctypes.c_uint
+XNVME_CLI_TOOL_OPT_SIZE = 1
+XNVME_CLI_TOOL_OPT_REPEAT = 2
+xnvme_cli_tool_opt_flags__enumvalues = {
+    1: 'XNVME_CLI_TOOL_OPT_SIZE',
+    2: 'XNVME_CLI_TOOL_OPT_REPEAT',
 }
 
 # enum xnvme_pi_type
@@ -1825,6 +1836,10 @@ class struct_xnvme_cli_opt_attr(ctypes.Structure):
 
 class struct_xnvme_cli_enumeration(ctypes.Structure):
     """struct xnvme_cli_enumeration"""
+
+
+class struct_xnvme_cli_tool_opt(ctypes.Structure):
+    """struct xnvme_cli_tool_opt"""
 
 
 class struct_xnvme_pi_ctx(ctypes.Structure):
@@ -3655,6 +3670,19 @@ struct_xnvme_cli_enumeration._fields_ = [
     ('nentries', ctypes.c_uint32),
     ('entries', (struct_xnvme_ident * 0)),
 ]
+struct_xnvme_cli_tool_opt._fields_ = [
+    ('name', ctypes.c_char_p),
+    ('descr', ctypes.c_char_p),
+    ('vtype', enum_xnvme_cli_opt_value_type),
+    ('flags', ctypes.c_uint32),
+    ('max', ctypes.c_uint64),
+    ('values', ctypes.c_char_p),
+    ('vals', ctypes.POINTER(ctypes.c_char_p)),
+    ('vals_max', ctypes.c_uint32),
+    ('given', ctypes.c_uint32),
+    ('str', ctypes.c_char_p),
+    ('num', ctypes.c_uint64),
+]
 struct_xnvme_pi_ctx._fields_ = [
     ('block_size', ctypes.c_uint32),
     ('md_size', ctypes.c_uint32),
@@ -3786,6 +3814,7 @@ xnvme_cli_sub_opt = struct_xnvme_cli_sub_opt
 xnvme_cli_sub = struct_xnvme_cli_sub
 xnvme_cli_opt_attr = struct_xnvme_cli_opt_attr
 xnvme_cli_enumeration = struct_xnvme_cli_enumeration
+xnvme_cli_tool_opt = struct_xnvme_cli_tool_opt
 xnvme_pi_ctx = struct_xnvme_pi_ctx
 xnvme_pif = struct_xnvme_pif
 xnvme_pr = enum_xnvme_pr
@@ -3833,6 +3862,7 @@ xnvme_cli_opt = enum_xnvme_cli_opt
 xnvme_cli_opt_type = enum_xnvme_cli_opt_type
 xnvme_cli_opt_value_type = enum_xnvme_cli_opt_value_type
 xnvme_cli_opts = enum_xnvme_cli_opts
+xnvme_cli_tool_opt_flags = enum_xnvme_cli_tool_opt_flags
 xnvme_pi_type = enum_xnvme_pi_type
 xnvme_pi_check_type = enum_xnvme_pi_check_type
 
@@ -3855,6 +3885,7 @@ ZND_CHANGES_LEN = 511
 XNVME_SPEC_CSI_FS = 31
 XNVME_CLI_SUB_OPTS_LEN = 200
 XNVME_CLI_SUB_NAME_LEN_MAX = 30
+XNVME_CLI_TOOL_OPTS_MAX = 64
 XNVME_APPTAG_IGNORE = 65535
 XNVME_REFTAG_MASK_16 = 4294967295
 XNVME_REFTAG_MASK_32 = 18446744073709551615
@@ -4087,6 +4118,7 @@ xnvme_cli_pinf = _bind(_lib, 'xnvme_cli_pinf', None, [ctypes.c_char_p], variadic
 xnvme_cli_perr = _bind(_lib, 'xnvme_cli_perr', None, [ctypes.c_char_p, ctypes.c_int])
 xnvme_cli_run = _bind(_lib, 'xnvme_cli_run', ctypes.c_int, [ctypes.POINTER(struct_xnvme_cli), ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int])
 xnvme_cli_to_opts = _bind(_lib, 'xnvme_cli_to_opts', ctypes.c_int, [ctypes.POINTER(struct_xnvme_cli), ctypes.POINTER(struct_xnvme_opts)])
+xnvme_cli_run_tool_opts = _bind(_lib, 'xnvme_cli_run_tool_opts', ctypes.c_int, [ctypes.POINTER(struct_xnvme_cli), ctypes.c_int, ctypes.POINTER(ctypes.c_char_p), ctypes.c_int, ctypes.POINTER(struct_xnvme_cli_tool_opt), ctypes.c_int])
 xnvme_pi_size = _bind(_lib, 'xnvme_pi_size', ctypes.c_size_t, [enum_xnvme_spec_nvm_ns_pif])
 xnvme_pi_ctx_init = _bind(_lib, 'xnvme_pi_ctx_init', ctypes.c_int, [ctypes.POINTER(struct_xnvme_pi_ctx), ctypes.c_uint32, ctypes.c_uint32, ctypes.c_bool, ctypes.c_bool, enum_xnvme_pi_type, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint16, ctypes.c_uint16, enum_xnvme_spec_nvm_ns_pif])
 xnvme_pi_generate = _bind(_lib, 'xnvme_pi_generate', None, [ctypes.POINTER(struct_xnvme_pi_ctx), ctypes.POINTER(ctypes.c_uint8), ctypes.POINTER(ctypes.c_uint8), ctypes.c_uint32])
@@ -4200,6 +4232,7 @@ STRUCTS = {
     'struct_xnvme_cli_sub': 'struct xnvme_cli_sub',
     'struct_xnvme_cli_opt_attr': 'struct xnvme_cli_opt_attr',
     'struct_xnvme_cli_enumeration': 'struct xnvme_cli_enumeration',
+    'struct_xnvme_cli_tool_opt': 'struct xnvme_cli_tool_opt',
     'struct_xnvme_pi_ctx': 'struct xnvme_pi_ctx',
     'struct_xnvme_pif': 'struct xnvme_pif',
 }
@@ -4433,6 +4466,7 @@ FUNCTIONS = (
     'xnvme_cli_perr',
     'xnvme_cli_run',
     'xnvme_cli_to_opts',
+    'xnvme_cli_run_tool_opts',
     'xnvme_pi_size',
     'xnvme_pi_ctx_init',
     'xnvme_pi_generate',

@@ -192,6 +192,7 @@ pub const XNVME_SPEC_NVM_SCOPY_NENTRY_MAX: u32 = 128;
 pub const XNVME_SPEC_CSI_FS: u32 = 31;
 pub const XNVME_CLI_SUB_OPTS_LEN: u32 = 200;
 pub const XNVME_CLI_SUB_NAME_LEN_MAX: u32 = 30;
+pub const XNVME_CLI_TOOL_OPTS_MAX: u32 = 64;
 pub const XNVME_APPTAG_IGNORE: u32 = 65535;
 pub const XNVME_REFTAG_MASK_16: u32 = 4294967295;
 pub const XNVME_REFTAG_MASK_32: i32 = -1;
@@ -29464,6 +29465,7 @@ pub const XNVME_CLI_OPT_APPTAG: xnvme_cli_opt = 122;
 pub const XNVME_CLI_OPT_APPTAG_MASK: xnvme_cli_opt = 123;
 pub const XNVME_CLI_OPT_SDLBA: xnvme_cli_opt = 124;
 pub const XNVME_CLI_OPT_END: xnvme_cli_opt = 125;
+pub const XNVME_CLI_OPT_TOOL: xnvme_cli_opt = 65536;
 pub type xnvme_cli_opt = ::core::ffi::c_uint;
 pub const XNVME_CLI_POSA: xnvme_cli_opt_type = 1;
 pub const XNVME_CLI_LFLG: xnvme_cli_opt_type = 2;
@@ -30218,6 +30220,85 @@ unsafe extern "C" {
     pub fn xnvme_cli_to_opts(
         cli: *const xnvme_cli,
         opts: *mut xnvme_opts,
+    ) -> ::core::ffi::c_int;
+}
+pub const XNVME_CLI_TOOL_OPT_SIZE: xnvme_cli_tool_opt_flags = 1;
+pub const XNVME_CLI_TOOL_OPT_REPEAT: xnvme_cli_tool_opt_flags = 2;
+pub type xnvme_cli_tool_opt_flags = ::core::ffi::c_uint;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct xnvme_cli_tool_opt {
+    pub name: *const ::core::ffi::c_char,
+    pub descr: *const ::core::ffi::c_char,
+    pub vtype: xnvme_cli_opt_value_type,
+    pub flags: u32,
+    pub max: u64,
+    pub values: *const ::core::ffi::c_char,
+    pub vals: *mut *const ::core::ffi::c_char,
+    pub vals_max: u32,
+    pub given: u32,
+    pub str_: *const ::core::ffi::c_char,
+    pub num: u64,
+}
+#[allow(clippy::unnecessary_operation, clippy::identity_op)]
+const _: () = {
+    [
+        "Size of xnvme_cli_tool_opt",
+    ][::core::mem::size_of::<xnvme_cli_tool_opt>() - 72usize];
+    [
+        "Alignment of xnvme_cli_tool_opt",
+    ][::core::mem::align_of::<xnvme_cli_tool_opt>() - 8usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::name",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, name) - 0usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::descr",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, descr) - 8usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::vtype",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, vtype) - 16usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::flags",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, flags) - 20usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::max",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, max) - 24usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::values",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, values) - 32usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::vals",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, vals) - 40usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::vals_max",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, vals_max) - 48usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::given",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, given) - 52usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::str_",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, str_) - 56usize];
+    [
+        "Offset of field: xnvme_cli_tool_opt::num",
+    ][::core::mem::offset_of!(xnvme_cli_tool_opt, num) - 64usize];
+};
+impl Default for xnvme_cli_tool_opt {
+    fn default() -> Self {
+        let mut s = ::core::mem::MaybeUninit::<Self>::uninit();
+        unsafe {
+            ::core::ptr::write_bytes(s.as_mut_ptr(), 0, 1);
+            s.assume_init()
+        }
+    }
+}
+unsafe extern "C" {
+    pub fn xnvme_cli_run_tool_opts(
+        cli: *mut xnvme_cli,
+        argc: ::core::ffi::c_int,
+        argv: *mut *mut ::core::ffi::c_char,
+        opts: ::core::ffi::c_int,
+        tool_opts: *mut xnvme_cli_tool_opt,
+        ntool_opts: ::core::ffi::c_int,
     ) -> ::core::ffi::c_int;
 }
 pub const XNVME_PI_DISABLE: xnvme_pi_type = 0;
