@@ -180,6 +180,14 @@ xnvme_queue_set_cb(struct xnvme_queue *queue, xnvme_queue_cb cb, void *cb_arg);
  *   exactly once with status type 7, sc ETIMEDOUT; the queue then refuses new commands with
  *   -ENOTCONN. It may also wake once with nothing due (a deadline of commands that completed
  *   since); that poke returns 0. Keep Alive needs no poke (a thread of the handle sends it).
+ * - "rdma" (NVMe/RDMA): the queue's completion channel fd (ibv_comp_channel). Commands go out
+ *   at a poke: poke once after submitting (and after the first call), then wait. Readable when
+ *   a completion arrived after a poke that left none behind: a poke that `max` stopped with
+ *   completed commands undelivered does not make it readable, so poke until a poke returns
+ *   fewer than `max` before waiting. A target that disconnects, a device being removed, and,
+ *   with a command timeout, commands outstanding with no completion for longer than it wake
+ *   the fd too; the poke that follows completes every outstanding command once with status
+ *   type 7 (sc ECONNRESET, ENODEV, ETIMEDOUT) and the queue refuses new ones (-ENOTCONN).
  * @return an fd readable while completions are pending, -ENOSYS, or -EINVAL for NULL
  */
 int

@@ -21,6 +21,9 @@ const char *xnvme_libconf[] = {
 	"conf: XNVME_BE_LINUX_LIBAIO_ENABLED",
 	"3p: libaio;" XNVME_LIBAIO_VERSION,
 #endif
+#ifdef XNVME_HAVE_RDMA
+	"3p: rdma-core;librdmacm-" XNVME_RDMA_VERSION,
+#endif
 	NULL,
 };
 

@@ -3,7 +3,7 @@
 # library instrumented for coverage, and runs each target for SECONDS (default 60) starting from
 # its committed corpus tests/fuzz/corpus/<name>/.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      (targets: cli_parse dev_open ramdisk_cmd printers pi tcp_pdu tcp_rx)
+#   scripts/fuzz.sh [SECONDS] [TARGET...]      (targets: cli_parse dev_open ramdisk_cmd printers pi tcp_pdu tcp_rx rdma_rx)
 #
 # Everything goes under $XNVME_FUZZ_DIR (default ./build-fuzz, git-ignored): the build dir,
 # new inputs libFuzzer finds (run/<name>/, emptied on every run: the committed corpus is never
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 secs=${1:-60}
 [ $# -gt 0 ] && shift
-all_targets=(cli_parse dev_open ramdisk_cmd printers pi tcp_pdu tcp_rx)
+all_targets=(cli_parse dev_open ramdisk_cmd printers pi tcp_pdu tcp_rx rdma_rx)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 work=${XNVME_FUZZ_DIR:-$root/build-fuzz}

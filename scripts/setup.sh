@@ -7,6 +7,7 @@ pkgs=(meson ninja-build gcc g++ clang pkgconf liburing-dev libaio-dev valgrind m
       dpkg-dev make python3
       libclang-rt-14-dev libyaml-dev # libFuzzer for scripts/fuzz.sh; YAML parser of fuzz_printers
       clang-format-14 # scripts/check_format.sh
+      libibverbs-dev librdmacm-dev ibverbs-providers rdma-core # the rdma backend (rdma-core); the guest's soft-RoCE
       gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 wine64) # Windows cross build, run under Wine (scripts/wine_test.sh)
 missing=()
 for p in "${pkgs[@]}"; do

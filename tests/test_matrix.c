@@ -293,7 +293,8 @@ run_target(const char *uri, const char *mech, uint32_t nsid)
 	 * kernel's nvmet on a block device: no Compare, Internal Error past the end) */
 	t.any_opcode = t.moves_data && mech_carries_any_opcode(mech) &&
 		       xnvme_dev_get_csi(t.dev) == XNVME_SPEC_CSI_NVM &&
-		       strcmp(xnvme_dev_get_opts(t.dev)->be, "tcp");
+		       strcmp(xnvme_dev_get_opts(t.dev)->be, "tcp") &&
+		       strcmp(xnvme_dev_get_opts(t.dev)->be, "rdma");
 
 	bufsz = t.geo->mdts_nbytes > (size_t)QDEPTH * t.geo->lba_nbytes
 			? t.geo->mdts_nbytes

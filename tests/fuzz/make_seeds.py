@@ -14,6 +14,10 @@ the seeds identically.
                with and without digests, and the violations the parser must refuse
   tcp_rx       whole target streams for the receive path, in pieces of 61 bytes to 15 KiB:
                every command answered, large payloads, digests, truncation and termination
+  rdma_rx      NVMe/RDMA accept and reject private data; work completions of a connection:
+               every command answered (with and without memory windows, invalidated by the
+               target or locally), and the faults: unknown CID, wrong length, an answer twice,
+               the wrong key invalidated, error and unknown completions
 """
 import os
 import struct
@@ -485,6 +489,57 @@ def tcp_rx():
     write(t, "term-split", bytes([1, 0]) + kinds + c2h(0, 0, d4, True) + term)
 
 
+# ------------------------------------------------------------------------------ rdma_rx
+def rdma_rx():
+    t = "rdma_rx"
+    clear(t)
+    # private data mode: byte 0 bit 0
+    write(t, "accept", b"\x01" + struct.pack("<HH", 0, 32) + b"\x00" * 28)
+    write(t, "accept-short", b"\x01" + struct.pack("<H", 0))
+    write(t, "accept-recfmt", b"\x01" + struct.pack("<HH", 1, 32) + b"\x00" * 28)
+    write(t, "reject-hsqsize", b"\x01" + struct.pack("<HH", 0, 4))
+    write(t, "sgl-roundtrip", b"\x01" + struct.pack("<QII", 0x7f0012345000, 0xABCDEF, 0x800010e))
+    # connection mode: byte 0 bit 1 memory windows; CIDs 0-7: 0 flush, 1 write 512 B in the
+    # capsule, 2 read 4 KiB, 3 write 8 KiB keyed; then 8-byte work completions
+    kinds = bytes([0, 1, 2, 3, 0, 1, 2, 3])
+
+    def wc(kind, idx, blen=16, cid=0, status=0, err=False, winv=False, csum=False, key=None):
+        b0 = kind | (8 if err else 0) | (16 if winv else 0) | (32 if csum else 0)
+        b0 |= 64 if key is not None else 0
+        return bytes([b0, idx, blen, cid]) + struct.pack("<HH", status, key or 0)
+
+    def answer(cid, ri, inv=None, csum=False):
+        # the send's completion, then the response in receive buffer ri
+        return wc(2, cid) + wc(1, ri, cid=cid, winv=inv, csum=csum)
+
+    def all_ok(mw, inv, csum=False):
+        s = b""
+        for cid in range(8):
+            keyed = kinds[cid] in (2, 3)
+            s += answer(cid, cid, inv=(inv and mw and keyed), csum=(csum and mw and keyed))
+            if mw and keyed and not inv and not csum:
+                s += wc(4, cid)  # the local invalidation's completion
+        return s
+
+    write(t, "all-ok", b"\x00" + kinds + all_ok(False, False))
+    write(t, "all-ok-mw-remote-inv", b"\x02" + kinds + all_ok(True, True))
+    write(t, "all-ok-mw-rxe-inv-bit", b"\x02" + kinds + all_ok(True, False, csum=True))
+    write(t, "all-ok-mw-local-inv", b"\x02" + kinds + all_ok(True, False))
+    write(t, "response-before-send", b"\x00" + kinds
+          + wc(1, 0, cid=3) + wc(2, 3) + wc(1, 1, cid=0) + wc(2, 0))
+    write(t, "unknown-cid", b"\x00" + kinds + answer(0, 0) + wc(1, 1, cid=200))
+    write(t, "cid-not-outstanding", b"\x00" + kinds + answer(0, 0) + wc(1, 1, cid=0))
+    write(t, "length-8", b"\x00" + kinds + wc(2, 2) + wc(1, 0, blen=8, cid=2))
+    write(t, "length-32", b"\x00" + kinds + wc(2, 2) + wc(1, 0, blen=32, cid=2))
+    write(t, "wrong-key-invalidated", b"\x02" + kinds + wc(2, 2) + wc(1, 0, cid=2, winv=True, key=0x1234))
+    write(t, "invalidation-not-offered", b"\x00" + kinds + wc(2, 1) + wc(1, 0, cid=1, winv=True))
+    write(t, "status-sgl-type-invalid", b"\x00" + kinds + answer(2, 0) + wc(2, 3)
+          + wc(1, 1, cid=3, status=0x11 << 1))
+    write(t, "error-completion", b"\x00" + kinds + answer(0, 0) + wc(2, 1, err=True))
+    write(t, "unknown-kind", b"\x00" + kinds + wc(6, 0) + answer(1, 1))
+    write(t, "receive-index-out-of-range", b"\x00" + kinds + wc(1, 99, cid=0))
+
+
 if __name__ == "__main__":
     dev_open()
     ramdisk_cmd()
@@ -492,3 +547,4 @@ if __name__ == "__main__":
     pi()
     tcp_pdu()
     tcp_rx()
+    rdma_rx()

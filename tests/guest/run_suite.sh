@@ -171,6 +171,9 @@ run permission perm
 
 # The tcp backend against the kernel's nvmet-tcp on loopback, over the 512 B namespace
 run tcp-target bash "$(dirname "${BASH_SOURCE[0]}")/tcp_target.sh" "$build" "$fio"
+# The rdma backend against the kernel's nvmet-rdma over soft-RoCE, the same namespace and
+# null_blk; its faults end with the RDMA device deleted
+run rdma-target bash "$(dirname "${BASH_SOURCE[0]}")/rdma_target.sh" "$build" "$fio"
 
 [ -n "${XNVME_QEMU_SPARE_PCI_BDF:-}" ] && run vfio "$(dirname "$0")/vfio.sh" "$build" "$fio"
 # multi-process mode: xnvme-driver serve and secondaries side by side (DuckDB among them)

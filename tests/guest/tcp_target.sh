@@ -13,6 +13,9 @@
 #   usage: tcp_target.sh <build dir> [fio binary]
 set -u
 build=$(realpath "${1:?usage: tcp_target.sh <build dir> [fio]}")
+FAB_LABEL=tcp_target
+# shellcheck source=fabrics_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/fabrics_lib.sh"
 fio=${2:-}
 dev=${XNVME_QEMU_NVM_BLK:-}
 [ -n "${XNVME_QEMU_GUEST:-}" ] && [ -n "$dev" ] || exit 77
@@ -129,64 +132,13 @@ if [ $rc -eq 0 ] && [ -n "${XNVME_QEMU_PI_BLK:-}" ]; then
 fi
 
 # The kernel's initiator against the same target: it sees what ours wrote, and ours reads what
-# it wrote (lblk over the tcp backend)
-if [ $rc -eq 0 ] && command -v nvme >/dev/null && modprobe nvme-tcp 2>/dev/null; then
-	tmp=$(mktemp -d)
-	[ -s /etc/nvme/hostnqn ] || hostnqn_opt=(--hostnqn nqn.2014-08.org.nvmexpress:uuid:5e1f0000-0000-4000-8000-00000000c0de)
-	if nvme connect -t tcp -a 127.0.0.1 -s 4420 -n "$nqn" "${hostnqn_opt[@]}" >"$tmp/connect.log" 2>&1; then
-		kdev=""
-		for _ in $(seq 50); do
-			for c in /sys/class/nvme/nvme*; do
-				[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$nqn" ] || continue
-				for n in "$c"/nvme*n1 "$c"/nvme*c*n1; do
-					[ -e "$n" ] && kdev=/dev/$(basename "$n")
-				done
-			done
-			[ -n "$kdev" ] && [ -b "$kdev" ] && break
-			sleep 0.2
-		done
-		if [ -z "$kdev" ]; then
-			echo "tcp_target: nvme connect made no namespace"
-			rc=1
-		else
-			dd if="$kdev" bs=512 skip=1000 count=64 iflag=direct status=none >"$tmp/kernel.bin"
-			dd if="$dev" bs=512 skip=1000 count=64 iflag=direct status=none >"$tmp/local.bin"
-			cmp -s "$tmp/kernel.bin" "$tmp/local.bin" || { echo "tcp_target: kernel initiator reads other data"; rc=1; }
-			head -c 65536 /dev/urandom >"$tmp/rand.bin"
-			dd if="$tmp/rand.bin" of="$kdev" bs=512 seek=5000 oflag=direct status=none
-			"$build/tools/lblk" read 127.0.0.1:4420 --subnqn "$nqn" --slba 0x1388 --nlb 127 \
-				--data-output "$tmp/ours.bin" >"$tmp/lblk.log" 2>&1 || { cat "$tmp/lblk.log"; rc=1; }
-			cmp -s "$tmp/rand.bin" "$tmp/ours.bin" || { echo "tcp_target: data the kernel initiator wrote reads back differently"; rc=1; }
-			[ $rc -eq 0 ] && echo "tcp_target: kernel initiator and tcp backend agree"
-		fi
-		nvme disconnect -n "$nqn" >/dev/null 2>&1
-	else
-		echo "tcp_target: nvme connect failed (skipping the cross-check):"
-		cat "$tmp/connect.log"
-	fi
-	rm -rf "$tmp"
+# it wrote (lblk over the tcp backend); fio 3.33's xnvme engine verifying its data over the
+# backend (fabrics_lib.sh)
+if [ $rc -eq 0 ]; then
+	fab_kernel_cross tcp 127.0.0.1 "$nqn" "$dev" 1000 64 tcp || rc=1
 fi
-
-# fio 3.33's xnvme engine over the backend, verifying what it writes (crc32c), past the data
-# checked above: the async mechanism at QD 1 and 16, the sync one through emu. fio splits file
-# names at ':', hence the escapes.
 if [ $rc -eq 0 ] && [ -n "$fio" ] && [ -x "$fio" ]; then
-	furi="127.0.0.1\\:4420?subnqn=${nqn//:/\\:}"
-	fiorun() {
-		local name=$1
-		shift
-		"$fio" --name="tcp-$name" --ioengine=xnvme --thread=1 --filename="$furi" \
-			--xnvme_dev_nsid=1 --offset=32M --size=4M --bs=4k --rw=randwrite \
-			--verify=crc32c --do_verify=1 --verify_fatal=1 --verify_state_save=0 \
-			--output-format=terse "$@" >/dev/null || {
-			echo "tcp_target: fio $name failed"
-			rc=1
-		}
-	}
-	fiorun async-qd1 --xnvme_async=tcp --iodepth=1
-	fiorun async-qd16 --xnvme_async=tcp --iodepth=16
-	fiorun sync-emu --xnvme_sync=tcp --xnvme_async=emu --iodepth=16
-	[ $rc -eq 0 ] && echo "tcp_target: fio's xnvme engine verified its data over TCP"
+	fab_fio "$fio" 127.0.0.1 "$nqn" tcp || rc=1
 elif [ -z "$fio" ]; then
 	echo "tcp_target: no fio binary given (skipping fio)"
 fi
@@ -236,27 +188,7 @@ fi
 
 # The target's port removed during I/O: the initiator's commands fail and it exits, no hang
 if [ $rc -eq 0 ]; then
-	log=$(mktemp)
-	"$build/tools/xnvmeperf" "127.0.0.1:4420?subnqn=$nqn" --qdepth 8 --runtime 60 --size 16m \
-		--no-progress >"$log" 2>&1 &
-	pid=$!
-	sleep 3
-	rm -f "$port/subsystems/$nqn"
-	for _ in $(seq 300); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 $pid 2>/dev/null; then
-		echo "tcp_target: the initiator hangs after the port was removed"
-		kill -9 $pid
-		rc=1
-	elif wait $pid; then
-		echo "tcp_target: I/O kept succeeding after the port was removed"
-		cat "$log"
-		rc=1
-	else
-		echo "tcp_target: port removed during I/O: the initiator failed its commands and exited"
-	fi
-	rm -f "$log"
+	fab_under_load "the port was removed" "127.0.0.1:4420?subnqn=$nqn" tcp 1 \
+		rm -f "$port/subsystems/$nqn" || rc=1
 fi
 exit $rc

@@ -31,6 +31,7 @@
 /* A queue's connection (first: queue->state is also the connection) and its completion fd */
 struct tcp_aq {
 	struct xnvme_tcp_conn conn;
+	uint16_t qid;      ///< the NVMe queue ID of the connection
 	int epfd;          ///< the completion fd, -1 until asked for
 	int kickfd;        ///< eventfd in epfd: readable while a poke left received PDUs behind
 	int timerfd;       ///< timerfd in epfd (with a command timeout): a deadline may have passed
@@ -65,7 +66,7 @@ tcp_async_init(struct xnvme_queue *queue, int opts)
 	aq->epfd = -1;
 	aq->kickfd = -1;
 	aq->timerfd = -1;
-	err = xnvme_tcp_dev_ioconn_open(queue->dev, &aq->conn, queue->capacity);
+	err = xnvme_nvmf_ioconn_open(queue->dev, &aq->conn, queue->capacity, &aq->qid);
 	if (err) {
 		free(aq);
 		return err;
@@ -91,7 +92,7 @@ tcp_async_term(struct xnvme_queue *queue)
 	struct tcp_aq *aq = queue->state;
 
 	if (aq) {
-		xnvme_tcp_dev_ioconn_close(queue->dev, &aq->conn);
+		xnvme_nvmf_ioconn_close(queue->dev, &aq->conn, aq->qid);
 		fd_close(&aq->epfd);
 		fd_close(&aq->kickfd);
 		fd_close(&aq->timerfd);
@@ -172,8 +173,8 @@ tcp_async_poke(struct xnvme_queue *queue, uint32_t max)
 	 * TIMER_WINDOW_NS of the timer's time does a poke read the precise clock
 	 */
 	if (aq->timer_ns &&
-	    XNVME_BE_UNLIKELY(xnvme_tcp_coarse_ns() + TIMER_WINDOW_NS >= aq->timer_ns)) {
-		now = xnvme_tcp_now_ns();
+	    XNVME_BE_UNLIKELY(xnvme_nvmf_coarse_ns() + TIMER_WINDOW_NS >= aq->timer_ns)) {
+		now = xnvme_nvmf_now_ns();
 		now = now >= aq->timer_ns ? now : 0;
 	}
 	ret = xnvme_tcp_conn_poke(&aq->conn, max);
@@ -214,7 +215,7 @@ submit(struct xnvme_cmd_ctx *ctx, void *dbuf, struct iovec *dvec, size_t dvec_cn
 	}
 	/* an armed timer fires no later than this command's deadline needs: leave it */
 	if (XNVME_BE_UNLIKELY(aq->timerfd >= 0 && !aq->timer_ns)) {
-		timer_set(aq, xnvme_tcp_coarse_ns() + conn->timeout_ns + aq->slack_ns);
+		timer_set(aq, xnvme_nvmf_coarse_ns() + conn->timeout_ns + aq->slack_ns);
 	}
 	if (conn->txq_tail - conn->txq_head >= XNVME_TCP_TX_EAGER) {
 		xnvme_tcp_conn_flush(conn);

@@ -19,34 +19,12 @@
 
 #include "tcp.h"
 
-uint64_t
-xnvme_tcp_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-uint64_t
-xnvme_tcp_coarse_ns(void)
-{
-	struct timespec ts;
-
-#ifdef CLOCK_MONOTONIC_COARSE
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-#else
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-#endif
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 static int
 wait_fd(int fd, short events, uint64_t deadline_ns)
 {
 	for (;;) {
 		struct pollfd pfd = {.fd = fd, .events = events};
-		uint64_t now = xnvme_tcp_now_ns();
+		uint64_t now = xnvme_nvmf_now_ns();
 		int ret;
 
 		if (now >= deadline_ns) {
@@ -91,7 +69,7 @@ xfer_full(int fd, void *buf, size_t len, bool out, uint64_t deadline_ns)
 }
 
 static int
-sock_connect(const struct xnvme_tcp_target *tgt, uint64_t deadline_ns, int *fd_out)
+sock_connect(const struct xnvme_nvmf_target *tgt, uint64_t deadline_ns, int *fd_out)
 {
 	struct addrinfo hints = {0}, *res = NULL, *ai;
 	int err = -EHOSTUNREACH;
@@ -136,7 +114,7 @@ sock_connect(const struct xnvme_tcp_target *tgt, uint64_t deadline_ns, int *fd_o
 }
 
 static int
-icreq(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint64_t deadline_ns,
+icreq(struct xnvme_tcp_conn *conn, const struct xnvme_nvmf_target *tgt, uint64_t deadline_ns,
       char *errmsg, size_t errmsg_len)
 {
 	struct xnvme_tcp_icreq req = {0};
@@ -205,10 +183,10 @@ xnvme_tcp_conn_init(struct xnvme_tcp_conn *conn, uint32_t ncmds)
 }
 
 int
-xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint32_t ncmds,
-		    uint64_t timeout_us, char *errmsg, size_t errmsg_len)
+xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_nvmf_target *tgt,
+		    uint32_t ncmds, uint64_t timeout_us, char *errmsg, size_t errmsg_len)
 {
-	uint64_t deadline_ns = xnvme_tcp_now_ns() + (timeout_us ? timeout_us : 60000000ULL) * 1000;
+	uint64_t deadline_ns = xnvme_nvmf_now_ns() + (timeout_us ? timeout_us : 60000000ULL) * 1000;
 	int err = xnvme_tcp_conn_init(conn, ncmds);
 
 	if (err) {
@@ -287,24 +265,6 @@ xnvme_tcp_conn_fail(struct xnvme_tcp_conn *conn, int err)
 	}
 }
 
-static uint8_t
-cmd_dir(const struct xnvme_cmd_ctx *ctx)
-{
-	uint8_t opc = ctx->cmd.common.opcode;
-
-	if (opc == XNVME_FABRICS_OPC) {
-		opc = ((const uint8_t *)&ctx->cmd)[4]; /* fctype follows the same convention */
-	}
-	switch (opc & 0x3) {
-	case 1:
-		return XNVME_TCP_DIR_H2C;
-	case 2:
-		return XNVME_TCP_DIR_C2H;
-	default:
-		return XNVME_TCP_DIR_NONE;
-	}
-}
-
 static uint32_t
 align_up(uint32_t v, uint32_t a)
 {
@@ -318,14 +278,14 @@ build_cmd(struct xnvme_tcp_conn *conn, uint16_t cid, uint32_t nbytes, bool incap
 	struct xnvme_tcp_slot *slot = &conn->slots[cid];
 	struct xnvme_tcp_ch *ch = (struct xnvme_tcp_ch *)slot->hdr;
 	uint32_t hd = conn->lim.hdgst ? XNVME_TCP_DIGEST_LEN : 0;
-	struct xnvme_tcp_sgl sgl = {0};
+	struct xnvme_nvmf_sgl sgl = {0};
 	uint8_t *sqe = slot->hdr + sizeof(*ch);
 	uint32_t hlen = sizeof(struct xnvme_tcp_cmd_pdu);
 
 	memset(slot->hdr, 0, sizeof(slot->hdr));
 	memcpy(sqe, &slot->ctx->cmd, 64);
 	memcpy(sqe + 2, &cid, sizeof(cid));
-	sqe[1] = (uint8_t)((sqe[1] & 0x3F) | XNVME_TCP_PSDT_SGL);
+	sqe[1] = (uint8_t)((sqe[1] & 0x3F) | XNVME_NVMF_PSDT_SGL);
 	sgl.len = nbytes;
 	sgl.type = incapsule ? XNVME_TCP_SGL_INCAPSULE : XNVME_TCP_SGL_TRANSPORT;
 	memcpy(sqe + 24, &sgl, sizeof(sgl));
@@ -380,7 +340,7 @@ xnvme_tcp_conn_submit(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx, vo
 		      size_t mbuf_nbytes)
 {
 	struct xnvme_tcp_slot *slot;
-	uint8_t dir = cmd_dir(ctx);
+	uint8_t dir = xnvme_nvmf_cmd_dir(ctx); /* XNVME_TCP_DIR_* have the same values */
 	bool incapsule;
 	uint16_t cid;
 	int err;
@@ -392,30 +352,10 @@ xnvme_tcp_conn_submit(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx, vo
 	if (XNVME_BE_UNLIKELY(mbuf_nbytes)) {
 		return -ENOTSUP; /* fabrics carry metadata interleaved (extended LBAs) only */
 	}
-	if (XNVME_BE_UNLIKELY(iovcnt > XNVME_TCP_IOV_MAX || (!iov && iovcnt))) {
-		return -EINVAL;
-	}
-	if (iov) {
-		/* the iovec lengths define the transfer; the caller's total is advisory */
-		nbytes = 0;
-		for (uint32_t i = 0; i < iovcnt; ++i) {
-			if (XNVME_BE_UNLIKELY(!iov[i].iov_base && iov[i].iov_len)) {
-				return -EINVAL;
-			}
-			nbytes += iov[i].iov_len;
-			if (XNVME_BE_UNLIKELY(nbytes < iov[i].iov_len)) {
-				return -EINVAL;
-			}
-		}
-	}
-	if (XNVME_BE_UNLIKELY(nbytes > UINT32_MAX)) {
-		return -EINVAL;
-	}
-	if (dir == XNVME_TCP_DIR_NONE) {
-		nbytes = 0;
-	}
-	if (XNVME_BE_UNLIKELY(!iov && !dbuf && nbytes)) {
-		return -EINVAL;
+	err = xnvme_nvmf_xfer_nbytes(dir, dbuf, iov, iovcnt, XNVME_TCP_IOV_MAX, UINT32_MAX,
+				     &nbytes);
+	if (XNVME_BE_UNLIKELY(err)) {
+		return err;
 	}
 	if (XNVME_BE_UNLIKELY(!conn->nfree)) {
 		return -EBUSY;
@@ -445,7 +385,7 @@ xnvme_tcp_conn_submit(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx, vo
 		.incapsule = incapsule,
 	};
 	/* the coarse clock: a vDSO read without a hardware timer access, per command */
-	slot->deadline_ns = conn->timeout_ns ? xnvme_tcp_coarse_ns() + conn->timeout_ns : 0;
+	slot->deadline_ns = conn->timeout_ns ? xnvme_nvmf_coarse_ns() + conn->timeout_ns : 0;
 	conn->nactive++;
 	xnvme_tcp_conn_txq_push(conn, cid);
 	return 0;
@@ -463,7 +403,7 @@ check_deadlines(struct xnvme_tcp_conn *conn)
 	if (!conn->timeout_ns || !conn->nactive) {
 		return;
 	}
-	now = xnvme_tcp_coarse_ns();
+	now = xnvme_nvmf_coarse_ns();
 	if (now < conn->next_scan_ns) {
 		return;
 	}
@@ -543,8 +483,5 @@ xnvme_tcp_conn_run(struct xnvme_tcp_conn *conn, struct xnvme_cmd_ctx *ctx, void 
 			xnvme_tcp_conn_fail(conn, -errno);
 		}
 	}
-	if (ctx->cpl.status.sct == XNVME_STATUS_CODE_TYPE_VENDOR && conn->err) {
-		return conn->err;
-	}
-	return (ctx->cpl.status.sc || ctx->cpl.status.sct) ? -EIO : 0;
+	return xnvme_nvmf_run_result(ctx, conn->err);
 }

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
- * The "tcp" backend: a user-space NVMe/TCP initiator (not installed).
+ * The "tcp" backend: a user-space NVMe/TCP initiator (not installed), the NVMe/TCP transport
+ * under the shared NVMe over Fabrics layer (../nvmf/nvmf.h).
  *
- * A device handle holds an admin connection (queue 0) and a connection for synchronous I/O
- * (queue 1), each behind a mutex; every xnvme_queue gets a connection of its own (queue 2..),
- * used by one thread at a time like any queue. A connection is a non-blocking socket with a
- * command slot per CID: slots, their PDU headers and a receive staging buffer are allocated
- * when the connection is set up, never per command. Any protocol violation, digest error,
- * timeout or lost connection fails every command of that connection and leaves it dead (later
- * commands fail with -ENOTCONN).
+ * A connection is a non-blocking socket with a command slot per CID: slots, their PDU headers
+ * and a receive staging buffer are allocated when the connection is set up, never per
+ * command. Every xnvme_queue gets a connection of its own, used by one thread at a time like
+ * any queue. Any protocol violation, digest error, timeout or lost connection fails every
+ * command of that connection and leaves it dead (later commands fail with -ENOTCONN).
  */
 #ifndef XNVME_TCP_H
 #define XNVME_TCP_H
@@ -18,7 +17,7 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
-#include "xnvme_be.h"
+#include "../nvmf/nvmf.h"
 #include "tcp_spec.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -56,6 +55,9 @@ enum xnvme_tcp_dir {
 	XNVME_TCP_DIR_H2C = 1, ///< write: host to controller
 	XNVME_TCP_DIR_C2H = 2, ///< read: controller to host
 };
+_Static_assert(XNVME_TCP_DIR_H2C == (int)XNVME_NVMF_DIR_H2C &&
+		       XNVME_TCP_DIR_C2H == (int)XNVME_NVMF_DIR_C2H,
+	       "xnvme_nvmf_cmd_dir() gives the parser's directions");
 
 /** The state of one CID as far as the parser needs it */
 struct xnvme_tcp_cmd_state {
@@ -106,21 +108,6 @@ xnvme_tcp_pdu_parse(const uint8_t *hdr, size_t len, const struct xnvme_tcp_limit
 
 #define XNVME_TCP_IOV_MAX 16 ///< data segments per command (cmd_iov)
 
-/** Where a connection goes and how (from the URI and options) */
-struct xnvme_tcp_target {
-	char host[256];
-	char port[16];
-	int family; ///< AF_INET, AF_INET6 or AF_UNSPEC
-	char subnqn[256];
-	char hostnqn[256];
-	uint8_t hostid[16];
-	bool hdgst;
-	bool ddgst;
-	uint32_t kato_ms;
-	uint64_t admin_timeout_us;
-	uint64_t io_timeout_us;
-};
-
 struct xnvme_tcp_slot {
 	struct xnvme_cmd_ctx *ctx;
 	struct iovec
@@ -161,8 +148,6 @@ enum xnvme_tcp_rx_state {
 struct xnvme_tcp_conn {
 	int fd;
 	int err; ///< 0 while healthy; the negative errno that killed the connection
-	uint16_t qid;
-	uint16_t cntlid;
 	struct xnvme_tcp_limits lim;
 	uint32_t cpda_nbytes; ///< data alignment of host-to-controller PDUs
 	uint32_t maxh2cdata;
@@ -208,8 +193,8 @@ xnvme_tcp_conn_init(struct xnvme_tcp_conn *conn, uint32_t ncmds);
 
 /** Connects and negotiates (ICReq/ICResp) with `ncmds` command slots; 0 or negative errno */
 int
-xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt, uint32_t ncmds,
-		    uint64_t timeout_us, char *errmsg, size_t errmsg_len);
+xnvme_tcp_conn_open(struct xnvme_tcp_conn *conn, const struct xnvme_nvmf_target *tgt,
+		    uint32_t ncmds, uint64_t timeout_us, char *errmsg, size_t errmsg_len);
 
 /** Closes the socket and frees the slots; outstanding commands are abandoned */
 void
@@ -262,82 +247,18 @@ int
 xnvme_tcp_conn_recv(struct xnvme_tcp_conn *conn, uint32_t max);
 void
 xnvme_tcp_slot_complete(struct xnvme_tcp_conn *conn, uint16_t cid);
-uint64_t
-xnvme_tcp_now_ns(void);
-/** CLOCK_MONOTONIC_COARSE in ns (a few ms resolution): command deadlines on the hot path */
-uint64_t
-xnvme_tcp_coarse_ns(void);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Fabrics (fabrics.c) and the device (dev.c)                                                 */
+/* The transport (be.c) and the async mechanism (async.c)                                      */
 /* ------------------------------------------------------------------------------------------ */
-
-/** Fabrics Connect of `conn` as queue `qid` with `sqsize` (zero-based) entries */
-int
-xnvme_tcp_fabrics_connect(struct xnvme_tcp_conn *conn, const struct xnvme_tcp_target *tgt,
-			  uint16_t qid, uint16_t sqsize, uint16_t cntlid);
-int
-xnvme_tcp_prop_get(struct xnvme_tcp_conn *conn, uint32_t ofst, int eight, uint64_t *value);
-int
-xnvme_tcp_prop_set(struct xnvme_tcp_conn *conn, uint32_t ofst, int eight, uint64_t value);
-/** Enables the controller (CC.EN, waits for CSTS.RDY within CAP.TO) */
-int
-xnvme_tcp_ctrlr_enable(struct xnvme_tcp_conn *conn, uint64_t cap);
-/** Normal shutdown (CC.SHN), waits for CSTS.SHST up to `timeout_ms` */
-int
-xnvme_tcp_ctrlr_shutdown(struct xnvme_tcp_conn *conn, uint32_t timeout_ms);
-
-/** Device state: dev->state */
-struct xnvme_tcp_dev {
-	struct xnvme_tcp_target tgt;
-	struct xnvme_tcp_conn admin;
-	struct xnvme_tcp_conn sync;
-	pthread_mutex_t admin_lock;
-	pthread_mutex_t sync_lock;
-	pthread_mutex_t qid_lock;
-	/* Keep Alive: a thread sends one on the admin connection every KATO / 2 */
-	pthread_t ka_thread;
-	pthread_mutex_t ka_lock;
-	pthread_cond_t ka_cond;
-	bool ka_running;
-	bool ka_stop;
-	uint64_t cap;
-	uint32_t vs;
-	uint32_t icd_max;  ///< in-capsule data bytes of I/O queues (IOCCSZ)
-	uint16_t mqes;     ///< largest I/O queue, zero-based
-	uint16_t nqids;    ///< queue IDs granted: 1..nqids-1 (Set Features Number of Queues)
-	uint16_t qid_next; ///< where the search for a free queue ID starts (round robin)
-	uint8_t qid_used[1024];
-};
-
-/** Opens one more connection for an I/O queue of `ncmds` commands (qid chosen here) */
-int
-xnvme_tcp_dev_ioconn_open(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn, uint32_t ncmds);
-void
-xnvme_tcp_dev_ioconn_close(struct xnvme_dev *dev, struct xnvme_tcp_conn *conn);
-
-/** Parses "host:port" and "[v6]:port"; -ENXIO when the URI has another form */
-int
-xnvme_tcp_uri_parse(const char *uri, struct xnvme_tcp_target *tgt);
-
-/** The tcp backend's claim on a URI: a target address (xnvme_tcp_uri_parse() not -ENXIO) */
-enum xnvme_be_uri_claim
-xnvme_tcp_uri_claim(const char *uri);
-
-/** Lists the NVM subsystems a discovery controller at sys_uri offers (discover.c) */
-int
-xnvme_tcp_enumerate(const char *sys_uri, struct xnvme_opts *opts, xnvme_enumerate_cb cb_func,
-		    void *cb_args);
 
 /** check_support of the tcp mechanisms: a device the tcp backend opened */
 int
 xnvme_be_tcp_check_support(struct xnvme_dev *dev);
 
-/** The backend (lib/be/registry.def) and its mechanisms */
+/** The backend (lib/be/registry.def), its transport and its async mechanism */
 extern const struct xnvme_be xnvme_be_tcp;
-extern const struct xnvme_be_dev xnvme_be_tcp_dev;
-extern const struct xnvme_be_admin xnvme_be_tcp_admin;
-extern const struct xnvme_be_sync xnvme_be_tcp_sync;
+extern const struct xnvme_nvmf_transport xnvme_tcp_transport;
 extern const struct xnvme_be_async xnvme_be_tcp_async;
 
 #endif /* XNVME_TCP_H */

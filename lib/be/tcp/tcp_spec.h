@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
- * NVMe/TCP transport PDUs and the NVMe over Fabrics commands the initiator sends (not
- * installed). All multi-byte fields are little-endian on the wire; the backend is built only
- * for little-endian hosts, so fields are used as they are.
+ * NVMe/TCP transport PDUs (not installed); the fabrics commands they carry are in
+ * ../nvmf/nvmf_spec.h. All multi-byte fields are little-endian on the wire; the backend is
+ * built only for little-endian hosts, so fields are used as they are.
  */
 #ifndef XNVME_TCP_SPEC_H
 #define XNVME_TCP_SPEC_H
@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include <libxnvme_spec.h>
+
+#include "../nvmf/nvmf_spec.h"
 
 enum xnvme_tcp_pdu_type {
 	XNVME_TCP_PDU_ICREQ = 0x00,
@@ -119,95 +121,8 @@ _Static_assert(offsetof(struct xnvme_tcp_term_pdu, fei) == 10, "term pdu fei");
 #define XNVME_TCP_FES_HDGST_ERROR 0x03
 #define XNVME_TCP_FES_DATA_RANGE 0x04
 
-/* ------------------------------------------------------------------------------------------ */
-/* NVMe over Fabrics                                                                           */
-/* ------------------------------------------------------------------------------------------ */
-
-#define XNVME_FABRICS_OPC 0x7F
-#define XNVME_FABRICS_PROP_SET 0x00
-#define XNVME_FABRICS_CONNECT 0x01
-#define XNVME_FABRICS_PROP_GET 0x04
-
-#define XNVME_ADM_OPC_KEEP_ALIVE 0x18
-
-#define XNVME_FABRICS_DISC_NQN "nqn.2014-08.org.nvmexpress.discovery"
-
-/* SGL descriptor types (byte 15 of the descriptor) the TCP transport uses */
+/* SGL descriptor types (byte 15 of struct xnvme_nvmf_sgl) the TCP transport uses */
 #define XNVME_TCP_SGL_INCAPSULE 0x01 ///< data block, offset into the capsule
 #define XNVME_TCP_SGL_TRANSPORT 0x5A ///< transport data block: data moves in data PDUs
-#define XNVME_TCP_PSDT_SGL 0x40      ///< SQE byte 1: PSDT = SGL for data and metadata
-
-struct xnvme_tcp_sgl {
-	uint64_t addr;
-	uint32_t len;
-	uint8_t rsvd[3];
-	uint8_t type;
-};
-_Static_assert(sizeof(struct xnvme_tcp_sgl) == 16, "sgl");
-
-struct xnvme_fabrics_connect_cmd {
-	uint8_t opcode;
-	uint8_t flags;
-	uint16_t cid;
-	uint8_t fctype;
-	uint8_t rsvd1[19];
-	struct xnvme_tcp_sgl sgl;
-	uint16_t recfmt;
-	uint16_t qid;
-	uint16_t sqsize; ///< zero-based
-	uint8_t cattr;
-	uint8_t rsvd2;
-	uint32_t kato; ///< keep-alive timeout, ms
-	uint8_t rsvd3[12];
-};
-_Static_assert(sizeof(struct xnvme_fabrics_connect_cmd) == 64, "connect cmd");
-_Static_assert(offsetof(struct xnvme_fabrics_connect_cmd, sgl) == 24, "connect sgl");
-_Static_assert(offsetof(struct xnvme_fabrics_connect_cmd, qid) == 42, "connect qid");
-_Static_assert(offsetof(struct xnvme_fabrics_connect_cmd, kato) == 48, "connect kato");
-
-struct xnvme_fabrics_connect_data {
-	uint8_t hostid[16];
-	uint16_t cntlid; ///< 0xFFFF on the admin queue (dynamic controller)
-	uint8_t rsvd1[238];
-	char subnqn[256];
-	char hostnqn[256];
-	uint8_t rsvd2[256];
-};
-_Static_assert(sizeof(struct xnvme_fabrics_connect_data) == 1024, "connect data");
-_Static_assert(offsetof(struct xnvme_fabrics_connect_data, subnqn) == 256, "connect subnqn");
-_Static_assert(offsetof(struct xnvme_fabrics_connect_data, hostnqn) == 512, "connect hostnqn");
-
-/** Property Get and Property Set */
-struct xnvme_fabrics_prop_cmd {
-	uint8_t opcode;
-	uint8_t flags;
-	uint16_t cid;
-	uint8_t fctype;
-	uint8_t rsvd1[35];
-	uint8_t attrib; ///< 0: 4-byte property, 1: 8-byte property
-	uint8_t rsvd2[3];
-	uint32_t ofst;
-	uint64_t value; ///< Property Set only
-	uint8_t rsvd3[8];
-};
-_Static_assert(sizeof(struct xnvme_fabrics_prop_cmd) == 64, "prop cmd");
-_Static_assert(offsetof(struct xnvme_fabrics_prop_cmd, attrib) == 40, "prop attrib");
-_Static_assert(offsetof(struct xnvme_fabrics_prop_cmd, ofst) == 44, "prop ofst");
-_Static_assert(offsetof(struct xnvme_fabrics_prop_cmd, value) == 48, "prop value");
-
-/* Controller properties (register offsets) */
-#define XNVME_PROP_CAP 0x00
-#define XNVME_PROP_VS 0x08
-#define XNVME_PROP_CC 0x14
-#define XNVME_PROP_CSTS 0x1C
-
-#define XNVME_CC_EN 0x1U
-#define XNVME_CC_SHN_NORMAL (0x1U << 14)
-#define XNVME_CC_IOSQES (6U << 16)
-#define XNVME_CC_IOCQES (4U << 20)
-#define XNVME_CSTS_RDY 0x1U
-#define XNVME_CSTS_CFS 0x2U
-#define XNVME_CSTS_SHST_MASK (0x3U << 2)
-#define XNVME_CSTS_SHST_DONE (0x2U << 2)
 
 #endif /* XNVME_TCP_SPEC_H */

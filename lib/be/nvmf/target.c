@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 /*
  * Target addresses: "traddr:trsvcid" (IPv4 address or host name and port) and
- * "[v6addr]:trsvcid", optionally followed by "?hdgst=1&ddgst=1" to ask for digests and
- * "subnqn=NQN" for clients that cannot set opts.subnqn (opts.subnqn wins).
- * Anything else is not a TCP target (-ENXIO), so that other backends get the URI.
+ * "[v6addr]:trsvcid", optionally followed by "?key=value&...": "subnqn=NQN" for clients that
+ * cannot set opts.subnqn (opts.subnqn wins), and the transport's own options (tcp: hdgst=0|1,
+ * ddgst=0|1). Anything else is not a fabrics target (-ENXIO), so that other backends get the
+ * URI.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "tcp.h"
+#include "nvmf.h"
 
 static int
 parse_port(const char *s, size_t len, char *out, size_t out_len)
@@ -35,7 +36,7 @@ parse_port(const char *s, size_t len, char *out, size_t out_len)
 }
 
 static int
-parse_query(const char *q, struct xnvme_tcp_target *tgt)
+parse_query(const struct xnvme_nvmf_transport *tr, const char *q, struct xnvme_nvmf_target *tgt)
 {
 	char buf[512];
 	char *save = NULL;
@@ -45,14 +46,9 @@ parse_query(const char *q, struct xnvme_tcp_target *tgt)
 	}
 	strcpy(buf, q);
 	for (char *kv = strtok_r(buf, "&", &save); kv; kv = strtok_r(NULL, "&", &save)) {
-		if (!strcmp(kv, "hdgst=1")) {
-			tgt->hdgst = true;
-		} else if (!strcmp(kv, "ddgst=1")) {
-			tgt->ddgst = true;
-		} else if (!strncmp(kv, "subnqn=", 7) && kv[7] &&
-			   strlen(kv + 7) < sizeof(tgt->subnqn)) {
+		if (!strncmp(kv, "subnqn=", 7) && kv[7] && strlen(kv + 7) < sizeof(tgt->subnqn)) {
 			strcpy(tgt->subnqn, kv + 7);
-		} else if (strcmp(kv, "hdgst=0") && strcmp(kv, "ddgst=0")) {
+		} else if (!tr->uri_opt || tr->uri_opt(tgt, kv)) {
 			return -EINVAL;
 		}
 	}
@@ -60,7 +56,8 @@ parse_query(const char *q, struct xnvme_tcp_target *tgt)
 }
 
 int
-xnvme_tcp_uri_parse(const char *uri, struct xnvme_tcp_target *tgt)
+xnvme_nvmf_uri_parse(const struct xnvme_nvmf_transport *tr, const char *uri,
+		     struct xnvme_nvmf_target *tgt)
 {
 	const char *q = strchr(uri, '?');
 	size_t len = q ? (size_t)(q - uri) : strlen(uri);
@@ -99,14 +96,15 @@ xnvme_tcp_uri_parse(const char *uri, struct xnvme_tcp_target *tgt)
 	if (parse_port(colon + 1, len - (size_t)(colon + 1 - uri), tgt->port, sizeof(tgt->port))) {
 		return -ENXIO;
 	}
-	return q ? parse_query(q + 1, tgt) : 0;
+	return q ? parse_query(tr, q + 1, tgt) : 0;
 }
 
 enum xnvme_be_uri_claim
-xnvme_tcp_uri_claim(const char *uri)
+xnvme_nvmf_uri_claim(const struct xnvme_nvmf_transport *tr, const char *uri)
 {
-	struct xnvme_tcp_target tgt;
+	struct xnvme_nvmf_target tgt;
 
 	/* unknown options (-EINVAL) are an address of this form with a mistake the open names */
-	return xnvme_tcp_uri_parse(uri, &tgt) == -ENXIO ? XNVME_BE_URI_NONE : XNVME_BE_URI_FORM;
+	return xnvme_nvmf_uri_parse(tr, uri, &tgt) == -ENXIO ? XNVME_BE_URI_NONE
+							     : XNVME_BE_URI_FORM;
 }
