@@ -10,6 +10,9 @@
 # ends with pytest's summary line. Leaves the source tree untouched (pip builds a copy).
 #   XNVME_PY_TEST_URI=/dev/ng0n1   also run the device tests against that device
 #   XNVME_PY_TEST_ASYNC=a,b,...    its mechanisms (default: by device type, see conftest.py)
+#   XNVME_TCP_TARGET_SERVE=<build>/tests/tcp_target_serve
+#                                  also run the asyncio tests over the tcp backend against
+#                                  that test target (else they skip)
 #   XNVME_PY_NO_INSTALL=1          no venv/pip: test the package in python/ with $PYTHON
 #                                  (no compiled fast path then: its tests skip)
 #                                  unless XNVME_PY_VENV names an existing virtualenv: then the

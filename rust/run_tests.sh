@@ -11,6 +11,8 @@
 #   4. cargo doc --workspace --no-deps --features xnvme/async with RUSTDOCFLAGS=-D warnings
 #   5. cargo package --workspace (metadata complete, checked field by field; the packaged
 #      crates build)
+# XNVME_TCP_TARGET_SERVE=<meson build>/tests/tcp_target_serve also runs the tokio tests over the
+# tcp backend against that test target (else they print a SKIP line).
 # Prints "rust: N passed, N failed" (test results; a failing clippy/doc/build step counts as a
 # failure) and exits non-zero when anything failed.
 set -u

@@ -169,9 +169,13 @@ else
 	failed=$((failed + 1)); failures+=("install")
 fi
 
+# the test NVMe/TCP target of the gcc build, for the bindings' event-loop tests over tcp
+tcp_target="$out/build-gcc/tests/tcp_target_serve"
+
 step "Python bindings (python/, pytest against the installed library)"
 if [ -d "$out/install" ]; then
-	XNVME_PY_VENV="$out/python-venv" python/run_tests.sh "$out/install" >"$out/python.log" 2>&1
+	XNVME_PY_VENV="$out/python-venv" XNVME_TCP_TARGET_SERVE="$tcp_target" \
+		python/run_tests.sh "$out/install" >"$out/python.log" 2>&1
 	tail -n 5 "$out/python.log"
 	count_pytest "$out/python.log" python
 else
@@ -180,7 +184,8 @@ fi
 
 step "Rust bindings (rust/: cargo test, clippy, doc against the installed library)"
 if [ -d "$out/install" ]; then
-	CARGO_TARGET_DIR="$out/rust-target" rust/run_tests.sh "$out/install" >"$out/rust.log" 2>&1
+	CARGO_TARGET_DIR="$out/rust-target" XNVME_TCP_TARGET_SERVE="$tcp_target" \
+		rust/run_tests.sh "$out/install" >"$out/rust.log" 2>&1
 	grep -E '^(SKIP|rust:)' "$out/rust.log"
 	p=$(sed -nE 's/^rust: ([0-9]+) passed, ([0-9]+) failed$/\1/p' "$out/rust.log")
 	f=$(sed -nE 's/^rust: ([0-9]+) passed, ([0-9]+) failed$/\2/p' "$out/rust.log")

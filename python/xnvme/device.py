@@ -1154,12 +1154,26 @@ class Queue:
         return "<xnvme.Queue depth=%d outstanding=%d>" % (self.depth, self.outstanding)
 
 
+def _is_eventfd(fd: int) -> bool:
+    """Whether `fd` is an eventfd, which the application reads to clear (io_uring, io_uring_cmd,
+    libaio, vfio). Other completion fds belong to the library, whose poke consumes their
+    readiness (tcp: an epoll fd, where a read fails; rdma: the completion channel, where a read
+    would steal the event the library must acknowledge). Decided by what the fd is (Linux names
+    it in /proc), not by a list of mechanisms that could miss a new one; without /proc nothing
+    is read (an eventfd left set only makes the loop poke more often)."""
+    try:
+        return os.readlink("/proc/self/fd/%d" % fd) == "anon_inode:[eventfd]"
+    except OSError:
+        return False
+
+
 class _AsyncDriver:
     """Drives one Queue from an asyncio loop (one per device and loop).
 
-    With a completion fd the loop watches it (add_reader) and pokes when it is readable;
-    without one (thrpool, emu, nil, posix: no fd) a callback re-scheduled with call_soon
-    pokes while commands are outstanding, i.e. the loop polls. The queue is made with
+    With a completion fd the loop watches it (add_reader) and pokes when it is readable,
+    reading it first only when it is an eventfd (see _is_eventfd); without one (thrpool, emu,
+    nil, posix: no fd) a callback re-scheduled with call_soon pokes while commands are
+    outstanding, i.e. the loop polls. The queue is made with
     XNVME_QUEUE_POKE_SPIN: an idle poke would otherwise wait in the kernel (1 ms, up to 16 ms on
     a slow device) and stall every other task of the loop (with a completion fd pokes never wait anyway).
     """
@@ -1169,6 +1183,7 @@ class _AsyncDriver:
         self.loop = loop
         self.queue = Queue(dev, depth, C.XNVME_QUEUE_POKE_SPIN)
         self.fd = self.queue.completion_fd
+        self.eventfd = self.fd is not None and _is_eventfd(self.fd)
         self.polling = False
         if self.fd is not None:
             loop.add_reader(self.fd, self._readable)
@@ -1191,10 +1206,11 @@ class _AsyncDriver:
                     callback(Completion(False, 0, 0, 0, buf, exc, tag))
 
     def _readable(self) -> None:
-        try:
-            os.read(self.fd, 8)  # type: ignore[arg-type]
-        except (BlockingIOError, OSError):
-            pass
+        if self.eventfd:
+            try:
+                os.read(self.fd, 8)  # type: ignore[arg-type]
+            except OSError:
+                pass
         self._reap()
 
     def _poll(self) -> None:

@@ -98,7 +98,47 @@ mod fdwait {
     pub(super) enum Afd {
         Unknown,
         None,
-        Some(tokio::io::unix::AsyncFd<FdRef>),
+        /// The completion fd registered with the reactor; `eventfd`: this crate reads it.
+        Some {
+            fd: tokio::io::unix::AsyncFd<FdRef>,
+            eventfd: bool,
+        },
+    }
+
+    /// Whether `fd` is an eventfd, which the application reads to clear (io_uring,
+    /// io_uring_cmd, libaio, vfio). Other completion fds belong to the library, whose poke
+    /// consumes their readiness (tcp: an epoll fd, where a read fails; rdma: the completion
+    /// channel, where a read would steal the event the library must acknowledge). Decided by
+    /// what the fd is (Linux names it in /proc), not by a list of mechanisms that could miss a
+    /// new one; without /proc it is never read, and waits still poke on every readiness.
+    pub(super) fn is_eventfd(fd: RawFd) -> bool {
+        std::fs::read_link(format!("/proc/self/fd/{fd}"))
+            .is_ok_and(|p| p.as_os_str() == "anon_inode:[eventfd]")
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::is_eventfd;
+
+        #[test]
+        fn eventfd_or_not() {
+            // SAFETY: plain fd constructors; every fd made is closed below.
+            unsafe {
+                let efd = libc::eventfd(0, libc::EFD_CLOEXEC);
+                let epfd = libc::epoll_create1(libc::EPOLL_CLOEXEC);
+                let mut p = [-1; 2];
+                assert_eq!(libc::pipe(p.as_mut_ptr()), 0);
+                assert!(efd >= 0 && epfd >= 0);
+                assert!(is_eventfd(efd), "an eventfd");
+                assert!(!is_eventfd(epfd), "an epoll fd");
+                assert!(!is_eventfd(p[0]) && !is_eventfd(p[1]), "a pipe");
+                for fd in [efd, epfd, p[0], p[1]] {
+                    libc::close(fd);
+                }
+                assert!(!is_eventfd(efd), "a closed fd");
+                assert!(!is_eventfd(-1), "no fd");
+            }
+        }
     }
 }
 
@@ -535,12 +575,15 @@ impl Queue {
         let fd = unsafe { sys::xnvme_queue_get_completion_fd(self.ptr.as_ptr()) };
         *afd = Afd::None;
         if fd >= 0 {
-            // SAFETY: fcntl on a valid fd; the library only writes the eventfd (or lets the
-            // kernel do so), non-blocking reads are this crate's.
-            unsafe {
-                let fl = libc::fcntl(fd, libc::F_GETFL);
-                if fl >= 0 {
-                    libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NONBLOCK);
+            let eventfd = fdwait::is_eventfd(fd);
+            if eventfd {
+                // SAFETY: fcntl on a valid fd; the library only writes the eventfd (or lets
+                // the kernel do so), non-blocking reads are this crate's.
+                unsafe {
+                    let fl = libc::fcntl(fd, libc::F_GETFL);
+                    if fl >= 0 {
+                        libc::fcntl(fd, libc::F_SETFL, fl | libc::O_NONBLOCK);
+                    }
                 }
             }
             // SAFETY: the fd stays open and the same until the AsyncFd is dropped (in
@@ -551,8 +594,8 @@ impl Queue {
                     tokio::io::Interest::READABLE,
                 )
             };
-            if let Ok(a) = reg {
-                *afd = Afd::Some(a);
+            if let Ok(fd) = reg {
+                *afd = Afd::Some { fd, eventfd };
             }
         }
     }
@@ -560,25 +603,26 @@ impl Queue {
     #[cfg(not(feature = "async"))]
     fn prepare_wait(&self) {}
 
+    /// Readiness is edge-triggered: whatever readiness this consumes is followed by a poke
+    /// (`Again`), so a completion that arrived after the caller's last poke is never left
+    /// unreaped. Readiness recorded after the clear is a new edge and wakes the task again.
     #[cfg(feature = "async")]
     fn wait(&self, cx: &mut Context<'_>) -> Wait {
         use fdwait::Afd;
         let afd = self.afd.borrow();
-        let Afd::Some(a) = &*afd else { return Wait::NoFd };
-        loop {
-            match a.poll_read_ready(cx) {
-                Poll::Pending => return Wait::Pending,
-                Poll::Ready(Err(_)) => return Wait::NoFd,
-                Poll::Ready(Ok(mut guard)) => {
+        let Afd::Some { fd, eventfd } = &*afd else { return Wait::NoFd };
+        match fd.poll_read_ready(cx) {
+            Poll::Pending => Wait::Pending,
+            Poll::Ready(Err(_)) => Wait::NoFd,
+            Poll::Ready(Ok(mut guard)) => {
+                if *eventfd {
                     let mut v = 0u64;
-                    // SAFETY: 8-byte read into a u64 from the non-blocking eventfd.
-                    let r =
-                        unsafe { libc::read(a.get_ref().0, &mut v as *mut u64 as *mut c_void, 8) };
-                    if r == 8 {
-                        return Wait::Again;
-                    }
-                    guard.clear_ready();
+                    // SAFETY: 8-byte read into a u64 from the non-blocking eventfd; EAGAIN
+                    // (already clear) is fine.
+                    unsafe { libc::read(fd.get_ref().0, &mut v as *mut u64 as *mut c_void, 8) };
                 }
+                guard.clear_ready();
+                Wait::Again
             }
         }
     }
@@ -595,7 +639,7 @@ impl Queue {
         #[cfg(feature = "async")]
         {
             self.prepare_wait();
-            matches!(*self.afd.borrow(), fdwait::Afd::Some(_))
+            matches!(*self.afd.borrow(), fdwait::Afd::Some { .. })
         }
         #[cfg(not(feature = "async"))]
         false
