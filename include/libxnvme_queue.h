@@ -170,6 +170,9 @@ xnvme_queue_set_cb(struct xnvme_queue *queue, xnvme_queue_cb cb, void *cb_arg);
 /**
  * An fd to wait on (poll, epoll, an event loop) until a poke has something to do; poke when it
  * is readable. Mechanism notes:
+ * - "io_uring", "io_uring_cmd", "libaio", "vfio": an eventfd owned by the queue; the caller
+ *   reads it (8 bytes, non-blocking) to clear it, then pokes. For every other fd the caller
+ *   only pokes: the library consumes the readiness.
  * - "tcp" (NVMe/TCP): an epoll fd, made on the first call and closed by xnvme_queue_term().
  *   Commands go out at a poke: poke once after submitting, then wait. Readable when the socket
  *   has input, when queued PDUs can be sent, when a poke stopped by `max` left received
