@@ -210,9 +210,6 @@ def check_table(doc, lineno, heading, header, rows, reg, errors, notes):
                 if says != [want]:
                     err("backend %s: '%s' says '%s', the %s build: %s" % (
                         be, header[i], row[i], m.group(1), want))
-            if "built" in hdr and hdr.index("built") < len(row) and \
-                    plain(row[hdr.index("built")]).split()[:1] == ["no"]:
-                continue  # not built where the table was made (the registry table): no names
             for i, kind in kind_cols.items():
                 if i < len(row):
                     check_names(names_in(row[i]), be, kind, "backend " + be, True)
