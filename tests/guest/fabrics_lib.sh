@@ -2,6 +2,25 @@
 # kernel's target, over either transport. Each prints what it found, prefixed with $FAB_LABEL
 # (e.g. "tcp_target"), and returns non-zero on a failure. Needs $build (the build dir).
 
+# fab_matrix <uri> <mech> <transport name>: the device x mechanism matrix (tests/test_matrix)
+# over the backend on namespaces 1 (the QEMU namespace) and 3 (null_blk), every mechanism run.
+fab_matrix() {
+	local uri=$1 mech=$2 name=$3 mlog nsid rc=0
+	mlog=$(mktemp)
+	for nsid in 1 3; do
+		if ! "$build/tests/test_matrix" --uri "$uri" --nsid $nsid \
+			--mech "$mech" --mech sync --mech emu --mech thrpool --mech nil >"$mlog" 2>&1 ||
+			[ "$(grep -c 'ran: true' "$mlog")" != 5 ]; then
+			echo "$FAB_LABEL: the matrix over $name failed on namespace $nsid:"
+			tail -20 "$mlog"
+			rc=1
+		fi
+	done
+	[ $rc -eq 0 ] && echo "$FAB_LABEL: the matrix passes over $name (QEMU namespace, null_blk)"
+	rm -f "$mlog"
+	return $rc
+}
+
 # fab_kernel_cross <trtype> <traddr> <nqn> <local dev> <slba> <nlb> <backend> [strict]: the
 # kernel's initiator (nvme connect) on the same subsystem reads at <slba> what the backend wrote
 # there (<nlb> LBAs of 512 B, compared with the local block device), then writes 64 KiB of random

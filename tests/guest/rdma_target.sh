@@ -110,18 +110,7 @@ done
 # The device x mechanism matrix over RDMA: the QEMU namespace and null_blk
 if [ $rc -eq 0 ]; then
 	step "matrix"
-	mlog=$(mktemp)
-	for nsid in 1 3; do
-		if ! "$build/tests/test_matrix" --uri "$uri?subnqn=$nqn" --nsid $nsid \
-			--mech rdma --mech sync --mech emu --mech thrpool --mech nil >"$mlog" 2>&1 ||
-			[ "$(grep -c 'ran: true' "$mlog")" != 5 ]; then
-			echo "rdma_target: the matrix over RDMA failed on namespace $nsid:"
-			tail -20 "$mlog"
-			rc=1
-		fi
-	done
-	[ $rc -eq 0 ] && echo "rdma_target: the matrix passes over RDMA (QEMU namespace, null_blk)"
-	rm -f "$mlog"
+	fab_matrix "$uri?subnqn=$nqn" rdma RDMA || rc=1
 fi
 
 # The kernel's initiator against the same target, both ways (lblk over the rdma backend); fio

@@ -70,19 +70,9 @@ fi
 # backend-neutral emu, thrpool and nil queues (data written, read back and compared)
 if [ $rc -eq 0 ]; then
 	ns3=$S/subsystems/$nqn/namespaces/3
-	mlog=$(mktemp)
 	if modprobe null_blk nr_devices=1 gb=1 memory_backed=1 && [ -b /dev/nullb0 ] &&
 		mkdir "$ns3" && echo -n /dev/nullb0 >"$ns3/device_path" && echo 1 >"$ns3/enable"; then
-		for nsid in 1 3; do
-			if ! "$build/tests/test_matrix" --uri "127.0.0.1:4420?subnqn=$nqn" --nsid $nsid \
-				--mech tcp --mech sync --mech emu --mech thrpool --mech nil >"$mlog" 2>&1 ||
-				[ "$(grep -c 'ran: true' "$mlog")" != 5 ]; then
-				echo "tcp_target: the matrix over TCP failed on namespace $nsid:"
-				tail -20 "$mlog"
-				rc=1
-			fi
-		done
-		[ $rc -eq 0 ] && echo "tcp_target: the matrix passes over TCP (QEMU namespace, null_blk)"
+		fab_matrix "127.0.0.1:4420?subnqn=$nqn" tcp TCP || rc=1
 		echo 0 >"$ns3/enable"
 		rmdir "$ns3"
 	else
@@ -90,7 +80,6 @@ if [ $rc -eq 0 ]; then
 		rc=1
 	fi
 	modprobe -r null_blk 2>/dev/null
-	rm -f "$mlog"
 fi
 
 # The PI namespace (512 B + 8 B separate metadata, PI type 1) as namespace 2: nvmet-tcp moves
