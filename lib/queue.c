@@ -4,7 +4,7 @@
  * take one more context than they may submit), plus the async mechanism's state.
  *
  * The rules clients see (callbacks, nesting, NULL, the pool, drain_timeout) are documented in
- * libxnvme_queue.h; `depth` is 1 + the callbacks running, so depth > 1 means "inside a
+ * libxnvme_queue.h; `nested` counts the callbacks running, so nested > 0 means "inside a
  * completion callback of this queue".
  */
 #include <errno.h>
@@ -71,7 +71,6 @@ xnvme_queue_init(struct xnvme_dev *dev, uint16_t capacity, int opts, struct xnvm
 
 	q->dev = dev;
 	q->capacity = capacity;
-	q->depth = 1;
 	q->opts = opts;
 	qc->async = dev->async;
 	qc->cmd_io = dev->async->cmd_io;
@@ -125,7 +124,7 @@ xnvme_queue_term(struct xnvme_queue *queue)
 	if (!queue) {
 		return -EINVAL;
 	}
-	if (queue->depth > 1) {
+	if (queue->nested) {
 		return -EDEADLK; /* a poke of this queue is still walking it */
 	}
 	err = xnvme_queue_core(queue)->async->term(queue);
@@ -134,8 +133,8 @@ xnvme_queue_term(struct xnvme_queue *queue)
 }
 
 /*
- * The poke as a tail call: depth is counted around each callback (xnvme_queue_complete()), so
- * depth - 1 pokes are in progress when this one starts. The mechanism's poke makes the nesting
+ * The poke as a tail call: `nested` is counted around each callback (xnvme_queue_complete()),
+ * so that many pokes are in progress when this one starts. The mechanism's poke makes the nesting
  * bound and nothing-outstanding tests (rule 5 of lib/be/xnvme_be.h).
  */
 int
@@ -170,7 +169,7 @@ queue_drain(struct xnvme_queue *queue, bool bounded, uint64_t timeout_us)
 	if (!queue) {
 		return -EINVAL;
 	}
-	if (queue->depth > 1) {
+	if (queue->nested) {
 		return -EDEADLK;
 	}
 	if (bounded) {

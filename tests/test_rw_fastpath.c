@@ -301,7 +301,7 @@ struct nest {
 	void *buf;
 	int level, level_max;
 	unsigned calls;
-	unsigned depth_bad;       ///< callbacks that saw queue->depth != 1 + level
+	unsigned depth_bad;       ///< callbacks that saw queue->nested != level
 	int refused_poke;         ///< poke from the deepest callback
 	uint32_t refused_pending; ///< outstanding after it
 	int drain_deep, term_deep;
@@ -315,7 +315,7 @@ nest_cb(struct xnvme_cmd_ctx *ctx, void *arg)
 
 	n->level++;
 	n->calls++;
-	n->depth_bad += n->q->depth != (uint32_t)n->level + 1;
+	n->depth_bad += n->q->nested != (uint32_t)n->level;
 	if (n->level > n->level_max) {
 		n->level_max = n->level;
 	}
@@ -349,7 +349,7 @@ test_nil_depth(struct xnvme_dev *dev)
 		return;
 	}
 	xnvme_queue_set_cb(n.q, nest_cb, &n);
-	CHECK_EQ(n.q->depth, 1);
+	CHECK_EQ(n.q->nested, 0);
 	ctx = xnvme_queue_get_cmd_ctx(n.q);
 	CHECK_EQ(xnvme_nvm_read(ctx, n.nsid, 0, 0, n.buf, NULL), 0);
 	CHECK_EQ(xnvme_queue_poke(n.q, 0), 1);
@@ -360,7 +360,7 @@ test_nil_depth(struct xnvme_dev *dev)
 	CHECK_EQ(n.drain_deep, -EDEADLK);
 	CHECK_EQ(n.term_deep, -EDEADLK);
 	CHECK_EQ(n.depth_bad, 0);
-	CHECK_EQ(n.q->depth, 1);
+	CHECK_EQ(n.q->nested, 0);
 	/* the command the refused poke left behind, and the chain from it, at the top level */
 	CHECK(xnvme_queue_drain(n.q) > 0);
 	CHECK_EQ(xnvme_queue_get_outstanding(n.q), 0);

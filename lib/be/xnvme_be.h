@@ -33,7 +33,7 @@
  *    without reaping when more than XNVME_QUEUE_POKE_DEPTH_MAX pokes of the queue are nested,
  *    and never waits when nothing is outstanding (xnvme_be_poke_skip(), or an equivalent test
  *    of the mechanism's own). It reaps up to `max` (0: all ready) and completes each context
- *    with xnvme_queue_complete() (or, in a batch it brackets with queue->depth++/--,
+ *    with xnvme_queue_complete() (or, in a batch it brackets with queue->nested++/--,
  *    xnvme_queue_complete_in_batch()). Completions are taken off the mechanism's ring or list
  *    before any callback runs and kept in storage of the poke's own level (a claimed ring
  *    range, the stack, or links through per-context entries), so that a callback's nested poke
@@ -233,19 +233,62 @@ struct xnvme_dev {
  * (lib/xnvme_queue.h). The members of the per-I/O path come first.
  */
 struct xnvme_queue {
-	uint32_t capacity;    ///< commands outstanding at most; the pool has capacity + 1
-	uint32_t outstanding; ///< counted by the core (rule 4) and xnvme_queue_complete()
-	int opts;             ///< between outstanding and depth: gcc would vectorise their --/++
-	/**
-	 * 1 + the callbacks of this queue running (xnvme_queue_complete() counts them), so what a
-	 * mechanism's poke reads here is the number of pokes in progress: 1 at the top level,
-	 * more when nested in a callback. Outside any poke it is 1.
+	uint32_t capacity; ///< commands outstanding at most; the pool has capacity + 1
+	int opts;
+	/*
+	 * The two counters of the per-I/O path share one 64-bit word (`counts`): a poke tests
+	 * "one command outstanding, no callback running" with one compare (xnvme_be_queue_lone()).
 	 */
-	uint32_t depth;
+	union {
+		struct {
+			/** counted by the core (rule 4) and xnvme_queue_complete() */
+			uint32_t outstanding;
+			/**
+			 * The callbacks of this queue running (xnvme_queue_complete() counts them):
+			 * what a mechanism's poke reads here is the number of pokes it is nested in,
+			 * 0 at the top level. Outside any poke it is 0.
+			 */
+			uint32_t nested;
+		};
+		uint64_t counts;
+	};
 	void *state; ///< mechanism-private, set by async->init, released by async->term
 	struct xnvme_cmd_ctx *pool; ///< the capacity + 1 contexts (xnvme_queue_ctx_idx())
 	struct xnvme_dev *dev;
 };
+
+/**
+ * True when one command is outstanding and no callback of the queue runs (a top-level poke
+ * at queue depth 1): nothing can have claimed that command, it is the one ready to reap
+ */
+static inline bool
+xnvme_be_queue_lone(const struct xnvme_queue *queue)
+{
+	const union {
+		struct {
+			uint32_t outstanding, nested;
+		} c;
+		uint64_t w;
+	} lone = {.c = {.outstanding = 1, .nested = 0}};
+
+	return queue->counts == lone.w;
+}
+
+/**
+ * After xnvme_be_queue_lone(): the lone command is no longer outstanding and its callback is
+ * about to run, the counts go from (1, 0) to (0, 1); a shift of the word moves the 1 from one
+ * half to the other
+ */
+static inline void
+xnvme_be_queue_lone_to_cb(struct xnvme_queue *queue)
+{
+	XNVME_BE_REFETCH(queue->counts); /* a shift of memory, not a constant built and stored */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	queue->counts >>= 32;
+#else
+	queue->counts <<= 32;
+#endif
+}
 
 /** The state the core allocated with the queue (xnvme_be_async.state_nbytes), 8-byte aligned */
 static inline void *
@@ -274,29 +317,32 @@ xnvme_be_ring_size(uint32_t capacity)
 }
 
 /**
- * xnvme_queue_complete() inside a batch whose caller raised queue->depth by one around all
- * of the batch's callbacks (depth++ before the first, depth-- after the last)
+ * xnvme_queue_complete() inside a batch whose caller raised queue->nested by one around all
+ * of the batch's callbacks (nested++ before the first, nested-- after the last)
  */
 static inline void
 xnvme_queue_complete_in_batch(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
+	/* one subtract from memory: without it gcc pairs this with the caller's nested++ into a
+	 * vector add of the two adjacent counters (load, add, store and a constant) */
+	XNVME_BE_REFETCH(queue->outstanding);
 	queue->outstanding--;
 	ctx->async.cb(ctx, ctx->async.cb_arg);
 }
 
 /**
  * Completes a reaped context whose cpl is final: count it and run its callback, inside which
- * the queue's depth is one higher (drain/term refuse, nested pokes are bounded by it). Pokes
- * themselves do not count depth, so xnvme_queue_poke() hands over to the mechanism with a
+ * queue->nested is one higher (drain/term refuse, nested pokes are bounded by it). Pokes
+ * themselves do not count, so xnvme_queue_poke() hands over to the mechanism with a
  * tail call.
  */
 static inline void
 xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 {
-	XNVME_BE_REFETCH(queue->depth); /* one add to memory, whatever the poke read before */
-	queue->depth++;
+	XNVME_BE_REFETCH(queue->nested); /* one add to memory, whatever the poke read before */
+	queue->nested++;
 	xnvme_queue_complete_in_batch(queue, ctx);
-	queue->depth--;
+	queue->nested--;
 }
 
 /**
@@ -307,7 +353,7 @@ xnvme_queue_complete(struct xnvme_queue *queue, struct xnvme_cmd_ctx *ctx)
 static inline bool
 xnvme_be_poke_skip(const struct xnvme_queue *queue)
 {
-	return !queue->outstanding || queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX;
+	return !queue->outstanding || queue->nested >= XNVME_QUEUE_POKE_DEPTH_MAX;
 }
 
 /** Rule 4: refuses a command the core counted (takes the count back); returns err */

@@ -146,7 +146,7 @@ emu_poke(struct xnvme_queue *queue, uint32_t max)
 	uint32_t head = state->head, tail = state->tail;
 	struct emu_entry e;
 
-	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->depth, __ATOMIC_RELAXED) >
+	if (XNVME_BE_UNLIKELY(__atomic_load_n(&queue->nested, __ATOMIC_RELAXED) >=
 			      XNVME_QUEUE_POKE_DEPTH_MAX)) {
 		return 0;
 	}

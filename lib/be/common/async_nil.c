@@ -67,11 +67,11 @@ nil_reap_wrapped(struct xnvme_queue *queue, struct nil_state *state, uint32_t he
 {
 	uint32_t first = (uint32_t)(sizeof(state->ring) - head) / NIL_SLOT;
 
-	queue->depth++;
+	queue->nested++;
 	nil_complete_run(queue, nil_slot(state, head),
 			 nil_slot(state, 0) + sizeof(state->ring) / NIL_SLOT);
 	nil_complete_run(queue, nil_slot(state, 0), nil_slot(state, 0) + (n - first));
-	queue->depth--;
+	queue->nested--;
 	return (int)n;
 }
 
@@ -94,11 +94,11 @@ nil_reap(struct xnvme_queue *queue, struct nil_state *state, uint32_t head, uint
 	if (XNVME_BE_UNLIKELY(head + n * NIL_SLOT > sizeof(state->ring))) {
 		return nil_reap_wrapped(queue, state, head, n);
 	}
-	XNVME_BE_REFETCH(queue->depth);
-	queue->depth++;
+	XNVME_BE_REFETCH(queue->nested);
+	queue->nested++;
 	nil_complete_run(queue, slot, slot + n);
-	XNVME_BE_REFETCH(queue->depth);
-	queue->depth--;
+	XNVME_BE_REFETCH(queue->nested);
+	queue->nested--;
 	return (int)n;
 }
 
@@ -112,7 +112,7 @@ nil_poke_ring(struct xnvme_queue *queue, uint32_t max)
 	struct nil_state *state = xnvme_be_queue_state(queue);
 	uint32_t head = state->head;
 
-	if (XNVME_BE_UNLIKELY(queue->depth > XNVME_QUEUE_POKE_DEPTH_MAX)) {
+	if (XNVME_BE_UNLIKELY(queue->nested >= XNVME_QUEUE_POKE_DEPTH_MAX)) {
 		return 0;
 	}
 	return nil_reap(queue, state, head, (uint16_t)(state->tail - head) / NIL_SLOT, max);
@@ -121,19 +121,22 @@ nil_poke_ring(struct xnvme_queue *queue, uint32_t max)
 /*
  * One command outstanding and no callback of the queue running (queue depth 1, or fio
  * reaping one at a time): nothing can have claimed it, so it is the one ready command at
- * the head of the ring, whatever `max`. Two compares instead of the ring's arithmetic; no
- * loop, no batch. Anything else reads the ring.
+ * the head of the ring, whatever `max`. One compare instead of the ring's arithmetic; no
+ * loop, no batch: the counts go from (1 outstanding, 0 nested) to (0, 1) in one store, and
+ * the callback's nested pokes see both. Anything else reads the ring.
  */
 static int
 nil_poke(struct xnvme_queue *queue, uint32_t max)
 {
-	if (XNVME_BE_LIKELY(queue->depth == 1 && queue->outstanding == 1)) {
+	if (XNVME_BE_LIKELY(xnvme_be_queue_lone(queue))) {
 		struct nil_state *state = xnvme_be_queue_state(queue);
 		struct xnvme_cmd_ctx *ctx = *nil_slot(state, state->head);
 
 		XNVME_BE_REFETCH(state->head);
 		state->head += NIL_SLOT;
-		xnvme_queue_complete(queue, ctx);
+		xnvme_be_queue_lone_to_cb(queue);
+		ctx->async.cb(ctx, ctx->async.cb_arg);
+		queue->nested--;
 		return 1;
 	}
 	return nil_poke_ring(queue, max);

@@ -399,7 +399,7 @@ thrpool_idle_wait(struct xnvme_queue *queue, struct thrpool_state *state)
 	bool woken = false;
 	uint32_t want = 1;
 
-	if (!state->wait || queue->depth != 1 || !queue->outstanding || state->nidle++ < 1) {
+	if (!state->wait || queue->nested || !queue->outstanding || state->nidle++ < 1) {
 		return;
 	}
 	if (!__atomic_load_n(&state->blocking, __ATOMIC_RELAXED) && queue->outstanding >= 8) {

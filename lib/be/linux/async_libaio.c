@@ -534,7 +534,7 @@ la_wait(struct xnvme_queue *queue, struct la_state *state, struct xnvme_cmd_ctx 
 static inline bool
 la_may_wait(struct xnvme_queue *queue, struct la_state *state)
 {
-	return state->wait && queue->depth == 1 && queue->outstanding > state->nready &&
+	return state->wait && !queue->nested && queue->outstanding > state->nready &&
 	       state->nidle++ >= 1;
 }
 

@@ -188,7 +188,7 @@ paio_idle_wait(struct xnvme_queue *queue, struct paio_state *state)
 	uint32_t from = state->nlive / PAIO_SUSPEND_DEPTH;
 	int cnt = 0, ret;
 
-	if (!state->wait || queue->depth != 1 || state->nidle++ < 1) {
+	if (!state->wait || queue->nested || state->nidle++ < 1) {
 		return false;
 	}
 	for (uint32_t i = 0; i < state->nlive; ++i) {

@@ -836,7 +836,7 @@ uring_idle_wait(struct xnvme_queue *queue, struct xnvme_be_linux_uring *u)
 	uint32_t bound;
 	int ret;
 
-	if (!u->wait || !queue->outstanding || queue->depth > 1 || u->nidle++ < 1) {
+	if (!u->wait || !queue->outstanding || queue->nested || u->nidle++ < 1) {
 		return false;
 	}
 	if (u->reg_owner == xnvme_be_linux_uring_tid) {

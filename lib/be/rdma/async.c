@@ -91,7 +91,7 @@ rdma_async_poke(struct xnvme_queue *queue, uint32_t max)
 		return ret;
 	}
 	if (!conn->nactive || conn->fdmode || xnvme_be_queue_poke_spin(conn->qopts) ||
-	    queue->depth != 1 || ++conn->nidle < 2) {
+	    queue->nested || ++conn->nidle < 2) {
 		return 0;
 	}
 	ret = xnvme_rdma_conn_wait(conn, XNVME_BE_POKE_WAIT_NS / 1000000);
