@@ -885,8 +885,12 @@ uring_poke(struct xnvme_queue *queue, uint32_t max, bool pass)
 		}
 	}
 	n = uring_reap(queue, u, nsub, max, pass);
-	/* a poke that only submitted counts as the first that found nothing */
-	u->nidle = (n == 0 && nsub) ? 1 : 0;
+	/*
+	 * A poke that reaped starts the count again; one that only submitted counts as the first
+	 * that found nothing; one that reaped no command (the watchdog's CQE ended its wait)
+	 * keeps the count, so that the next empty poke waits again instead of spinning once.
+	 */
+	u->nidle = n ? 0 : nsub ? 1 : u->nidle;
 	return n;
 }
 
