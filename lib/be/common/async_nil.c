@@ -122,7 +122,7 @@ nil_poke_ring(struct xnvme_queue *queue, uint32_t max)
  * One command outstanding and no callback of the queue running (queue depth 1, or fio
  * reaping one at a time): nothing can have claimed it, so it is the one ready command at
  * the head of the ring, whatever `max`. One compare instead of the ring's arithmetic; no
- * loop, no batch: the counts go from (1 outstanding, 0 nested) to (0, 1) in one store, and
+ * loop, no batch: the counts go from (1 outstanding, 0 nested) to (0, 1) in one shift, and
  * the callback's nested pokes see both. Anything else reads the ring.
  */
 static int
